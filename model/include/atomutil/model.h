@@ -1,0 +1,245 @@
+/*
+ * atomutil/model.h - the one public header of atomutil's model library (pure C11, no CUDA).
+ *
+ * The model library owns the service-time table S(family, n, a, c) (format v1, docs/table-format.md),
+ * its interpolation, the load-dependent single-server queue model that turns one kernel launch's
+ * counters into busy time and utilization of the shared-memory atomic unit, and the renderers of
+ * the report (human table, CSV, JSON).  Nothing here calls exit(): every fallible function returns
+ * AU_OK (0) or a negative au_status and leaves a one-line description in au_last_error().
+ */
+#ifndef ATOMUTIL_MODEL_H
+#define ATOMUTIL_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AU_VERSION_STRING "0.1.0"
+#define AU_TABLE_FORMAT_VERSION 1
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum au_status {
+    AU_OK = 0,
+    AU_E_IO = -1,       /* file cannot be opened, read or written */
+    AU_E_PARSE = -2,    /* malformed input: the message names file and line */
+    AU_E_NOMEM = -3,    /* out of memory */
+    AU_E_INVAL = -4,    /* invalid argument from the caller */
+    AU_E_NOTFOUND = -5, /* no such family / no table fits / nothing usable */
+} au_status;
+
+/* Short name of a status ("parse error", ...). */
+const char *au_strerror(int status);
+/* Detail of the last failure in this thread, e.g. "t.csv:12: duplicate row add,4,1,0". Never NULL. */
+const char *au_last_error(void);
+
+/* ---------------------------------------------------------------- table */
+
+#define AU_NAME_MAX 128
+#define AU_FAMILY_MAX 32
+#define AU_A_MAX 32 /* serialized wavefronts per warp-instruction: 1..32 */
+
+/* Metadata carried by a table (the '# key: value' lines of format v1). Strings are NUL-terminated;
+ * numbers are 0 / empty when a key is absent (only the required keys are always present). */
+typedef struct au_table_meta {
+    char gpu_name[AU_NAME_MAX];       /* required, e.g. "NVIDIA H200" */
+    int cc_major, cc_minor;           /* required: compute capability */
+    int sm_count;                     /* required */
+    int max_warps_per_sm;             /* required: upper bound of n */
+    char method[16];                  /* required: "steady" or "burst" */
+    double sm_clock_mhz;              /* SM clock seen during calibration */
+    char cuda_version[32];            /* CUDA runtime/toolkit version */
+    char driver_version[32];          /* driver version */
+    int jobs_per_warp;                /* K of the steady method (1 for burst) */
+    int repetitions;                  /* repetitions per grid point */
+    char date[32];                    /* ISO 8601 date of the measurement */
+    char tool_version[32];            /* atomutil version that measured it */
+    char status[16];                  /* "measured" or "provisional" */
+    char note[256];                   /* free text, one line */
+} au_table_meta;
+
+/* One measured grid point: median service time per job and its spread, in SM cycles. */
+typedef struct au_sample {
+    double service_cycles; /* median over repetitions */
+    double min_cycles;
+    double max_cycles;
+    double mad_cycles; /* median absolute deviation */
+} au_sample;
+
+typedef struct au_table au_table;
+
+/* Loads and validates a format-v1 table.  On error returns < 0, *out stays NULL and
+ * au_last_error() reads "PATH:LINE: what is wrong". */
+int au_table_load(const char *path, au_table **out);
+/* Same from a memory buffer; name is used in messages. */
+int au_table_parse(const char *name, const char *buf, size_t len, au_table **out);
+/* Writes the table in format v1 (metadata comments, header, rows sorted by family, n, a, c). */
+int au_table_write(const au_table *t, FILE *f);
+int au_table_save(const au_table *t, const char *path);
+void au_table_free(au_table *t);
+
+/* Building a table (calibration): new, add points, then finalize, which sorts and validates the
+ * grid exactly as au_table_load does. */
+int au_table_new(const au_table_meta *meta, au_table **out);
+int au_table_add(au_table *t, const char *family, int n, int a, int c, const au_sample *s);
+int au_table_finalize(au_table *t);
+
+const au_table_meta *au_table_get_meta(const au_table *t);
+/* Path the table was loaded from ("" when built in memory). */
+const char *au_table_path(const au_table *t);
+size_t au_table_family_count(const au_table *t);
+const char *au_table_family_name(const au_table *t, size_t i);
+int au_table_has_family(const au_table *t, const char *family);
+/* Exact grid point, AU_E_NOTFOUND when (n, a, c) is not a measured point. */
+int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out);
+
+/* Flags attached to interpolated values and model results. */
+enum {
+    AU_F_CLAMP_N_LOW = 1u << 0,    /* queue length below the grid: clamped to the smallest n */
+    AU_F_CLAMP_N_HIGH = 1u << 1,   /* queue length above the grid: clamped to the largest n */
+    AU_F_CLAMP_A = 1u << 2,        /* a outside the grid: clamped */
+    AU_F_CLAMP_C = 1u << 3,        /* c outside 0..n: clamped */
+    AU_F_QUEUE_ESTIMATED = 1u << 4,/* N estimated from resident warps, not measured */
+    AU_F_MISSING = 1u << 5,        /* a needed counter is missing: no utilization */
+    AU_F_NO_ATOMICS = 1u << 6,     /* no shared-atomic jobs: U = 0 by definition */
+    AU_F_SM_FROM_TABLE = 1u << 7,  /* SM count taken from the table's metadata */
+    AU_F_OVER_100 = 1u << 8,       /* U > 100 %: model overestimates busy time */
+    AU_F_TABLE_OTHER_GPU = 1u << 9,/* table measured on another GPU of the same architecture */
+    AU_F_NO_WAVEFRONTS = 1u << 10, /* wavefront counter missing: a assumed 1 */
+};
+/* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
+ * none; returns buf. */
+char *au_flags_string(unsigned flags, char *buf, size_t size);
+
+/* S(n, a, c) for real-valued arguments: c of the n queued jobs are CAS (so c/n is the CAS share).
+ * Linear interpolation along c (at the CAS share c/n of each grid n) and along a, and along n of
+ * the queue's total time T = n * S, then S = T / n, as in the source paper.  Exact at grid points,
+ * continuous inside the grid; outside it the arguments are clamped and *flags gets AU_F_CLAMP_*.
+ * flags may be NULL. */
+int au_table_interp(const au_table *t, const char *family, double n, double a, double c,
+                    double *service_cycles, unsigned *flags);
+
+/* Table selection: scans DIR for *.csv tables and picks one for a GPU.  Rule (docs/table-format.md):
+ * 1. a table whose gpu_name equals gpu_name (case-insensitive) and whose compute capability is
+ *    cc_major.cc_minor; 2. else a table of the same compute capability (flag AU_F_TABLE_OTHER_GPU);
+ * among several candidates of one rule, the file name that sorts first.  gpu_name may be NULL or
+ * "" (unknown).  Files that fail to load are skipped and counted in *skipped (may be NULL).
+ * On success *path_out is malloc'ed (caller frees); AU_E_NOTFOUND when no table fits. */
+int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor,
+                  char **path_out, unsigned *flags, int *skipped);
+
+/* ---------------------------------------------------------------- queue model */
+
+/* Counter presence bits of au_counters.have. */
+enum {
+    AU_C_JOBS = 1u << 0,
+    AU_C_CAS = 1u << 1,
+    AU_C_WAVEFRONTS = 1u << 2,
+    AU_C_ACTIVE_CYCLES = 1u << 3,
+    AU_C_WARPS = 1u << 4,
+    AU_C_QUEUE = 1u << 5, /* a measured queue length (overrides warps) */
+};
+#define AU_C_REQUIRED (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
+
+/* Counters of one launch, either of one SM or GPU-wide:
+ * GPU-wide: jobs/cas_jobs/wavefronts are sums over all SMs, active_cycles is the average over
+ * all SMs (sm__cycles_active.avg), warps the average resident warps per active cycle. */
+typedef struct au_counters {
+    double jobs;          /* J: shared-atomic warp-instructions (ATOMS.*, CAS retries included) */
+    double cas_jobs;      /* of which ATOMS.CAS */
+    double wavefronts;    /* shared-atomic wavefronts */
+    double active_cycles; /* T */
+    double warps;         /* resident warps per active cycle (queue-length estimate) */
+    double queue;         /* measured queue length, when AU_C_QUEUE */
+    unsigned have;        /* AU_C_* bits of the fields that were collected */
+} au_counters;
+
+typedef enum au_verdict {
+    AU_VERDICT_UNKNOWN = 0, /* counters missing */
+    AU_VERDICT_NOT_LIMITING,
+    AU_VERDICT_SIGNIFICANT,
+    AU_VERDICT_BOUND,
+} au_verdict;
+
+typedef struct au_thresholds {
+    double bound;       /* U >= bound: atomic-bound (default 0.80) */
+    double significant; /* U >= significant: significant (default 0.40) */
+} au_thresholds;
+#define AU_THRESHOLDS_DEFAULT ((au_thresholds){0.80, 0.40})
+
+/* The model's quantities for one SM, or per SM on average for GPU-wide input. */
+typedef struct au_result {
+    double jobs;       /* J per SM (GPU-wide: J / sm_count) */
+    double a;          /* wavefronts per job */
+    double queue_len;  /* N */
+    double cas_queued; /* c = N * J_cas / J */
+    double service;    /* S(N, a, c), cycles per job */
+    double busy;       /* B = J * S, cycles */
+    double active;     /* T, cycles */
+    double util;       /* U = B / T (fraction; 0 without atomics) */
+    unsigned flags;    /* AU_F_* */
+    unsigned missing;  /* AU_C_* bits that were needed but absent */
+    au_verdict verdict;
+} au_result;
+
+/* GPU-wide evaluation from rollups.  family prices the non-CAS jobs ("add" unless the user knows
+ * better).  sm_count > 0.  Returns AU_OK even when counters are missing (then res->flags has
+ * AU_F_MISSING and verdict UNKNOWN); < 0 only for invalid arguments or an unknown family. */
+int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+                  const au_thresholds *thr, au_result *res);
+/* Per-SM evaluation: per_sm[i] holds SM i's own counters (active_cycles of that SM).  Fills out[i]
+ * and an aggregate *total (sum of busy over sum of active, i.e. active-time weighted mean U;
+ * total->jobs is the mean jobs per SM). */
+int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
+                         size_t nsm, const au_thresholds *thr, au_result *out, au_result *total);
+
+const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown" */
+
+/* ---------------------------------------------------------------- report */
+
+/* One kernel launch of a report. */
+typedef struct au_launch {
+    long long id;          /* launch id in its source (ncu "ID") */
+    long long pid;         /* process id, -1 when unknown */
+    char *kernel;          /* full (demangled) kernel name */
+    char grid[48];         /* "(528, 1, 1)" */
+    char block[48];
+    char device[AU_NAME_MAX]; /* device name, "" when unknown */
+    int cc_major, cc_minor;   /* 0.0 when unknown */
+    int sm_count;             /* 0 when unknown */
+    double duration_ns;       /* gpu time, < 0 when unknown */
+    au_counters ctr;
+    char missing_names[256];  /* names of the missing metrics, comma separated */
+    au_result res;
+} au_launch;
+
+typedef struct au_report {
+    au_launch *launches;
+    size_t count, cap;
+    char source[512];      /* where the counters came from (file name) */
+    const au_table *table; /* not owned */
+    char family[AU_FAMILY_MAX];
+    au_thresholds thr;
+} au_report;
+
+void au_report_init(au_report *r);
+void au_report_free(au_report *r);
+/* Appends a zeroed launch; returns it or NULL on out-of-memory. */
+au_launch *au_report_add(au_report *r);
+/* Evaluates every launch with the table (SM count from the launch, else the table's metadata). */
+int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr);
+
+typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
+int au_report_render(const au_report *r, au_format fmt, FILE *out);
+
+/* Short kernel name for humans: drops the return type and the parameter list and truncates to
+ * width columns with a trailing '~'.  Writes into buf. */
+char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,154 @@
+/*
+ * error.c - status names, the thread-local last-error message and small string/file helpers of
+ * the model library.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local char last_error[1024];
+
+const char *au_strerror(int status)
+{
+    switch (status) {
+    case AU_OK: return "success";
+    case AU_E_IO: return "I/O error";
+    case AU_E_PARSE: return "malformed input";
+    case AU_E_NOMEM: return "out of memory";
+    case AU_E_INVAL: return "invalid argument";
+    case AU_E_NOTFOUND: return "not found";
+    default: return "unknown error";
+    }
+}
+
+const char *au_last_error(void)
+{
+    return last_error[0] ? last_error : au_strerror(AU_OK);
+}
+
+/* Control characters of untrusted input would garble the one-line message: replace them. */
+static void sanitize(char *s)
+{
+    for (; *s; ++s)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+int au_set_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    sanitize(last_error);
+    return status;
+}
+
+int au_set_error_at(int status, const char *name, long line, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(last_error, sizeof last_error, "%s:%ld: %s", name, line, msg);
+    else
+        snprintf(last_error, sizeof last_error, "%s: %s", name, msg);
+    sanitize(last_error);
+    return status;
+}
+
+void au_strlcpy(char *dst, const char *src, size_t size)
+{
+    if (size == 0)
+        return;
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+int au_read_file(const char *path, size_t max, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return au_set_error(AU_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 65536, n = 0;
+    char *b = malloc(cap + 1);
+    int rc = AU_OK;
+    if (!b) {
+        rc = au_set_error(AU_E_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) {
+                rc = au_set_error(AU_E_PARSE, "%s: file larger than %zu bytes", path, max);
+                goto done;
+            }
+            size_t ncap = cap * 2 > max ? max : cap * 2;
+            char *nb = realloc(b, ncap + 1);
+            if (!nb) {
+                rc = au_set_error(AU_E_NOMEM, "%s: out of memory", path);
+                goto done;
+            }
+            b = nb;
+            cap = ncap;
+        }
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = au_set_error(AU_E_IO, "%s: read error: %s", path, strerror(errno));
+            break;
+        }
+    }
+done:
+    fclose(f);
+    if (rc != AU_OK) {
+        free(b);
+        return rc;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return AU_OK;
+}
+
+int au_parse_long(const char *s, long *out)
+{
+    char *end;
+    if (!s || !*s || *s == ' ' || *s == '\t')
+        return AU_E_PARSE;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end)
+        return AU_E_PARSE;
+    *out = v;
+    return AU_OK;
+}
+
+int au_parse_double(const char *s, double *out)
+{
+    char *end;
+    if (!s || !*s || *s == ' ' || *s == '\t')
+        return AU_E_PARSE;
+    /* strtod accepts "nan", "inf" and hex floats: none belongs in our files */
+    for (const char *p = s; *p; ++p)
+        if (!strchr("0123456789+-.eE", *p))
+            return AU_E_PARSE;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || *end || !isfinite(v))
+        return AU_E_PARSE;
+    *out = v;
+    return AU_OK;
+}

@@ -1,0 +1,176 @@
+/*
+ * queue.c - the load-dependent single-server queue model of one SM's shared atomic unit.
+ *
+ *   J = shared-atomic warp-instructions (jobs), a = wavefronts / J, N = queue length (resident
+ *   warps per active cycle unless measured), c = N * J_cas / J, S = S(N, a, c) from the table,
+ *   B = J * S (busy cycles), U = B / T with T the SM's active cycles.
+ * GPU-wide counters are rollups: J is a sum over SMs and T the average active cycles per SM, so
+ * J / sm_count / T equals sum(J) / sum(T) and U is the active-time weighted mean over SMs.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const flag_names[] = {
+    "clamp_n_low", "clamp_n_high", "clamp_a",     "clamp_c",         "queue_estimated", "missing",
+    "no_atomics",  "sm_from_table", "util_over_100", "table_other_gpu", "no_wavefronts",
+};
+
+char *au_flags_string(unsigned flags, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; ++i) {
+        if (!(flags & (1u << i)))
+            continue;
+        int k = snprintf(buf + used, size > used ? size - used : 0, "%s%s", used ? "," : "",
+                         flag_names[i]);
+        if (k < 0 || (size_t)k >= size - used)
+            break;
+        used += (size_t)k;
+    }
+    return buf;
+}
+
+const char *au_verdict_name(au_verdict v)
+{
+    switch (v) {
+    case AU_VERDICT_BOUND: return "atomic-bound";
+    case AU_VERDICT_SIGNIFICANT: return "significant";
+    case AU_VERDICT_NOT_LIMITING: return "not-limiting";
+    default: return "unknown";
+    }
+}
+
+static au_verdict verdict_of(double u, const au_thresholds *thr)
+{
+    au_thresholds d = AU_THRESHOLDS_DEFAULT;
+    if (!thr)
+        thr = &d;
+    return u >= thr->bound ? AU_VERDICT_BOUND
+           : u >= thr->significant ? AU_VERDICT_SIGNIFICANT
+                                   : AU_VERDICT_NOT_LIMITING;
+}
+
+/* The model for one SM's worth of counters: jobs already per SM, active cycles of that SM. */
+static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
+                    double cas, double wavefronts, const au_thresholds *thr, au_result *res)
+{
+    memset(res, 0, sizeof *res);
+    unsigned need = AU_C_JOBS | AU_C_ACTIVE_CYCLES;
+    if (!(ctr->have & AU_C_JOBS) || !(jobs > 0)) {
+        /* no jobs: only the jobs counter is needed to know that U = 0 */
+    } else {
+        need |= AU_C_CAS | ((ctr->have & AU_C_QUEUE) ? 0 : AU_C_WARPS);
+    }
+    res->missing = need & ~ctr->have;
+    res->active = (ctr->have & AU_C_ACTIVE_CYCLES) ? ctr->active_cycles : 0;
+    if (res->missing) {
+        res->flags |= AU_F_MISSING;
+        res->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    res->jobs = jobs;
+    if (!(jobs > 0)) {
+        res->flags |= AU_F_NO_ATOMICS;
+        res->verdict = AU_VERDICT_NOT_LIMITING;
+        return AU_OK;
+    }
+    if (!(res->active > 0)) {
+        /* jobs ran, so the SM was active: counters are inconsistent */
+        res->flags |= AU_F_MISSING;
+        res->missing |= AU_C_ACTIVE_CYCLES;
+        res->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    if (ctr->have & AU_C_WAVEFRONTS && wavefronts > 0) {
+        res->a = wavefronts / jobs;
+    } else {
+        res->a = 1; /* one wavefront per job is the least a job can take */
+        res->flags |= AU_F_NO_WAVEFRONTS;
+    }
+    if (ctr->have & AU_C_QUEUE) {
+        res->queue_len = ctr->queue;
+    } else {
+        res->queue_len = ctr->warps;
+        res->flags |= AU_F_QUEUE_ESTIMATED;
+    }
+    double share = cas / jobs;
+    if (share > 1)
+        share = 1;
+    if (share < 0)
+        share = 0;
+    res->cas_queued = res->queue_len * share;
+    int rc = au_table_interp(t, family, res->queue_len, res->a, res->cas_queued, &res->service,
+                             &res->flags);
+    if (rc)
+        return rc;
+    res->busy = jobs * res->service;
+    res->util = res->busy / res->active;
+    if (res->util > 1)
+        res->flags |= AU_F_OVER_100;
+    res->verdict = verdict_of(res->util, thr);
+    return AU_OK;
+}
+
+int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+                  const au_thresholds *thr, au_result *res)
+{
+    if (!t || !family || !gpu || !res || sm_count <= 0)
+        return au_set_error(AU_E_INVAL, "au_model_eval: invalid argument");
+    if (!au_table_has_family(t, family))
+        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    double k = 1.0 / sm_count;
+    return eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, res);
+}
+
+int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
+                         size_t nsm, const au_thresholds *thr, au_result *out, au_result *total)
+{
+    if (!t || !family || !per_sm || !out || !total || nsm == 0)
+        return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
+    if (!au_table_has_family(t, family))
+        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    memset(total, 0, sizeof *total);
+    double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_q = 0, sum_c = 0;
+    for (size_t i = 0; i < nsm; ++i) {
+        const au_counters *c = &per_sm[i];
+        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, thr, &out[i]);
+        if (rc)
+            return rc;
+        total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
+        total->missing |= out[i].missing;
+        sum_busy += out[i].busy;
+        sum_active += out[i].active;
+        sum_jobs += out[i].jobs;
+        sum_wave += out[i].a * out[i].jobs;
+        /* queue length and CAS share weighted by active time, like U */
+        sum_q += out[i].queue_len * out[i].active;
+        sum_c += out[i].cas_queued * out[i].active;
+    }
+    if (total->missing) {
+        total->flags |= AU_F_MISSING;
+        total->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    total->jobs = sum_jobs / (double)nsm;
+    total->busy = sum_busy / (double)nsm;
+    total->active = sum_active / (double)nsm;
+    total->a = sum_jobs > 0 ? sum_wave / sum_jobs : 0;
+    total->queue_len = sum_active > 0 ? sum_q / sum_active : 0;
+    total->cas_queued = sum_active > 0 ? sum_c / sum_active : 0;
+    total->service = sum_jobs > 0 ? sum_busy / sum_jobs : 0;
+    if (sum_jobs > 0 && sum_active > 0) {
+        total->util = sum_busy / sum_active;
+        total->flags &= ~AU_F_OVER_100;
+        if (total->util > 1)
+            total->flags |= AU_F_OVER_100;
+    } else {
+        total->util = 0;
+        total->flags |= AU_F_NO_ATOMICS;
+    }
+    total->verdict = verdict_of(total->util, thr);
+    return AU_OK;
+}

@@ -1,0 +1,320 @@
+/*
+ * report.c - one result model (au_report: launches with counters and model results), three
+ * renderers: a human table, CSV (one row per launch, units in column names) and JSON.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void au_report_init(au_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->thr = AU_THRESHOLDS_DEFAULT;
+    au_strlcpy(r->family, "add", sizeof r->family);
+}
+
+void au_report_free(au_report *r)
+{
+    for (size_t i = 0; i < r->count; ++i)
+        free(r->launches[i].kernel);
+    free(r->launches);
+    memset(r, 0, sizeof *r);
+}
+
+au_launch *au_report_add(au_report *r)
+{
+    if (r->count == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 16;
+        au_launch *nl = realloc(r->launches, ncap * sizeof *nl);
+        if (!nl) {
+            au_set_error(AU_E_NOMEM, "out of memory");
+            return NULL;
+        }
+        r->launches = nl;
+        r->cap = ncap;
+    }
+    au_launch *l = &r->launches[r->count++];
+    memset(l, 0, sizeof *l);
+    l->pid = -1;
+    l->duration_ns = -1;
+    return l;
+}
+
+int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr)
+{
+    if (!r || !t || !family)
+        return au_set_error(AU_E_INVAL, "au_report_eval: invalid argument");
+    r->table = t;
+    au_strlcpy(r->family, family, sizeof r->family);
+    if (thr)
+        r->thr = *thr;
+    const au_table_meta *m = au_table_get_meta(t);
+    for (size_t i = 0; i < r->count; ++i) {
+        au_launch *l = &r->launches[i];
+        int sms = l->sm_count;
+        unsigned extra = 0;
+        if (sms <= 0) {
+            sms = m->sm_count;
+            extra |= AU_F_SM_FROM_TABLE;
+        }
+        int rc = au_model_eval(t, family, &l->ctr, sms, &r->thr, &l->res);
+        if (rc)
+            return rc;
+        l->res.flags |= extra;
+        if (l->device[0] && strcmp(l->device, m->gpu_name) != 0)
+            l->res.flags |= AU_F_TABLE_OTHER_GPU;
+    }
+    return AU_OK;
+}
+
+char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
+{
+    if (size == 0)
+        return buf;
+    const char *s = kernel ? kernel : "";
+    if (strncmp(s, "void ", 5) == 0)
+        s += 5;
+    /* the parameter list is the last top-level '(' ... ')' */
+    size_t len = strlen(s), cut = len;
+    int depth = 0;
+    for (size_t i = len; i-- > 0;) {
+        if (s[i] == ')')
+            ++depth;
+        else if (s[i] == '(' && --depth == 0) {
+            cut = i;
+            break;
+        }
+    }
+    if (cut == 0)
+        cut = len;
+    if (width + 1 > size)
+        width = size - 1;
+    if (cut > width && width > 0) {
+        memcpy(buf, s, width - 1);
+        buf[width - 1] = '~';
+        buf[width] = '\0';
+    } else {
+        memcpy(buf, s, cut);
+        buf[cut] = '\0';
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------ human table */
+
+static const char *human_num(double v, char *buf, size_t size)
+{
+    if (v >= 1e9)
+        snprintf(buf, size, "%.2fG", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, size, "%.2fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, size, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, size, "%.0f", v);
+    return buf;
+}
+
+static void render_table(const au_report *r, FILE *out)
+{
+    const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    fprintf(out, "atomutil %s: shared-atomic unit utilization per kernel launch\n", AU_VERSION_STRING);
+    fprintf(out, "source: %s\n", r->source);
+    if (m)
+        fprintf(out, "table:  %s (%s, cc %d.%d, %s, %s%s), non-CAS jobs priced as '%s'\n",
+                au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", m->gpu_name,
+                m->cc_major, m->cc_minor, m->method, m->status,
+                strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "", r->family);
+    fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
+            r->thr.significant * 100);
+    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s  %-12s %s\n", "id", "kernel",
+            "grid", "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "verdict", "flags");
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        char kn[64], g[32], b[32], j[16], bb[16], tt[16], fl[256];
+        au_kernel_short(l->kernel, kn, sizeof kn, 32);
+        au_flags_string(x->flags, fl, sizeof fl);
+        /* "(528, 1, 1)" -> "528x1x1" */
+        const char *src[2] = {l->grid, l->block};
+        char *dst[2] = {g, b};
+        for (int k = 0; k < 2; ++k) {
+            size_t o = 0;
+            for (const char *p = src[k]; *p && o + 1 < sizeof g; ++p) {
+                if (*p == '(' || *p == ')' || *p == ' ')
+                    continue;
+                dst[k][o++] = *p == ',' ? 'x' : *p;
+            }
+            dst[k][o] = '\0';
+        }
+        if (x->flags & AU_F_MISSING) {
+            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s  %-12s missing: %s\n",
+                    l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
+                    l->missing_names[0] ? l->missing_names : fl);
+            continue;
+        }
+        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6.2f %6.1f %6.2f %7.2f %8s %8s %6.1f  %-12s %s\n",
+                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), x->a, x->queue_len, x->cas_queued,
+                x->service, human_num(x->busy, bb, sizeof bb), human_num(x->active, tt, sizeof tt),
+                x->util * 100, au_verdict_name(x->verdict), fl);
+    }
+    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: wavefronts per job; N: queue length; "
+                 "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
+                 "per SM; U = B/T.\n");
+}
+
+/* ------------------------------------------------------------ CSV */
+
+static void csv_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void render_csv(const au_report *r, FILE *out)
+{
+    const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
+          "wavefronts,jobs_per_sm,a_wavefronts_per_job,queue_len,cas_queued,service_cycles,"
+          "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family\n",
+          out);
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        char fl[256];
+        au_flags_string(x->flags, fl, sizeof fl);
+        fprintf(out, "%lld,%lld,", l->id, l->pid);
+        csv_str(out, l->kernel ? l->kernel : "");
+        fputc(',', out);
+        csv_str(out, l->grid);
+        fputc(',', out);
+        csv_str(out, l->block);
+        fputc(',', out);
+        csv_str(out, l->device[0] ? l->device : (m ? m->gpu_name : ""));
+        fprintf(out, ",%d.%d,%d,", l->cc_major, l->cc_minor, l->sm_count);
+        if (l->duration_ns >= 0)
+            fprintf(out, "%.0f", l->duration_ns);
+        fprintf(out, ",%.0f,%.0f,%.0f,", l->ctr.jobs, l->ctr.cas_jobs, l->ctr.wavefronts);
+        if (x->flags & AU_F_MISSING)
+            fprintf(out, ",,,,,,,,,");
+        else
+            fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
+                    x->cas_queued, x->service, x->busy, x->active, x->util * 100);
+        fprintf(out, "%s,%s,", au_verdict_name(x->verdict), fl);
+        csv_str(out, l->missing_names);
+        fputc(',', out);
+        csv_str(out, r->table ? au_table_path(r->table) : "");
+        fprintf(out, ",%s\n", r->family);
+    }
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void json_num(FILE *out, const char *key, double v, int last)
+{
+    if (isfinite(v))
+        fprintf(out, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+    else
+        fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
+}
+
+static void render_json(const au_report *r, FILE *out)
+{
+    const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    fprintf(out, "{\n  \"tool\": \"atomutil\", \"version\": \"%s\",\n  \"source\": ", AU_VERSION_STRING);
+    json_str(out, r->source);
+    fprintf(out, ",\n  \"table\": ");
+    if (m) {
+        fprintf(out, "{\"path\": ");
+        json_str(out, au_table_path(r->table));
+        fprintf(out, ", \"gpu_name\": ");
+        json_str(out, m->gpu_name);
+        fprintf(out, ", \"compute_capability\": \"%d.%d\", \"method\": \"%s\", \"status\": \"%s\"}",
+                m->cc_major, m->cc_minor, m->method, m->status);
+    } else {
+        fprintf(out, "null");
+    }
+    fprintf(out, ",\n  \"family\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
+                 "\"significant\": %.6g},\n  \"launches\": [",
+            r->family, r->thr.bound * 100, r->thr.significant * 100);
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        int ok = !(x->flags & AU_F_MISSING);
+        fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "",
+                l->id, l->pid);
+        json_str(out, l->kernel ? l->kernel : "");
+        fprintf(out, ", \"grid\": ");
+        json_str(out, l->grid);
+        fprintf(out, ", \"block\": ");
+        json_str(out, l->block);
+        fprintf(out, ", \"device\": ");
+        json_str(out, l->device);
+        fprintf(out, ", \"cc\": \"%d.%d\", \"sm_count\": %d, ", l->cc_major, l->cc_minor, l->sm_count);
+        json_num(out, "duration_ns", l->duration_ns >= 0 ? l->duration_ns : NAN, 0);
+        fprintf(out, "\n     \"counters\": {");
+        json_num(out, "jobs", (l->ctr.have & AU_C_JOBS) ? l->ctr.jobs : NAN, 0);
+        json_num(out, "cas_jobs", (l->ctr.have & AU_C_CAS) ? l->ctr.cas_jobs : NAN, 0);
+        json_num(out, "wavefronts", (l->ctr.have & AU_C_WAVEFRONTS) ? l->ctr.wavefronts : NAN, 0);
+        json_num(out, "active_cycles_avg", (l->ctr.have & AU_C_ACTIVE_CYCLES) ? l->ctr.active_cycles : NAN, 0);
+        json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 1);
+        fprintf(out, "},\n     \"model\": {");
+        json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
+        json_num(out, "a_wavefronts_per_job", ok ? x->a : NAN, 0);
+        json_num(out, "queue_len", ok ? x->queue_len : NAN, 0);
+        json_num(out, "cas_queued", ok ? x->cas_queued : NAN, 0);
+        json_num(out, "service_cycles", ok ? x->service : NAN, 0);
+        json_num(out, "busy_cycles", ok ? x->busy : NAN, 0);
+        json_num(out, "active_cycles", ok ? x->active : NAN, 0);
+        json_num(out, "util_pct", ok ? x->util * 100 : NAN, 1);
+        fprintf(out, "},\n     \"verdict\": \"%s\", \"flags\": [", au_verdict_name(x->verdict));
+        char fl[256];
+        au_flags_string(x->flags, fl, sizeof fl);
+        for (char *tok = fl, *next; tok && *tok; tok = next) {
+            next = strchr(tok, ',');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s\"%s\"", tok == fl ? "" : ", ", tok);
+        }
+        fprintf(out, "], \"missing\": ");
+        json_str(out, l->missing_names);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ]\n}\n");
+}
+
+int au_report_render(const au_report *r, au_format fmt, FILE *out)
+{
+    if (!r || !out)
+        return au_set_error(AU_E_INVAL, "au_report_render: invalid argument");
+    switch (fmt) {
+    case AU_FMT_TABLE: render_table(r, out); break;
+    case AU_FMT_CSV: render_csv(r, out); break;
+    case AU_FMT_JSON: render_json(r, out); break;
+    default: return au_set_error(AU_E_INVAL, "au_report_render: unknown format");
+    }
+    if (ferror(out))
+        return au_set_error(AU_E_IO, "write error on output");
+    return AU_OK;
+}
