@@ -103,7 +103,10 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
     if (share < 0)
         share = 0;
     res->cas_queued = res->queue_len * share;
-    int rc = au_table_interp(t, family, res->queue_len, res->a, res->cas_queued, &res->service,
+    /* a counted a hair above 32 (a few extra wavefronts from elsewhere in the kernel) is 32, not a
+     * result worth a clamp warning */
+    double a = res->a > AU_A_MAX && res->a <= AU_A_MAX * 1.01 ? AU_A_MAX : res->a;
+    int rc = au_table_interp(t, family, res->queue_len, a, res->cas_queued, &res->service,
                              &res->flags);
     if (rc)
         return rc;

@@ -157,6 +157,24 @@ typedef struct au_counters {
     unsigned have;        /* AU_C_* bits of the fields that were collected */
 } au_counters;
 
+/* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).
+ * counter = the AU_C_* bit it fills (0 for descriptive metrics); required = needed for U. */
+typedef struct au_metric_def {
+    const char *name;
+    unsigned counter;
+    int required;
+    const char *meaning;
+} au_metric_def;
+/* The metric list, in the order printed by `atomutil-profile --print-ncu-metrics`. */
+const au_metric_def *au_metric_defs(size_t *count);
+/* Well-known descriptive metrics (not counters of the model). */
+#define AU_METRIC_DEVICE_NAME "device__attribute_display_name"
+#define AU_METRIC_SM_COUNT "device__attribute_multiprocessor_count"
+#define AU_METRIC_DURATION "gpu__time_duration.sum"
+/* Stores value v of metric `name` into c (sets the have bit); returns 1 if the metric is one of
+ * the model's counters, 0 otherwise. */
+int au_counters_set(au_counters *c, const char *name, double v);
+
 typedef enum au_verdict {
     AU_VERDICT_UNKNOWN = 0, /* counters missing */
     AU_VERDICT_NOT_LIMITING,

@@ -1,0 +1,37 @@
+/*
+ * atomutil/util.h - small helpers of the model library that atomutil's own tools share (error
+ * slot, strict number parsing, whole-file reading).  Not part of the model's API proper.
+ */
+#ifndef ATOMUTIL_UTIL_H
+#define ATOMUTIL_UTIL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define AU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define AU_PRINTF(f, a)
+#endif
+
+/* Sets the last-error message (see au_last_error) and returns status: `return au_set_error(...)`. */
+int au_set_error(int status, const char *fmt, ...) AU_PRINTF(2, 3);
+/* "NAME:LINE: message" (or "NAME: message" when line is 0). */
+int au_set_error_at(int status, const char *name, long line, const char *fmt, ...) AU_PRINTF(4, 5);
+
+/* Copies src into dst[size] with truncation; always NUL-terminates. */
+void au_strlcpy(char *dst, const char *src, size_t size);
+/* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
+int au_read_file(const char *path, size_t max, char **buf, size_t *len);
+/* Strict parsing of a whole string: no blanks or junk around it, finite values only
+ * (no nan/inf/hex).  Return AU_OK or AU_E_PARSE. */
+int au_parse_long(const char *s, long *out);
+int au_parse_double(const char *s, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/*
+ * metrics.c - the hardware metrics behind the model's counters (names as Nsight Compute and the
+ * CUPTI Profiler Host API spell them; verified on GH100, see docs/counters.md).  One table serves
+ * the ncu importer, --print-ncu-metrics and the live collector.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const au_metric_def defs[] = {
+    {"smsp__inst_executed_op_shared_atom.sum", AU_C_JOBS, 1,
+     "jobs J: shared-atomic warp-instructions (ATOMS.*, CAS-loop retries included)"},
+    {"smsp__inst_executed_op_shared_atom_dot_cas.sum", AU_C_CAS, 1,
+     "CAS jobs: ATOMS.CAS and the ATOMS.CAST.SPIN of CAS loops"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", AU_C_WAVEFRONTS, 1,
+     "shared-atomic wavefronts: a = wavefronts / J"},
+    {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)"},
+    {"sm__warps_active.avg.per_cycle_active", AU_C_WARPS, 1,
+     "N estimate: resident warps per active cycle"},
+    {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table"},
+    {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)"},
+    {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only"},
+};
+
+const au_metric_def *au_metric_defs(size_t *count)
+{
+    *count = sizeof defs / sizeof defs[0];
+    return defs;
+}
+
+int au_counters_set(au_counters *c, const char *name, double v)
+{
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; ++i) {
+        if (!defs[i].counter || strcmp(defs[i].name, name) != 0)
+            continue;
+        switch (defs[i].counter) {
+        case AU_C_JOBS: c->jobs = v; break;
+        case AU_C_CAS: c->cas_jobs = v; break;
+        case AU_C_WAVEFRONTS: c->wavefronts = v; break;
+        case AU_C_ACTIVE_CYCLES: c->active_cycles = v; break;
+        case AU_C_WARPS: c->warps = v; break;
+        default: return 0;
+        }
+        c->have |= defs[i].counter;
+        return 1;
+    }
+    return 0;
+}

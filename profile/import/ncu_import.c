@@ -1,0 +1,484 @@
+/*
+ * ncu_import.c - Nsight Compute CSV export reader (the "details" page in long format).
+ *
+ * ncu writes a header row ("ID","Process ID",...,"Metric Name","Metric Unit","Metric Value") and
+ * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
+ * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
+ * every line is skipped; after it, a line that starts with '"' is a CSV row and must parse with
+ * exactly the header's columns, any other line is foreign output and skipped.  Values carry
+ * thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a" marks a
+ * metric the GPU lacks.
+ */
+#include "ncu_import.h"
+
+#include "atomutil/util.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT_MAX_BYTES ((size_t)1 << 30)
+#define MAX_COLS 64
+
+/* Columns we read; index into col[] */
+enum { C_ID, C_PID, C_KERNEL, C_BLOCK, C_GRID, C_CC, C_METRIC, C_UNIT, C_VALUE, C_N };
+static const char *const col_names[C_N] = {"ID",  "Process ID",  "Kernel Name", "Block Size",
+                                           "Grid Size", "CC", "Metric Name", "Metric Unit",
+                                           "Metric Value"};
+static const int col_required[C_N] = {1, 0, 1, 0, 0, 0, 1, 0, 1};
+
+typedef struct {
+    char *f[MAX_COLS];
+    size_t len[MAX_COLS];
+    int n, overflow, nomem;
+} fields;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    fields *fs = data;
+    if (fs->n >= MAX_COLS) {
+        fs->overflow = 1;
+        return;
+    }
+    char *p = malloc(len + 1);
+    if (!p) {
+        fs->nomem = 1;
+        return;
+    }
+    memcpy(p, s, len);
+    p[len] = '\0';
+    fs->len[fs->n] = len;
+    fs->f[fs->n++] = p;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    (void)data;
+}
+
+static void fields_free(fields *fs)
+{
+    for (int i = 0; i < fs->n; ++i)
+        free(fs->f[i]);
+    fs->n = 0;
+}
+
+/* One error message format for the whole reader. */
+static int fail(const char *name, long line, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return au_set_error_at(AU_E_PARSE, name, line, "%s", msg);
+}
+
+static int parse_line(struct csv_parser *p, const char *s, size_t len, fields *fs)
+{
+    fs->n = fs->overflow = fs->nomem = 0;
+    if (csv_parse(p, s, len, on_field, on_row, fs) != len || csv_fini(p, on_field, on_row, fs) != 0) {
+        csv_fini(p, on_field, on_row, fs);
+        return AU_E_PARSE;
+    }
+    return fs->nomem ? AU_E_NOMEM : AU_OK;
+}
+
+/* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number. */
+static int parse_value(const char *s, double *out)
+{
+    char buf[64];
+    size_t o = 0;
+    for (const char *p = s; *p; ++p) {
+        if (*p == ',')
+            continue; /* thousands separator */
+        if (o + 1 >= sizeof buf)
+            return AU_E_PARSE;
+        buf[o++] = *p;
+    }
+    buf[o] = '\0';
+    return au_parse_double(buf, out);
+}
+
+/* Multiplier from a unit string to the base unit the model uses (counts, cycles, ns). */
+static int unit_scale(const char *unit, const char *metric, double *scale)
+{
+    static const struct {
+        const char *u;
+        double k;
+    } time_units[] = {{"ns", 1},      {"nsecond", 1},  {"us", 1e3},    {"usecond", 1e3},
+                      {"ms", 1e6},    {"msecond", 1e6}, {"s", 1e9},     {"second", 1e9}};
+    *scale = 1;
+    if (!*unit)
+        return AU_OK;
+    if (strcmp(metric, AU_METRIC_DURATION) == 0) {
+        for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; ++i)
+            if (strcmp(unit, time_units[i].u) == 0) {
+                *scale = time_units[i].k;
+                return AU_OK;
+            }
+        return AU_E_PARSE;
+    }
+    /* counts: optional K/M/G/T prefix before the base unit (inst, cycle, warp, ...) */
+    double k = 1;
+    const char *base = unit;
+    switch (unit[0]) {
+    case 'K': k = 1e3; break;
+    case 'M': k = 1e6; break;
+    case 'G': k = 1e9; break;
+    case 'T': k = 1e12; break;
+    }
+    if (k != 1 && unit[1])
+        base = unit + 1;
+    else
+        k = 1;
+    static const char *const bases[] = {"inst", "cycle", "warp", "byte", "sector", "request",
+                                        "wavefront", "SM", "block", "thread", "pass", "register"};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; ++i) {
+        size_t bl = strlen(bases[i]);
+        /* accept "cycle", "cycle/cycle" style ratios only without prefix */
+        if (strncmp(base, bases[i], bl) == 0 && (base[bl] == '\0' || base[bl] == '/')) {
+            *scale = base[bl] == '/' ? 1 : k;
+            return AU_OK;
+        }
+    }
+    if (strcmp(unit, "%") == 0)
+        return AU_OK;
+    return AU_E_PARSE;
+}
+
+/* ---------------------------------------------------------------- launch lookup */
+
+typedef struct {
+    long long pid, id;
+    size_t idx; /* launch index in the report + 1; 0 = empty slot */
+} slot;
+
+typedef struct {
+    slot *s;
+    size_t cap, used;
+} launch_map;
+
+static size_t hash2(long long a, long long b)
+{
+    unsigned long long h = (unsigned long long)a * 0x9E3779B97F4A7C15ull ^ (unsigned long long)b;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+static int map_grow(launch_map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 256;
+    slot *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
+        return AU_E_NOMEM;
+    for (size_t i = 0; i < m->cap; ++i) {
+        if (!m->s[i].idx)
+            continue;
+        size_t h = hash2(m->s[i].pid, m->s[i].id) & (ncap - 1);
+        while (ns[h].idx)
+            h = (h + 1) & (ncap - 1);
+        ns[h] = m->s[i];
+    }
+    free(m->s);
+    m->s = ns;
+    m->cap = ncap;
+    return AU_OK;
+}
+
+/* Finds the slot of (pid, id), or the empty slot where it goes. */
+static slot *map_find(launch_map *m, long long pid, long long id)
+{
+    size_t h = hash2(pid, id) & (m->cap - 1);
+    while (m->s[h].idx && !(m->s[h].pid == pid && m->s[h].id == id))
+        h = (h + 1) & (m->cap - 1);
+    return &m->s[h];
+}
+
+/* Per-launch bookkeeping kept beside the report: which metrics were seen (for duplicates). */
+typedef struct {
+    unsigned seen_bits; /* one bit per au_metric_defs entry */
+} launch_extra;
+
+/* ---------------------------------------------------------------- reader */
+
+static void copy_dims(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r)
+{
+    size_t ndefs;
+    const au_metric_def *defs = au_metric_defs(&ndefs);
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    fields fs = {{0}, {0}, 0, 0, 0};
+    launch_map map = {NULL, 0, 0};
+    launch_extra *extra = NULL;
+    size_t extra_cap = 0, first_launch = r->count;
+    int rc = AU_OK, col[C_N], ncols = 0;
+    long lineno = 0, header_line = 0, rows = 0;
+    char *line = NULL;
+    size_t line_cap = 0;
+
+    for (int i = 0; i < C_N; ++i)
+        col[i] = -1;
+    snprintf(r->source, sizeof r->source, "%s", name);
+    if (len == 0) {
+        rc = fail(name, 1, "empty file: not an Nsight Compute CSV export");
+        goto out;
+    }
+    if (memchr(buf, '\0', len)) {
+        long l = 1;
+        for (const char *q = buf; *q; ++q)
+            l += *q == '\n';
+        rc = fail(name, l, "binary data (NUL byte): not an Nsight Compute CSV export");
+        goto out;
+    }
+    if ((rc = map_grow(&map)) != AU_OK) {
+        rc = au_set_error(AU_E_NOMEM, "out of memory");
+        goto out;
+    }
+    const char *s = buf, *end = buf + len;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        const char *ls = s;
+        s = nl ? nl + 1 : end;
+        ++lineno;
+        if (ll && ls[ll - 1] == '\r')
+            --ll;
+        if (ll == 0 || ls[0] != '"')
+            continue; /* application output, ==PROF== lines, blank lines */
+        if (ll + 1 > line_cap) {
+            char *nb = realloc(line, ll + 1);
+            if (!nb) {
+                rc = au_set_error(AU_E_NOMEM, "out of memory");
+                goto out;
+            }
+            line = nb;
+            line_cap = ll + 1;
+        }
+        memcpy(line, ls, ll);
+        line[ll] = '\0';
+        if (!header_line) {
+            if (strncmp(line, "\"ID\",", 5) != 0)
+                continue;
+            if ((rc = parse_line(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
+                rc = rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
+                                      : fail(name, lineno, "malformed CSV header");
+                goto out;
+            }
+            for (int i = 0; i < fs.n; ++i)
+                for (int k = 0; k < C_N; ++k)
+                    if (strcmp(fs.f[i], col_names[k]) == 0) {
+                        if (col[k] >= 0) {
+                            rc = fail(name, lineno, "column \"%s\" appears twice in the header", col_names[k]);
+                            goto out;
+                        }
+                        col[k] = i;
+                    }
+            for (int k = 0; k < C_N; ++k)
+                if (col_required[k] && col[k] < 0) {
+                    rc = fail(name, lineno,
+                              col[C_METRIC] < 0 && fs.n > 20
+                                  ? "column \"%s\" missing: this looks like a --page raw export; "
+                                    "export the default details page (ncu --csv --metrics ...)"
+                                  : "column \"%s\" missing from the header",
+                              col_names[k]);
+                    goto out;
+                }
+            ncols = fs.n;
+            header_line = lineno;
+            fields_free(&fs);
+            continue;
+        }
+        rc = parse_line(&p, line, ll, &fs);
+        if (rc == AU_E_NOMEM) {
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
+            goto out;
+        }
+        if (rc != AU_OK) {
+            rc = fail(name, lineno, "CSV syntax error: %s", csv_strerror(csv_error(&p)));
+            goto out;
+        }
+        if (fs.overflow || fs.n != ncols) {
+            rc = fail(name, lineno, "expected %d fields as in the header (line %ld), got %s%d", ncols,
+                      header_line, fs.overflow ? "more than " : "", fs.n);
+            goto out;
+        }
+        ++rows;
+        long long id, pid = -1;
+        {
+            long v;
+            if (au_parse_long(fs.f[col[C_ID]], &v) || v < 0) {
+                rc = fail(name, lineno, "ID '%.40s' is not a launch number", fs.f[col[C_ID]]);
+                goto out;
+            }
+            id = v;
+            if (col[C_PID] >= 0) {
+                if (au_parse_long(fs.f[col[C_PID]], &v) || v < 0) {
+                    rc = fail(name, lineno, "Process ID '%.40s' is not a number", fs.f[col[C_PID]]);
+                    goto out;
+                }
+                pid = v;
+            }
+        }
+        if (map.used * 2 >= map.cap && map_grow(&map) != AU_OK) {
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
+            goto out;
+        }
+        slot *sl = map_find(&map, pid, id);
+        au_launch *l;
+        if (!sl->idx) {
+            if (!(l = au_report_add(r))) {
+                rc = AU_E_NOMEM;
+                goto out;
+            }
+            size_t li = r->count - 1 - first_launch;
+            if (li >= extra_cap) {
+                size_t ncap = extra_cap ? extra_cap * 2 : 64;
+                launch_extra *ne = realloc(extra, ncap * sizeof *ne);
+                if (!ne) {
+                    rc = au_set_error(AU_E_NOMEM, "out of memory");
+                    goto out;
+                }
+                extra = ne;
+                extra_cap = ncap;
+            }
+            extra[li].seen_bits = 0;
+            sl->pid = pid;
+            sl->id = id;
+            sl->idx = r->count;
+            map.used++;
+            l->id = id;
+            l->pid = pid;
+            if (!(l->kernel = strdup(fs.f[col[C_KERNEL]]))) {
+                rc = au_set_error(AU_E_NOMEM, "out of memory");
+                goto out;
+            }
+            if (col[C_GRID] >= 0)
+                copy_dims(l->grid, sizeof l->grid, fs.f[col[C_GRID]]);
+            if (col[C_BLOCK] >= 0)
+                copy_dims(l->block, sizeof l->block, fs.f[col[C_BLOCK]]);
+            if (col[C_CC] >= 0) {
+                int maj, min, used = 0;
+                const char *cc = fs.f[col[C_CC]];
+                if (sscanf(cc, "%2d.%2d%n", &maj, &min, &used) != 2 || cc[used]) {
+                    rc = fail(name, lineno, "CC '%.20s' is not MAJOR.MINOR", cc);
+                    goto out;
+                }
+                l->cc_major = maj;
+                l->cc_minor = min;
+            }
+        } else {
+            l = &r->launches[sl->idx - 1];
+            if (strcmp(l->kernel, fs.f[col[C_KERNEL]]) != 0) {
+                rc = fail(name, lineno, "launch ID %lld changes kernel name between rows", id);
+                goto out;
+            }
+        }
+        const char *metric = fs.f[col[C_METRIC]], *value = fs.f[col[C_VALUE]];
+        const char *unit = col[C_UNIT] >= 0 ? fs.f[col[C_UNIT]] : "";
+        size_t di;
+        for (di = 0; di < ndefs; ++di)
+            if (strcmp(defs[di].name, metric) == 0)
+                break;
+        if (di == ndefs)
+            goto next; /* a metric the model does not use */
+        launch_extra *ex = &extra[sl->idx - 1 - first_launch];
+        if (ex->seen_bits & (1u << di)) {
+            rc = fail(name, lineno, "duplicate row for metric %s of launch ID %lld", metric, id);
+            goto out;
+        }
+        ex->seen_bits |= 1u << di;
+        if (strcmp(value, "n/a") == 0)
+            goto next; /* the GPU lacks it: stays missing */
+        if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
+            copy_dims(l->device, sizeof l->device, value);
+            goto next;
+        }
+        double v, scale;
+        if (parse_value(value, &v) != AU_OK) {
+            rc = fail(name, lineno, "value '%.40s' of %s is not a finite number", value, metric);
+            goto out;
+        }
+        if (v < 0) {
+            rc = fail(name, lineno, "value %s of %s is negative", value, metric);
+            goto out;
+        }
+        if (unit_scale(unit, metric, &scale) != AU_OK) {
+            rc = fail(name, lineno, "unknown unit '%.20s' of %s", unit, metric);
+            goto out;
+        }
+        v *= scale;
+        if (strcmp(metric, AU_METRIC_SM_COUNT) == 0) {
+            if (v < 1 || v > 100000 || v != floor(v)) {
+                rc = fail(name, lineno, "SM count %s is not a positive integer", value);
+                goto out;
+            }
+            l->sm_count = (int)v;
+        } else if (strcmp(metric, AU_METRIC_DURATION) == 0) {
+            l->duration_ns = v;
+        } else {
+            au_counters_set(&l->ctr, metric, v);
+        }
+    next:
+        fields_free(&fs);
+    }
+    if (!header_line) {
+        rc = fail(name, lineno ? lineno : 1,
+                  "no Nsight Compute CSV header (a line starting with \"ID\",): export with "
+                  "ncu --csv --metrics ...");
+        goto out;
+    }
+    if (rows == 0) {
+        rc = fail(name, lineno, "header but no metric rows: no kernel launch was profiled");
+        goto out;
+    }
+    /* names of the absent required metrics, per launch */
+    for (size_t i = first_launch; i < r->count; ++i) {
+        au_launch *l = &r->launches[i];
+        size_t o = 0;
+        for (size_t k = 0; k < ndefs; ++k) {
+            if (!defs[k].required || (l->ctr.have & defs[k].counter))
+                continue;
+            int n = snprintf(l->missing_names + o, sizeof l->missing_names - o, "%s%s", o ? "," : "",
+                             defs[k].name);
+            if (n < 0 || (size_t)n >= sizeof l->missing_names - o)
+                break;
+            o += (size_t)n;
+        }
+    }
+out:
+    fields_free(&fs);
+    free(line);
+    free(map.s);
+    free(extra);
+    csv_free(&p);
+    return rc;
+}
+
+int au_ncu_import(const char *path, au_report *r)
+{
+    char *buf;
+    size_t len;
+    int rc = au_read_file(path, EXPORT_MAX_BYTES, &buf, &len);
+    if (rc)
+        return rc;
+    rc = au_ncu_import_buffer(path, buf, len, r);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,258 @@
+/*
+ * test_model.c - interpolation of S(n, a, c) and the queue model, against values computed by hand
+ * from tests/data/golden-table.csv:
+ *   S(n, a, c=0): n=1: a=1 8, a=32 64 | n=16: 1.5, 32 | n=64: 1, 32;  c = n doubles every value.
+ * Along n the table interpolates T = n * S, along a and c it interpolates S.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+
+#include <string.h>
+
+static au_table *golden;
+
+static double S(double n, double a, double c, unsigned *flags)
+{
+    double s = -1;
+    unsigned fl = 0;
+    CHECK_EQ_INT(au_table_interp(golden, "add", n, a, c, &s, &fl), AU_OK);
+    if (flags)
+        *flags = fl;
+    return s;
+}
+
+static void test_grid_points(void)
+{
+    unsigned fl;
+    CHECK_NEAR(S(1, 1, 0, &fl), 8, 1e-12);
+    CHECK_EQ_INT(fl, 0);
+    CHECK_NEAR(S(1, 32, 1, &fl), 128, 1e-12);
+    CHECK_NEAR(S(16, 1, 0, NULL), 1.5, 1e-12);
+    CHECK_NEAR(S(16, 32, 16, NULL), 64, 1e-12);
+    CHECK_NEAR(S(64, 1, 64, NULL), 2, 1e-12);
+    CHECK_NEAR(S(64, 32, 0, &fl), 32, 1e-12);
+    CHECK_EQ_INT(fl, 0);
+}
+
+static void test_midpoints(void)
+{
+    /* along n, a=1, c=0: n=40 sits half way between 16 and 64: T = (16*1.5 + 64*1)/2 = 44 */
+    CHECK_NEAR(S(40, 1, 0, NULL), 44.0 / 40, 1e-12);
+    /* along n near the low end: n=8.5 half way between 1 and 16: T = (8 + 24)/2 = 16 */
+    CHECK_NEAR(S(8.5, 1, 0, NULL), 16 / 8.5, 1e-12);
+    /* along a at n=16: a=16.5 is half way: (1.5 + 32)/2 */
+    CHECK_NEAR(S(16, 16.5, 0, NULL), 16.75, 1e-12);
+    /* along c at n=16, a=1: c=8 is half the jobs CAS: (1.5 + 3)/2 */
+    CHECK_NEAR(S(16, 1, 8, NULL), 2.25, 1e-12);
+    /* CAS mix off the n grid: n=40, c=20 (share 1/2) -> S(16,.,8)=2.25, S(64,.,32)=1.5;
+     * T = (16*2.25 + 64*1.5)/2 = 66 */
+    CHECK_NEAR(S(40, 1, 20, NULL), 66.0 / 40, 1e-12);
+    /* all three at once: n=40, a=16.5, c=10 (share 1/4):
+     * n=16: a=1: 1.5*1.25=1.875, a=32: 32*1.25=40 -> 20.9375; n=64: a=1: 1.25, a=32: 40 -> 20.625
+     * T = (16*20.9375 + 64*20.625)/2 = 827.5 */
+    CHECK_NEAR(S(40, 16.5, 10, NULL), 827.5 / 40, 1e-9);
+}
+
+static void test_clamping(void)
+{
+    unsigned fl;
+    CHECK_NEAR(S(0.5, 1, 0, &fl), 8, 1e-12);
+    CHECK(fl & AU_F_CLAMP_N_LOW);
+    CHECK_NEAR(S(100, 1, 0, &fl), 1, 1e-12);
+    CHECK(fl & AU_F_CLAMP_N_HIGH);
+    CHECK_NEAR(S(16, 0.5, 0, &fl), 1.5, 1e-12);
+    CHECK(fl == AU_F_CLAMP_A);
+    CHECK_NEAR(S(16, 40, 0, &fl), 32, 1e-12);
+    CHECK(fl == AU_F_CLAMP_A);
+    CHECK_NEAR(S(16, 1, -3, &fl), 1.5, 1e-12);
+    CHECK(fl == AU_F_CLAMP_C);
+    CHECK_NEAR(S(16, 1, 20, &fl), 3, 1e-12);
+    CHECK(fl == AU_F_CLAMP_C);
+    /* the CAS share is kept when n is clamped: n=100, c=50 -> S(64, 1, 32) = 1.5 */
+    CHECK_NEAR(S(100, 1, 50, &fl), 1.5, 1e-12);
+    double s;
+    CHECK_EQ_INT(au_table_interp(golden, "add", 0.0 / 0.0, 1, 0, &s, NULL), AU_E_INVAL);
+    CHECK_EQ_INT(au_table_interp(golden, "nosuch", 16, 1, 0, &s, NULL), AU_E_NOTFOUND);
+}
+
+static void test_continuity(void)
+{
+    /* no jumps anywhere inside the grid: a tiny step changes S by a tiny amount */
+    double worst = 0;
+    for (double n = 1; n < 64; n += 0.37)
+        for (double a = 1; a < 32; a += 1.3)
+            for (double share = 0; share <= 1; share += 0.25) {
+                double h = 1e-7;
+                double s0 = S(n, a, share * n, NULL);
+                double d = fabs(S(n + h, a, share * (n + h), NULL) - s0) +
+                           fabs(S(n, a + h, share * n, NULL) - s0);
+                if (d > worst)
+                    worst = d;
+            }
+    CHECK(worst < 1e-4);
+}
+
+static au_counters counters(double J, double cas, double W, double T, double warps)
+{
+    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED};
+    return c;
+}
+
+static void test_queue_gpu(void)
+{
+    au_result r;
+    au_thresholds thr = AU_THRESHOLDS_DEFAULT;
+    /* 2 SMs, 3200 jobs in all, a = 32 wavefronts per job, 40 warps: S = 32 (n=16 and 64 both 32)
+     * B = 1600 * 32 = 51200 per SM; T = 64000 -> U = 0.8 exactly: atomic-bound at the threshold */
+    au_counters g = counters(3200, 0, 3200 * 32, 64000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_NEAR(r.jobs, 1600, 1e-9);
+    CHECK_NEAR(r.a, 32, 1e-12);
+    CHECK_NEAR(r.queue_len, 40, 1e-12);
+    CHECK_NEAR(r.service, 32, 1e-12);
+    CHECK_NEAR(r.busy, 51200, 1e-6);
+    CHECK_NEAR(r.util, 0.8, 1e-12);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_BOUND);
+    CHECK(r.flags & AU_F_QUEUE_ESTIMATED);
+    /* a quarter of the jobs are CAS: c = 40/4 = 10 -> S = 827.5/40 at a=16.5 (test_midpoints) */
+    g = counters(3200, 800, 3200 * 16.5, 64000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_NEAR(r.cas_queued, 10, 1e-12);
+    CHECK_NEAR(r.service, 827.5 / 40, 1e-9);
+    CHECK_NEAR(r.util, 1600 * (827.5 / 40) / 64000, 1e-12);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_SIGNIFICANT);
+    /* a measured queue length overrides resident warps and drops the estimate flag */
+    g = counters(3200, 0, 3200, 64000, 40);
+    g.queue = 16;
+    g.have |= AU_C_QUEUE;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_NEAR(r.service, 1.5, 1e-12);
+    CHECK(!(r.flags & AU_F_QUEUE_ESTIMATED));
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+    /* U above 100 % is reported as it is and flagged */
+    g = counters(3200, 0, 3200 * 32, 10000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_NEAR(r.util, 5.12, 1e-12);
+    CHECK(r.flags & AU_F_OVER_100);
+    /* settable thresholds */
+    au_thresholds strict = {0.9, 0.85};
+    g = counters(3200, 0, 3200 * 32, 64000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &strict, &r), AU_OK);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+}
+
+static void test_zero_and_missing(void)
+{
+    au_result r;
+    /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
+    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES};
+    CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, &r), AU_OK);
+    CHECK(r.util == 0);
+    CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
+    CHECK(r.flags & AU_F_NO_ATOMICS);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+    /* no active cycles either (an empty launch) */
+    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED};
+    CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, &r), AU_OK);
+    CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
+    /* jobs but no warp counter: U unknown, the missing bit says which */
+    au_counters m = counters(3200, 0, 3200, 64000, 40);
+    m.have &= ~AU_C_WARPS;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &m, 2, NULL, &r), AU_OK);
+    CHECK(r.flags & AU_F_MISSING);
+    CHECK_EQ_INT(r.missing, AU_C_WARPS);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_UNKNOWN);
+    CHECK(r.util == 0);
+    /* no jobs counter at all: unknown */
+    au_counters nj = counters(0, 0, 0, 64000, 40);
+    nj.have = AU_C_ACTIVE_CYCLES | AU_C_WARPS;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nj, 2, NULL, &r), AU_OK);
+    CHECK(r.missing & AU_C_JOBS);
+    /* wavefronts missing: a = 1 assumed and flagged */
+    au_counters nw = counters(3200, 0, 0, 64000, 16);
+    nw.have &= ~AU_C_WAVEFRONTS;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, &r), AU_OK);
+    CHECK(r.flags & AU_F_NO_WAVEFRONTS);
+    CHECK_NEAR(r.service, 1.5, 1e-12);
+    /* invalid arguments */
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 0, NULL, &r), AU_E_INVAL);
+    CHECK_EQ_INT(au_model_eval(golden, "cas", &nw, 2, NULL, &r), AU_E_NOTFOUND);
+}
+
+static void test_per_sm(void)
+{
+    au_result per[3], tot, gpu;
+    /* identical SMs: per-SM aggregate equals the GPU-wide rollup evaluation */
+    au_counters same[3];
+    for (int i = 0; i < 3; ++i)
+        same[i] = counters(1000, 0, 8000, 20000, 40);
+    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", same, 3, NULL, per, &tot), AU_OK);
+    au_counters roll = counters(3000, 0, 24000, 20000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &roll, 3, NULL, &gpu), AU_OK);
+    CHECK_NEAR(tot.util, gpu.util, 1e-12);
+    CHECK_NEAR(tot.service, gpu.service, 1e-12);
+    /* uneven SMs, by hand: SM0 a=32 N=16 S=32, 1000 jobs, T=40000 -> U=0.8
+     *                      SM1 a=1 N=64 S=1, 1000 jobs, T=10000 -> U=0.1
+     *                      SM2 no jobs, T=10000 -> U=0 */
+    au_counters uneven[3] = {counters(1000, 0, 32000, 40000, 16), counters(1000, 0, 1000, 10000, 64),
+                             counters(0, 0, 0, 10000, 8)};
+    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", uneven, 3, NULL, per, &tot), AU_OK);
+    CHECK_NEAR(per[0].util, 0.8, 1e-12);
+    CHECK_EQ_INT(per[0].verdict, AU_VERDICT_BOUND);
+    CHECK_NEAR(per[1].util, 0.1, 1e-12);
+    CHECK_NEAR(per[2].util, 0, 0);
+    CHECK(per[2].flags & AU_F_NO_ATOMICS);
+    /* aggregate = sum B / sum T = (32000 + 1000) / 60000 */
+    CHECK_NEAR(tot.util, 33000.0 / 60000, 1e-12);
+    CHECK_NEAR(tot.a, 16.5, 1e-12);
+    CHECK_EQ_INT(tot.verdict, AU_VERDICT_SIGNIFICANT);
+    CHECK(!(tot.flags & AU_F_NO_ATOMICS));
+}
+
+static void test_strings(void)
+{
+    char buf[64];
+    CHECK(strcmp(au_kernel_short("void hist_kernel<0, 1>(const uchar4 *, unsigned long)", buf, sizeof buf, 32),
+                 "hist_kernel<0, 1>") == 0);
+    CHECK(strcmp(au_kernel_short("k(int (*)(int))", buf, sizeof buf, 32), "k") == 0);
+    CHECK(strcmp(au_kernel_short("_Z3fooPi", buf, sizeof buf, 32), "_Z3fooPi") == 0);
+    CHECK(strcmp(au_kernel_short("a_very_long_kernel_name_that_goes_on_and_on(int)", buf, sizeof buf, 16),
+                 "a_very_long_ker~") == 0);
+    CHECK(strcmp(au_kernel_short("", buf, sizeof buf, 16), "") == 0);
+    CHECK(strcmp(au_flags_string(AU_F_CLAMP_A | AU_F_QUEUE_ESTIMATED, buf, sizeof buf),
+                 "clamp_a,queue_estimated") == 0);
+    CHECK(strcmp(au_flags_string(0, buf, sizeof buf), "") == 0);
+    char tiny[8];
+    au_flags_string(AU_F_CLAMP_A | AU_F_QUEUE_ESTIMATED, tiny, sizeof tiny);
+    CHECK(strlen(tiny) < sizeof tiny);
+    CHECK(strcmp(au_verdict_name(AU_VERDICT_BOUND), "atomic-bound") == 0);
+    CHECK(strcmp(au_strerror(AU_E_PARSE), "malformed input") == 0);
+    size_t n;
+    const au_metric_def *d = au_metric_defs(&n);
+    int required = 0;
+    for (size_t i = 0; i < n; ++i)
+        required += d[i].required;
+    CHECK_EQ_INT(required, 5);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_model GOLDEN_TABLE\n");
+        return 2;
+    }
+    if (au_table_load(argv[1], &golden) != AU_OK) {
+        fprintf(stderr, "test_model: %s\n", au_last_error());
+        return 1;
+    }
+    test_grid_points();
+    test_midpoints();
+    test_clamping();
+    test_continuity();
+    test_queue_gpu();
+    test_zero_and_missing();
+    test_per_sm();
+    test_strings();
+    au_table_free(golden);
+    return check_report("test_model");
+}

@@ -1,0 +1,77 @@
+/*
+ * test_ncu_import.c - the Nsight Compute CSV importer on small in-memory exports: thousands
+ * separators, scaled units, "n/a", application output between rows, several processes, and
+ * launches missing metrics.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+#include "ncu_import.h"
+
+#include <string.h>
+
+#define HDR "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\"," \
+            "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\"," \
+            "\"Metric Value\"\n"
+#define ROW(id, pid, k, m, u, v) \
+    "\"" id "\",\"" pid "\",\"app\",\"127.0.0.1\",\"" k "\",\"1\",\"7\",\"(128, 1, 1)\",\"(66, 1, 1)\"," \
+    "\"0\",\"9.0\",\"Command line profiler metrics\",\"" m "\",\"" u "\",\"" v "\"\n"
+
+static const char export_text[] =
+    "==PROF== Connected to process 11 (/tmp/app)\n"
+    "some \"app\" output, with commas\n" HDR
+    ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom.sum", "Kinst", "1.5")
+    ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "inst", "0")
+    "app output between rows\n"
+    ROW("0", "11", "void k1(int *)", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "48,000")
+    ROW("0", "11", "void k1(int *)", "sm__cycles_active.avg", "cycle", "1,234.5")
+    ROW("0", "11", "void k1(int *)", "sm__warps_active.avg.per_cycle_active", "warp", "12.25")
+    ROW("0", "11", "void k1(int *)", "gpu__time_duration.sum", "usecond", "2.5")
+    ROW("0", "11", "void k1(int *)", "device__attribute_display_name", "", "NVIDIA H100 80GB HBM3")
+    ROW("0", "11", "void k1(int *)", "device__attribute_multiprocessor_count", "SM", "132")
+    ROW("0", "11", "void k1(int *)", "some__other_metric.sum", "whatever", "x")
+    /* same ID in another process is another launch; missing counters, one n/a */
+    ROW("0", "12", "void k2()", "smsp__inst_executed_op_shared_atom.sum", "inst", "10")
+    ROW("0", "12", "void k2()", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "", "n/a")
+    "==PROF== Disconnected from process 11\n";
+
+int main(void)
+{
+    au_report r;
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("mem.csv", export_text, strlen(export_text), &r), AU_OK);
+    CHECK_EQ_INT(r.count, 2);
+    if (r.count == 2) {
+        const au_launch *a = &r.launches[0], *b = &r.launches[1];
+        CHECK_EQ_INT(a->pid, 11);
+        CHECK(strcmp(a->kernel, "void k1(int *)") == 0);
+        CHECK(strcmp(a->device, "NVIDIA H100 80GB HBM3") == 0);
+        CHECK_EQ_INT(a->sm_count, 132);
+        CHECK_NEAR(a->ctr.jobs, 1500, 0);
+        CHECK_NEAR(a->ctr.wavefronts, 48000, 0);
+        CHECK_NEAR(a->ctr.active_cycles, 1234.5, 0);
+        CHECK_NEAR(a->ctr.warps, 12.25, 0);
+        CHECK_NEAR(a->duration_ns, 2500, 1e-9);
+        CHECK_EQ_INT(a->ctr.have, AU_C_REQUIRED);
+        CHECK(a->missing_names[0] == '\0');
+        CHECK_EQ_INT(b->pid, 12);
+        CHECK_EQ_INT(b->ctr.have, AU_C_JOBS);
+        CHECK(strstr(b->missing_names, "smsp__inst_executed_op_shared_atom_dot_cas.sum") != NULL);
+        CHECK(strstr(b->missing_names, "sm__cycles_active.avg") != NULL);
+        CHECK(strstr(b->missing_names, "smsp__inst_executed_op_shared_atom.sum") == NULL);
+    }
+    au_report_free(&r);
+
+    /* errors name the line */
+    static const char dup[] = HDR ROW("0", "1", "k", "sm__cycles_active.avg", "cycle", "1")
+        ROW("0", "1", "k", "sm__cycles_active.avg", "cycle", "2");
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("dup.csv", dup, strlen(dup), &r), AU_E_PARSE);
+    CHECK(strncmp(au_last_error(), "dup.csv:3: duplicate row", 24) == 0);
+    au_report_free(&r);
+    static const char unit[] = "x\n" HDR ROW("0", "1", "k", "sm__cycles_active.avg", "furlong", "1");
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("unit.csv", unit, strlen(unit), &r), AU_E_PARSE);
+    CHECK(strncmp(au_last_error(), "unit.csv:3: unknown unit", 24) == 0);
+    au_report_free(&r);
+    return check_report("test_ncu_import");
+}

@@ -1,0 +1,229 @@
+/*
+ * test_table.c - table format v1: loading, metadata, exact lookup, saving and reloading, the
+ * builder's grid validation, and the table search rule.  Expected values are the literal numbers
+ * of tests/data/golden-table.csv.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *data_dir;
+
+static char *data_path(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s/%s", data_dir, name);
+    return buf;
+}
+
+static void test_load_golden(void)
+{
+    au_table *t = NULL;
+    CHECK_EQ_INT(au_table_load(data_path("golden-table.csv"), &t), AU_OK);
+    if (!t)
+        return;
+    const au_table_meta *m = au_table_get_meta(t);
+    CHECK(strcmp(m->gpu_name, "NVIDIA H200") == 0);
+    CHECK_EQ_INT(m->cc_major, 9);
+    CHECK_EQ_INT(m->cc_minor, 0);
+    CHECK_EQ_INT(m->sm_count, 132);
+    CHECK_EQ_INT(m->max_warps_per_sm, 64);
+    CHECK(strcmp(m->method, "steady") == 0);
+    CHECK(strcmp(m->status, "provisional") == 0);
+    CHECK_EQ_INT(au_table_family_count(t), 1);
+    CHECK(strcmp(au_table_family_name(t, 0), "add") == 0);
+    CHECK(au_table_has_family(t, "add"));
+    CHECK(!au_table_has_family(t, "cas"));
+    au_sample s;
+    CHECK_EQ_INT(au_table_lookup(t, "add", 16, 32, 16, &s), AU_OK);
+    CHECK_NEAR(s.service_cycles, 64, 0);
+    CHECK_EQ_INT(au_table_lookup(t, "add", 16, 32, 8, &s), AU_E_NOTFOUND);
+    CHECK_EQ_INT(au_table_lookup(t, "cas", 16, 32, 16, &s), AU_E_NOTFOUND);
+    au_table_free(t);
+}
+
+static au_table_meta test_meta(const char *name, int major)
+{
+    au_table_meta m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.gpu_name, sizeof m.gpu_name, "%s", name);
+    m.cc_major = major;
+    m.cc_minor = 0;
+    m.sm_count = 4;
+    m.max_warps_per_sm = 8;
+    snprintf(m.method, sizeof m.method, "steady");
+    m.jobs_per_warp = 256;
+    m.repetitions = 5;
+    snprintf(m.note, sizeof m.note, "unit test, \"quoted\" text");
+    return m;
+}
+
+/* A full small grid n = 1..8 step, a in {1, 4}, c in {0, n/2, n}: S = a * (1 + 7/n) * (1 + c/n). */
+static au_table *build_table(const char *name, int major, int drop_pair)
+{
+    au_table_meta m = test_meta(name, major);
+    au_table *t = NULL;
+    if (au_table_new(&m, &t) != AU_OK)
+        return NULL;
+    static const int ns[] = {1, 2, 4, 8}, as[] = {1, 4};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 2; ++j) {
+            if (drop_pair && ns[i] == 4 && as[j] == 4)
+                continue;
+            int cs[3] = {0, ns[i] / 2, ns[i]};
+            for (int k = 0; k < 3; ++k) {
+                if (k == 1 && (cs[1] == 0 || cs[1] == ns[i]))
+                    continue;
+                double v = as[j] * (1 + 7.0 / ns[i]) * (1 + (double)cs[k] / ns[i]);
+                au_sample s = {v, v * 0.99, v * 1.02, v * 0.001};
+                if (au_table_add(t, "add", ns[i], as[j], cs[k], &s) != AU_OK) {
+                    au_table_free(t);
+                    return NULL;
+                }
+            }
+        }
+    return t;
+}
+
+static void test_build_save_reload(const char *tmpdir)
+{
+    au_table *t = build_table("Test GPU", 9, 0);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECK_EQ_INT(au_table_finalize(t), AU_OK);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/roundtrip.csv", tmpdir);
+    CHECK_EQ_INT(au_table_save(t, path), AU_OK);
+    au_table *u = NULL;
+    CHECK_EQ_INT(au_table_load(path, &u), AU_OK);
+    if (u) {
+        const au_table_meta *m = au_table_get_meta(u);
+        CHECK(strcmp(m->gpu_name, "Test GPU") == 0);
+        CHECK_EQ_INT(m->jobs_per_warp, 256);
+        CHECK_EQ_INT(m->repetitions, 5);
+        CHECK(strcmp(m->status, "measured") == 0);
+        CHECK(strcmp(m->note, "unit test, \"quoted\" text") == 0);
+        au_sample s;
+        CHECK_EQ_INT(au_table_lookup(u, "add", 2, 4, 1, &s), AU_OK);
+        CHECK_NEAR(s.service_cycles, 4 * 4.5 * 1.5, 1e-4);
+        CHECK_NEAR(s.min_cycles, 4 * 4.5 * 1.5 * 0.99, 1e-4);
+        CHECK_NEAR(s.max_cycles, 4 * 4.5 * 1.5 * 1.02, 1e-4);
+        /* a point written and read back interpolates like the original */
+        double s1, s2;
+        CHECK_EQ_INT(au_table_interp(t, "add", 3.3, 2.2, 1.1, &s1, NULL), AU_OK);
+        CHECK_EQ_INT(au_table_interp(u, "add", 3.3, 2.2, 1.1, &s2, NULL), AU_OK);
+        CHECK_NEAR(s1, s2, 1e-3);
+        au_table_free(u);
+    }
+    au_table_free(t);
+    unlink(path);
+}
+
+static void test_builder_validation(void)
+{
+    au_table *t = build_table("Test GPU", 9, 1);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_EQ_INT(au_table_finalize(t), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "n=4 a=4 missing") != NULL);
+        au_table_free(t);
+    }
+    t = build_table("Test GPU", 9, 0);
+    if (t) {
+        au_sample s = {1, 1, 1, 0};
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 0, &s), AU_OK);
+        CHECK_EQ_INT(au_table_finalize(t), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "duplicate row add,2,1,0") != NULL);
+        CHECK_EQ_INT(au_table_add(t, "Add", 2, 1, 0, &s), AU_E_PARSE);
+        CHECK_EQ_INT(au_table_add(t, "add", 9, 1, 0, &s), AU_E_PARSE); /* n > max_warps_per_sm */
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 33, 0, &s), AU_E_PARSE);
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 3, &s), AU_E_PARSE);
+        au_sample bad = {1, 2, 3, 0}; /* min > median */
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 1, &bad), AU_E_PARSE);
+        au_table_free(t);
+    }
+    /* a table without the required family 'add' */
+    au_table_meta m = test_meta("Test GPU", 9);
+    if (au_table_new(&m, &t) == AU_OK) {
+        au_sample s = {1, 1, 1, 0};
+        au_table_add(t, "cas", 1, 1, 0, &s);
+        au_table_add(t, "cas", 1, 1, 1, &s);
+        CHECK_EQ_INT(au_table_finalize(t), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "'add'") != NULL);
+        au_table_free(t);
+    }
+}
+
+static void save_built(const char *dir, const char *file, const char *gpu, int major)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    au_table *t = build_table(gpu, major, 0);
+    CHECK(t && au_table_finalize(t) == AU_OK && au_table_save(t, path) == AU_OK);
+    au_table_free(t);
+}
+
+static void test_find(const char *tmpdir)
+{
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/tables", tmpdir);
+    mkdir(dir, 0755);
+    save_built(dir, "b-h200.csv", "NVIDIA H200", 9);
+    save_built(dir, "a-h100.csv", "NVIDIA H100 80GB HBM3", 9);
+    save_built(dir, "c-a100.csv", "NVIDIA A100", 8);
+    snprintf(path, sizeof path, "%s/d-broken.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("not a table\n", f);
+        fclose(f);
+    }
+    char *got = NULL;
+    unsigned fl = 0;
+    int skipped = 0;
+    CHECK_EQ_INT(au_table_find(dir, "nvidia h200", 9, 0, &got, &fl, &skipped), AU_OK);
+    CHECK(got && strstr(got, "b-h200.csv"));
+    CHECK_EQ_INT(fl & AU_F_TABLE_OTHER_GPU, 0);
+    CHECK_EQ_INT(skipped, 1);
+    free(got);
+    got = NULL;
+    fl = 0;
+    /* unknown name, same architecture: first file name of that cc, flagged */
+    CHECK_EQ_INT(au_table_find(dir, "NVIDIA H800", 9, 0, &got, &fl, NULL), AU_OK);
+    CHECK(got && strstr(got, "a-h100.csv"));
+    CHECK(fl & AU_F_TABLE_OTHER_GPU);
+    free(got);
+    got = NULL;
+    CHECK_EQ_INT(au_table_find(dir, "NVIDIA A100", 8, 0, &got, NULL, NULL), AU_OK);
+    CHECK(got && strstr(got, "c-a100.csv"));
+    free(got);
+    got = NULL;
+    CHECK_EQ_INT(au_table_find(dir, "NVIDIA B200", 10, 0, &got, NULL, NULL), AU_E_NOTFOUND);
+    CHECK(got == NULL);
+    CHECK(strstr(au_last_error(), "atomutil-calibrate") != NULL);
+    CHECK_EQ_INT(au_table_find("/nonexistent/dir", "x", 9, 0, &got, NULL, NULL), AU_E_NOTFOUND);
+    static const char *const files[] = {"a-h100.csv", "b-h200.csv", "c-a100.csv", "d-broken.csv"};
+    for (int i = 0; i < 4; ++i) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_table DATA_DIR TMP_DIR\n");
+        return 2;
+    }
+    data_dir = argv[1];
+    test_load_golden();
+    test_build_save_reload(argv[2]);
+    test_builder_validation();
+    test_find(argv[2]);
+    return check_report("test_table");
+}
