@@ -1,7 +1,22 @@
 # CUDA for atomutil: language, target architecture, toolkit (CUPTI comes with it).
+# Without a CUDA compiler the GPU parts are left out (the offline report still builds) unless
+# ATOMUTIL_REQUIRE_CUDA is ON, as in CI.  Sets ATOMUTIL_HAVE_CUDA.
 # Default architecture: the compute capability of the first GPU that nvidia-smi reports, else 90
-# (Hopper, the architecture atomutil's shipped tables describe).  Override with
-# -DCMAKE_CUDA_ARCHITECTURES=...
+# (Hopper, the architecture of the shipped tables).  Override with -DCMAKE_CUDA_ARCHITECTURES=...
+include(CheckLanguage)
+if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc CACHE FILEPATH "CUDA compiler")
+endif()
+check_language(CUDA)
+if(NOT CMAKE_CUDA_COMPILER)
+  if(ATOMUTIL_REQUIRE_CUDA)
+    message(FATAL_ERROR "no CUDA compiler found (set CUDACXX or put nvcc on PATH)")
+  endif()
+  message(WARNING "atomutil: no CUDA compiler found: building only the offline parts "
+                  "(model library, atomutil-profile --import)")
+  set(ATOMUTIL_HAVE_CUDA OFF)
+  return()
+endif()
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   set(_au_arch 90)
   find_program(_au_nvidia_smi nvidia-smi)
@@ -17,3 +32,4 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
 endif()
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
+set(ATOMUTIL_HAVE_CUDA ON)

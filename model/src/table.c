@@ -506,11 +506,15 @@ int au_table_parse(const char *name, const char *buf, size_t len, au_table **out
             if (blank)
                 continue;
             if (strcmp(linebuf, MAGIC) != 0) {
-                rc = au_set_error_at(AU_E_PARSE, name, lineno,
-                                     strncmp(linebuf, "# atomutil-table v", 18) == 0
-                                         ? "unsupported table format version (this atomutil reads '%s')"
-                                         : "not an atomutil table: first line must be '%s'",
-                                     MAGIC);
+                /* "# atomutil-table v<digits>" is another version; anything else (a v1 line with
+                 * junk after it, CR-only line ends) is not a table we know */
+                int other = strncmp(linebuf, "# atomutil-table v", 18) == 0 && linebuf[18] &&
+                            strspn(linebuf + 18, "0123456789") == strlen(linebuf + 18);
+                rc = other ? au_set_error_at(AU_E_PARSE, name, lineno,
+                                             "unsupported table format version v%.20s (this atomutil "
+                                             "reads '%s')", linebuf + 18, MAGIC)
+                           : au_set_error_at(AU_E_PARSE, name, lineno,
+                                             "not an atomutil table: first line must be '%s'", MAGIC);
                 break;
             }
             state = META;

@@ -159,10 +159,16 @@ int main(int argc, char **argv)
     int quiet = 0, metrics = 0;
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
-    int c;
+    int c, at = optind;
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+i:t:k:o:qhV", opts, NULL)) != -1) {
+    /* leading ':' makes a missing argument ':' rather than '?' (an "unknown option") */
+    while ((c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL)) != -1) {
+        /* the option as written, for messages: argv[at] is the element getopt just read, and
+         * optopt the short option inside it ("-xq" names -x, not a neighbouring argument) */
+        char short_opt[3] = {'-', (char)optopt, '\0'};
+        const char *opt_text = strncmp(argv[at], "--", 2) == 0 ? argv[at] : short_opt;
+        at = optind;
         switch (c) {
         case 'i': import = optarg; break;
         case 't': table_path = optarg; break;
@@ -180,10 +186,10 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
         case ':':
-            fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, argv[optind - 1]);
+            fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, opt_text);
             return EXIT_USAGE;
         default:
-            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[optind - 1]);
+            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, opt_text);
             return EXIT_USAGE;
         }
     }
@@ -276,6 +282,12 @@ int main(int argc, char **argv)
         else
             ++usable;
     }
+    if (usable == 0) { /* one line: no warnings before this error */
+        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, import,
+                rep.launches[0].missing_names);
+        rc = EXIT_NOLAUNCH;
+        goto done;
+    }
     if (!quiet) {
         if (strcmp(m->status, "provisional") == 0)
             fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, m->note);
@@ -286,12 +298,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: warning: %zu of %zu launches lack required metrics (shown as "
                             "'unknown'); re-export with the list of --print-ncu-metrics\n",
                     prog, missing, rep.count);
-    }
-    if (usable == 0) {
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, import,
-                rep.launches[0].missing_names);
-        rc = EXIT_NOLAUNCH;
-        goto done;
     }
     if (out_base) {
         static const char *const ext[] = {"txt", "csv", "json"};

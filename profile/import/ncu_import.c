@@ -35,6 +35,7 @@ typedef struct {
     char *f[MAX_COLS];
     size_t len[MAX_COLS];
     int n, overflow, nomem;
+    int csv_err; /* csv_error() of a failed line, kept before csv_fini resets it */
 } fields;
 
 static void on_field(void *s, size_t len, void *data)
@@ -81,26 +82,44 @@ static int fail(const char *name, long line, const char *fmt, ...)
 
 static int parse_line(struct csv_parser *p, const char *s, size_t len, fields *fs)
 {
-    fs->n = fs->overflow = fs->nomem = 0;
+    fs->n = fs->overflow = fs->nomem = fs->csv_err = 0;
     if (csv_parse(p, s, len, on_field, on_row, fs) != len || csv_fini(p, on_field, on_row, fs) != 0) {
+        fs->csv_err = csv_error(p); /* the csv_fini below resets it */
         csv_fini(p, on_field, on_row, fs);
         return AU_E_PARSE;
     }
     return fs->nomem ? AU_E_NOMEM : AU_OK;
 }
 
-/* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number. */
+/* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number, or if the
+ * commas are not thousands separators of the integer part ("1,5" or "26.073,14" would otherwise
+ * read as 15 and 26.07314). */
 static int parse_value(const char *s, double *out)
 {
     char buf[64];
     size_t o = 0;
+    int run = 0, grouped = 0, in_int = 1; /* run: digits since the last ',' */
     for (const char *p = s; *p; ++p) {
-        if (*p == ',')
-            continue; /* thousands separator */
+        if (*p == ',') { /* 1-3 digits before the first separator, exactly 3 after each */
+            if (!in_int || run == 0 || run > 3 || (grouped && run != 3))
+                return AU_E_PARSE;
+            grouped = 1;
+            run = 0;
+            continue;
+        }
+        if (*p >= '0' && *p <= '9') {
+            ++run;
+        } else if (in_int && (*p == '.' || *p == 'e' || *p == 'E')) {
+            if (grouped && run != 3)
+                return AU_E_PARSE;
+            in_int = 0;
+        }
         if (o + 1 >= sizeof buf)
             return AU_E_PARSE;
         buf[o++] = *p;
     }
+    if (in_int && grouped && run != 3)
+        return AU_E_PARSE;
     buf[o] = '\0';
     return au_parse_double(buf, out);
 }
@@ -224,7 +243,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
-    fields fs = {{0}, {0}, 0, 0, 0};
+    fields fs = {{0}, {0}, 0, 0, 0, 0};
     launch_map map = {NULL, 0, 0};
     launch_extra *extra = NULL;
     size_t extra_cap = 0, first_launch = r->count;
@@ -278,7 +297,8 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
                 continue;
             if ((rc = parse_line(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
                 rc = rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
-                                      : fail(name, lineno, "malformed CSV header");
+                     : fs.overflow ? fail(name, lineno, "header has more than %d columns", MAX_COLS)
+                                   : fail(name, lineno, "malformed CSV header");
                 goto out;
             }
             for (int i = 0; i < fs.n; ++i)
@@ -290,10 +310,13 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
                         }
                         col[k] = i;
                     }
+            int metric_cols = 0; /* --page raw names one column per metric: "sm__cycles_active.avg" */
+            for (int i = 0; i < fs.n; ++i)
+                metric_cols += strstr(fs.f[i], "__") != NULL;
             for (int k = 0; k < C_N; ++k)
                 if (col_required[k] && col[k] < 0) {
                     rc = fail(name, lineno,
-                              col[C_METRIC] < 0 && fs.n > 20
+                              col[C_METRIC] < 0 && (fs.n > 20 || metric_cols > 0)
                                   ? "column \"%s\" missing: this looks like a --page raw export; "
                                     "export the default details page (ncu --csv --metrics ...)"
                                   : "column \"%s\" missing from the header",
@@ -311,7 +334,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             goto out;
         }
         if (rc != AU_OK) {
-            rc = fail(name, lineno, "CSV syntax error: %s", csv_strerror(csv_error(&p)));
+            rc = fail(name, lineno, "CSV syntax error: %s", csv_strerror(fs.csv_err));
             goto out;
         }
         if (fs.overflow || fs.n != ncols) {
@@ -376,7 +399,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             if (col[C_CC] >= 0) {
                 int maj, min, used = 0;
                 const char *cc = fs.f[col[C_CC]];
-                if (sscanf(cc, "%2d.%2d%n", &maj, &min, &used) != 2 || cc[used]) {
+                if (sscanf(cc, "%2d.%2d%n", &maj, &min, &used) != 2 || cc[used] || maj < 1 || min < 0) {
                     rc = fail(name, lineno, "CC '%.20s' is not MAJOR.MINOR", cc);
                     goto out;
                 }
