@@ -2,10 +2,13 @@
  * atomutil-profile - reports, per kernel launch, the utilization U of the SM's shared-memory atomic
  * unit from hardware counters and a measured service-time table.
  * This file owns the command line: options, exit statuses (docs/cli.md), table choice, output.
- * Counters come from an Nsight Compute CSV export (--import).
+ * Counters come from a live run of a program under the CUPTI injection library (`-- ./app`,
+ * live.c), or from an Nsight Compute CSV export (--import); --compare puts two side by side.
  */
 #include "atomutil/model.h"
 #include "atomutil/util.h"
+#include "compare.h"
+#include "live.h"
 #include "ncu_import.h"
 #include "tables.h"
 
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Exit statuses: documented in docs/cli.md and usage(). */
 enum {
@@ -31,15 +35,21 @@ static const char *prog = "atomutil-profile";
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: %s [options] --import EXPORT.csv\n"
+            "usage: %s [options] -- PROGRAM [ARGS...]\n"
+            "       %s [options] --import EXPORT.csv\n"
+            "       %s [options] --compare A.csv B.csv\n"
             "       %s --print-ncu-metrics\n"
             "\n"
             "Reports, per kernel launch, the utilization U = busy / active cycles of the SM's\n"
             "shared-memory atomic unit, from hardware counters and a service-time table S(n,a,c).\n"
             "\n"
-            "Input:\n"
-            "  -i, --import FILE      Nsight Compute CSV export, made with\n"
-            "                         ncu --csv --clock-control none --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
+            "Input (one of):\n"
+            "  -- PROGRAM [ARGS]      run PROGRAM unchanged under CUPTI and measure every kernel launch;\n"
+            "                         its counters go to BASE.counters.csv first (see -o)\n"
+            "  -i, --import FILE      Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
+            "                         ncu --csv --clock-control none --cache-control none \\\n"
+            "                           --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
+            "      --compare A B      compare two counters files or exports kernel by kernel\n"
             "      --print-ncu-metrics  print the comma-separated metric list for ncu --metrics and exit\n"
             "Model:\n"
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
@@ -54,19 +64,27 @@ static void usage(FILE *f)
             "Output (stdout unless -o):\n"
             "      --csv              one CSV row per launch\n"
             "      --json             JSON document\n"
-            "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json\n"
+            "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
+            "                         counters in BASE.counters.csv (default BASE: atomutil-PID, whose\n"
+            "                         counters file is removed after a complete report)\n"
             "  -q, --quiet            no warnings on stderr\n"
             "  -h, --help             this text\n"
             "  -V, --version          version\n"
             "\n"
             "Exit status: 0 ok, 1 I/O or memory failure, 2 usage error, 3 malformed table or export,\n"
             "4 no table for this GPU (or family missing), 5 no launch in the export could be evaluated.\n"
+            "A live run exits with the program's status (128+N if signal N ended it); 125 if atomutil\n"
+            "could not set up profiling (no GPU, no permission, no injection library), 126/127 if PROGRAM\n"
+            "is not executable / not found; 1-5 as above if the program succeeded but no report was made.\n"
             "\n"
             "Examples:\n"
+            "  %s -- ./build/bin/histogram\n"
+            "  %s -o run1 --csv -- python3 train.py\n"
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
-            "  %s --import run.csv -k 'hist_kernel<0, 1>' --csv\n",
-            prog, prog, prog, prog, prog, prog);
+            "  %s --import run.csv -k 'hist_asread' --csv\n"
+            "  %s --compare before.counters.csv after.counters.csv\n",
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -140,9 +158,128 @@ static int exit_for(int status)
     }
 }
 
+/* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
+ * Returns EXIT_OK or an exit status after printing one line on stderr. */
+static int load_and_eval(const char *path, const char *regex, long skip, long count,
+                         const char *table_path, const char *family, const au_thresholds *thr,
+                         int quiet, au_report *rep, au_table **table)
+{
+    int st;
+    char *picked = NULL;
+    int rc = EXIT_OK;
+    if ((st = au_ncu_import(path, rep)) != AU_OK) {
+        fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
+    }
+    if (select_launches(rep, regex, skip, count))
+        return EXIT_USAGE;
+    if (rep->count == 0) {
+        fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, path,
+                regex || skip || count >= 0 ? " (check -k / --launch-skip / --launch-count)" : "");
+        return EXIT_NOLAUNCH;
+    }
+    unsigned tflags = 0;
+    if (!table_path) {
+        /* the first launch that names its GPU picks the table */
+        const au_launch *ref = &rep->launches[0];
+        for (size_t i = 0; i < rep->count; ++i)
+            if (rep->launches[i].device[0] && rep->launches[i].cc_major) {
+                ref = &rep->launches[i];
+                break;
+            }
+        if (!ref->cc_major) {
+            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog, path);
+            return EXIT_NOTABLE;
+        }
+        if (au_pick_table(ref->device, ref->cc_major, ref->cc_minor, &picked, &tflags) != AU_OK) {
+            fprintf(stderr, "%s: %s\n", prog, au_last_error());
+            return EXIT_NOTABLE;
+        }
+        table_path = picked;
+    }
+    if ((st = au_table_load(table_path, table)) != AU_OK) {
+        fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        rc = st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
+        goto done;
+    }
+    const au_table_meta *m = au_table_get_meta(*table);
+    if (!au_table_has_family(*table, family)) {
+        fprintf(stderr, "%s: table %s has no family '%s'\n", prog, table_path, family);
+        rc = EXIT_NOTABLE;
+        goto done;
+    }
+    if ((st = au_report_eval(rep, *table, family, thr)) != AU_OK) {
+        fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        rc = exit_for(st);
+        goto done;
+    }
+    size_t usable = 0, missing = 0;
+    for (size_t i = 0; i < rep->count; ++i) {
+        if (rep->launches[i].res.flags & AU_F_MISSING)
+            ++missing;
+        else
+            ++usable;
+    }
+    if (usable == 0) { /* one line: no warnings before this error */
+        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path,
+                rep->launches[0].missing_names);
+        rc = EXIT_NOLAUNCH;
+        goto done;
+    }
+    if (!quiet) {
+        if (strcmp(m->status, "provisional") == 0)
+            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, m->note);
+        if (tflags & AU_F_TABLE_OTHER_GPU)
+            fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
+                            "capability)\n", prog, table_path, m->gpu_name);
+        if (missing)
+            fprintf(stderr, "%s: warning: %zu of %zu launches lack required metrics (shown as "
+                            "'unknown'); re-export with the list of --print-ncu-metrics\n",
+                    prog, missing, rep->count);
+    }
+done:
+    free(picked);
+    return rc;
+}
+
+/* Opens BASE.<ext of fmt> (or stdout without a base). */
+static FILE *open_output(const char *base, au_format fmt, int quiet)
+{
+    static const char *const ext[] = {"txt", "csv", "json"};
+    if (!base)
+        return stdout;
+    size_t pl = strlen(base) + 6;
+    char *path = malloc(pl);
+    if (!path) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return NULL;
+    }
+    snprintf(path, pl, "%s.%s", base, ext[fmt]);
+    FILE *out = fopen(path, "w");
+    if (!out)
+        fprintf(stderr, "%s: %s: cannot create: %s\n", prog, path, strerror(errno));
+    else if (!quiet)
+        fprintf(stderr, "%s: report written to %s\n", prog, path);
+    free(path);
+    return out;
+}
+
+static int close_output(FILE *out, int rc)
+{
+    if (out && fflush(out) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "%s: writing the report failed: %s\n", prog, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    if (out && out != stdout && fclose(out) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "%s: closing the report failed: %s\n", prog, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS };
+    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE };
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -152,11 +289,12 @@ int main(int argc, char **argv)
         {"csv", no_argument, 0, O_CSV},            {"json", no_argument, 0, O_JSON},
         {"output", required_argument, 0, 'o'},     {"quiet", no_argument, 0, 'q'},
         {"print-ncu-metrics", no_argument, 0, O_METRICS},
+        {"compare", no_argument, 0, O_COMPARE},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0;
+    int quiet = 0, metrics = 0, compare = 0;
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
     int c, at = optind;
@@ -183,6 +321,7 @@ int main(int argc, char **argv)
         case O_CSV: fmt = AU_FMT_CSV; break;
         case O_JSON: fmt = AU_FMT_JSON; break;
         case O_METRICS: metrics = 1; break;
+        case O_COMPARE: compare = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
         case ':':
@@ -202,136 +341,97 @@ int main(int argc, char **argv)
         print_ncu_metrics();
         return EXIT_OK;
     }
-    if (optind < argc) {
-        if (strcmp(argv[optind - 1], "--") == 0)
-            fprintf(stderr, "%s: live profiling of a program is not built into this version; record "
-                            "an Nsight Compute export and use --import (see --help)\n", prog);
-        else
-            fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+    int live = optind < argc && strcmp(argv[optind - 1], "--") == 0;
+    int modes = (import != NULL) + compare + live;
+    if (modes > 1) {
+        fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
         return EXIT_USAGE;
     }
-    if (!import) {
-        fprintf(stderr, "%s: nothing to do: give --import FILE (see --help)\n", prog);
+    if (compare) {
+        if (argc - optind != 2) {
+            fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
+            return EXIT_USAGE;
+        }
+        if (fmt == AU_FMT_JSON) {
+            fprintf(stderr, "%s: --compare prints a table or --csv, not --json\n", prog);
+            return EXIT_USAGE;
+        }
+        au_report ra, rb;
+        au_table *ta = NULL, *tb = NULL;
+        au_report_init(&ra);
+        au_report_init(&rb);
+        int rc = load_and_eval(argv[optind], regex, skip, count, table_path, family, &thr, quiet, &ra, &ta);
+        if (rc == EXIT_OK)
+            rc = load_and_eval(argv[optind + 1], regex, skip, count, table_path, family, &thr, quiet, &rb, &tb);
+        if (rc == EXIT_OK) {
+            FILE *out = open_output(out_base, fmt, quiet);
+            if (!out)
+                rc = EXIT_FAIL;
+            else if (au_compare_render(&ra, &rb, fmt, out) != 0)
+                rc = EXIT_FAIL;
+            rc = close_output(out, rc);
+        }
+        au_report_free(&ra);
+        au_report_free(&rb);
+        au_table_free(ta);
+        au_table_free(tb);
+        return rc;
+    }
+    if (!live && optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (!live && !import) {
+        fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n",
+                prog);
         return EXIT_USAGE;
     }
 
-    int rc = EXIT_OK, st;
+    char counters[4096] = "";
+    live_result lr;
+    memset(&lr, 0, sizeof lr);
+    if (live) {
+        char base[64];
+        if (!out_base)
+            snprintf(base, sizeof base, "atomutil-%ld", (long)getpid());
+        snprintf(counters, sizeof counters, "%s.counters.csv", out_base ? out_base : base);
+        int st = au_live_run(argv + optind, counters, quiet, &lr);
+        if (st != 0)
+            return st;
+        import = counters;
+        if (lr.rows == 0) {
+            fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
+                    lr.tool_errors ? ": profiling failed, see above"
+                                   : ": the program launched no kernel, or did not use CUDA",
+                    counters);
+            return lr.exit_status != 0 ? lr.exit_status : lr.tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
+        }
+        if (lr.signal && !quiet)
+            fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
+                            "measured before it (counters kept in %s)\n",
+                    prog, argv[optind], lr.signal, counters);
+    }
+
     au_report rep;
     au_table *table = NULL;
-    char *picked = NULL;
-    FILE *out = stdout;
     au_report_init(&rep);
-
-    if ((st = au_ncu_import(import, &rep)) != AU_OK) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        rc = st == AU_E_IO ? EXIT_FAIL : exit_for(st);
-        goto done;
-    }
-    if (select_launches(&rep, regex, skip, count)) {
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (rep.count == 0) {
-        fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, import,
-                regex || skip || count >= 0 ? " (check -k / --launch-skip / --launch-count)" : "");
-        rc = EXIT_NOLAUNCH;
-        goto done;
-    }
-    unsigned tflags = 0;
-    if (!table_path) {
-        /* the first launch that names its GPU picks the table */
-        const au_launch *ref = &rep.launches[0];
-        for (size_t i = 0; i < rep.count; ++i)
-            if (rep.launches[i].device[0] && rep.launches[i].cc_major) {
-                ref = &rep.launches[i];
-                break;
-            }
-        if (!ref->cc_major) {
-            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog,
-                    import);
-            rc = EXIT_NOTABLE;
-            goto done;
-        }
-        if (au_pick_table(ref->device, ref->cc_major, ref->cc_minor, &picked, &tflags) != AU_OK) {
-            fprintf(stderr, "%s: %s\n", prog, au_last_error());
-            rc = EXIT_NOTABLE;
-            goto done;
-        }
-        table_path = picked;
-    }
-    if ((st = au_table_load(table_path, &table)) != AU_OK) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        rc = st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
-        goto done;
-    }
-    const au_table_meta *m = au_table_get_meta(table);
-    if (!au_table_has_family(table, family)) {
-        fprintf(stderr, "%s: table %s has no family '%s'\n", prog, table_path, family);
-        rc = EXIT_NOTABLE;
-        goto done;
-    }
-    if ((st = au_report_eval(&rep, table, family, &thr)) != AU_OK) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        rc = exit_for(st);
-        goto done;
-    }
-    size_t usable = 0, missing = 0;
-    for (size_t i = 0; i < rep.count; ++i) {
-        if (rep.launches[i].res.flags & AU_F_MISSING)
-            ++missing;
-        else
-            ++usable;
-    }
-    if (usable == 0) { /* one line: no warnings before this error */
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, import,
-                rep.launches[0].missing_names);
-        rc = EXIT_NOLAUNCH;
-        goto done;
-    }
-    if (!quiet) {
-        if (strcmp(m->status, "provisional") == 0)
-            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, m->note);
-        if (tflags & AU_F_TABLE_OTHER_GPU)
-            fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
-                            "capability)\n", prog, table_path, m->gpu_name);
-        if (missing)
-            fprintf(stderr, "%s: warning: %zu of %zu launches lack required metrics (shown as "
-                            "'unknown'); re-export with the list of --print-ncu-metrics\n",
-                    prog, missing, rep.count);
-    }
-    if (out_base) {
-        static const char *const ext[] = {"txt", "csv", "json"};
-        size_t pl = strlen(out_base) + 6;
-        char *path = malloc(pl);
-        if (!path) {
-            fprintf(stderr, "%s: out of memory\n", prog);
+    int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, quiet, &rep, &table);
+    if (rc == EXIT_OK) {
+        FILE *out = open_output(out_base, fmt, quiet);
+        if (!out)
             rc = EXIT_FAIL;
-            goto done;
-        }
-        snprintf(path, pl, "%s.%s", out_base, ext[fmt]);
-        out = fopen(path, "w");
-        if (!out) {
-            fprintf(stderr, "%s: %s: cannot create: %s\n", prog, path, strerror(errno));
-            free(path);
-            out = stdout;
+        else if (au_report_render(&rep, fmt, out) != AU_OK)
             rc = EXIT_FAIL;
-            goto done;
-        }
-        if (!quiet)
-            fprintf(stderr, "%s: report written to %s\n", prog, path);
-        free(path);
-    }
-    if (au_report_render(&rep, fmt, out) != AU_OK || fflush(out) != 0) {
-        fprintf(stderr, "%s: writing the report failed: %s\n", prog, strerror(errno));
-        rc = EXIT_FAIL;
-    }
-done:
-    if (out != stdout && fclose(out) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "%s: closing the report failed: %s\n", prog, strerror(errno));
-        rc = EXIT_FAIL;
+        rc = close_output(out, rc);
     }
     au_report_free(&rep);
     au_table_free(table);
-    free(picked);
+    if (live) {
+        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0)
+            unlink(counters); /* complete and reported: nothing left to keep */
+        else if (rc != EXIT_OK || !out_base)
+            fprintf(stderr, "%s: counters kept in %s\n", prog, counters);
+        return lr.exit_status != 0 ? lr.exit_status : rc;
+    }
     return rc;
 }

@@ -12,6 +12,13 @@
 extern "C" {
 #endif
 
+/* The header row of Nsight Compute's long CSV format, which atomutil's own counters files use too
+ * (docs/live-profiling.md). */
+#define AU_NCU_CSV_HEADER                                                                          \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","           \
+    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\","  \
+    "\"Metric Unit\",\"Metric Value\"\n"
+
 /* Appends one au_launch per profiled launch (in the order of first appearance) to r and sets
  * r->source.  Returns AU_OK, or < 0 with au_last_error() = "FILE:LINE: what is wrong".
  * Launches that lack a required metric are kept (their counters' have bits say what is there,

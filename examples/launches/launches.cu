@@ -1,0 +1,161 @@
+/*
+ * launches: many kernel launches in the shapes real programs use (profiling target, links nothing
+ * of atomutil).  Each launch is a small shared-memory histogram of a random byte buffer, with the
+ * launch API, streams, host threads and CUDA graphs chosen on the command line:
+ *   launches -n 64                 64 launches on the default stream
+ *   launches -n 64 -s 8 -t 4       4 host threads, each launching on 8 streams of its own
+ *   launches -n 64 --graph         the launches captured into a CUDA graph and replayed once
+ *   launches --ex                  cudaLaunchKernelEx instead of <<<>>>
+ * Results are checked against a CPU histogram; the program prints one line with its wall time.
+ */
+#include <cuda_runtime.h>
+
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BINS 256
+
+#define CUDA_CHECK(call)                                                                      \
+    do {                                                                                      \
+        cudaError_t err_ = (call);                                                            \
+        if (err_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "launches: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,           \
+                    cudaGetErrorString(err_));                                                \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+__global__ void small_hist(const unsigned char *data, size_t n, unsigned *out)
+{
+    __shared__ unsigned h[BINS];
+    for (int i = threadIdx.x; i < BINS; i += blockDim.x)
+        h[i] = 0;
+    __syncthreads();
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        atomicAdd(&h[data[i]], 1u);
+    __syncthreads();
+    for (int i = threadIdx.x; i < BINS; i += blockDim.x)
+        if (h[i])
+            atomicAdd(&out[i], h[i]);
+}
+
+static struct {
+    int launches, streams, threads, graph, ex;
+    size_t bytes;
+    const unsigned char *d_data;
+    unsigned ref[BINS];
+} cfg = {64, 1, 1, 0, 0, 1 << 20, NULL, {0}};
+
+static void launch_one(cudaStream_t s, unsigned *out)
+{
+    if (cfg.ex) {
+        cudaLaunchConfig_t lc;
+        memset(&lc, 0, sizeof lc);
+        lc.gridDim = dim3(132);
+        lc.blockDim = dim3(256);
+        lc.stream = s;
+        CUDA_CHECK(cudaLaunchKernelEx(&lc, small_hist, cfg.d_data, cfg.bytes, out));
+    } else {
+        small_hist<<<132, 256, 0, s>>>(cfg.d_data, cfg.bytes, out);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
+
+/* One host thread: its own streams and output buffers; launches/threads launches in all. */
+static void *worker(void *arg)
+{
+    int tid = (int)(size_t)arg, n = cfg.launches / cfg.threads + (tid < cfg.launches % cfg.threads);
+    cudaStream_t *st = (cudaStream_t *)calloc((size_t)cfg.streams, sizeof *st);
+    unsigned *d_out;
+    CUDA_CHECK(cudaMalloc(&d_out, (size_t)n * BINS * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(d_out, 0, (size_t)n * BINS * sizeof(unsigned)));
+    for (int i = 0; i < cfg.streams; ++i)
+        CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    if (cfg.graph) {
+        cudaGraph_t g;
+        cudaGraphExec_t ge;
+        CUDA_CHECK(cudaStreamBeginCapture(st[0], cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < n; ++i)
+            launch_one(st[0], d_out + (size_t)i * BINS);
+        CUDA_CHECK(cudaStreamEndCapture(st[0], &g));
+        CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+        CUDA_CHECK(cudaGraphLaunch(ge, st[0]));
+        CUDA_CHECK(cudaStreamSynchronize(st[0]));
+        CUDA_CHECK(cudaGraphExecDestroy(ge));
+        CUDA_CHECK(cudaGraphDestroy(g));
+    } else {
+        for (int i = 0; i < n; ++i)
+            launch_one(st[i % cfg.streams], d_out + (size_t)i * BINS);
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned *h = (unsigned *)malloc((size_t)n * BINS * sizeof(unsigned));
+    CUDA_CHECK(cudaMemcpy(h, d_out, (size_t)n * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; ++i)
+        if (memcmp(h + (size_t)i * BINS, cfg.ref, sizeof cfg.ref) != 0) {
+            fprintf(stderr, "launches: thread %d launch %d: wrong histogram\n", tid, i);
+            exit(1);
+        }
+    free(h);
+    for (int i = 0; i < cfg.streams; ++i)
+        CUDA_CHECK(cudaStreamDestroy(st[i]));
+    CUDA_CHECK(cudaFree(d_out));
+    free(st);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"launches", required_argument, 0, 'n'},
+                                         {"streams", required_argument, 0, 's'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"graph", no_argument, 0, 'g'},
+                                         {"ex", no_argument, 0, 'x'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "n:s:t:gxh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': cfg.launches = atoi(optarg); break;
+        case 's': cfg.streams = atoi(optarg); break;
+        case 't': cfg.threads = atoi(optarg); break;
+        case 'g': cfg.graph = 1; break;
+        case 'x': cfg.ex = 1; break;
+        case 'h':
+            puts("usage: launches [-n LAUNCHES=64] [-s STREAMS=1] [-t THREADS=1] [--graph] [--ex]");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (optind < argc || cfg.launches < 1 || cfg.streams < 1 || cfg.threads < 1 || cfg.threads > 64 ||
+        cfg.launches < cfg.threads) {
+        fprintf(stderr, "launches: bad arguments (see --help)\n");
+        return 2;
+    }
+    unsigned char *h_data = (unsigned char *)malloc(cfg.bytes), *d_data;
+    unsigned long long s = 88172645463325252ull;
+    for (size_t i = 0; i < cfg.bytes; ++i) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        h_data[i] = (unsigned char)s;
+        cfg.ref[h_data[i]]++;
+    }
+    CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data, cfg.bytes, cudaMemcpyHostToDevice));
+    cfg.d_data = d_data;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t th[64];
+    for (int i = 0; i < cfg.threads; ++i)
+        pthread_create(&th[i], NULL, worker, (void *)(size_t)i);
+    for (int i = 0; i < cfg.threads; ++i)
+        pthread_join(th[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("launches=%d streams=%d threads=%d graph=%d ex=%d wall_ms=%.3f\n", cfg.launches, cfg.streams,
+           cfg.threads, cfg.graph, cfg.ex, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+    CUDA_CHECK(cudaFree(d_data));
+    free(h_data);
+    return 0;
+}

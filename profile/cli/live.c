@@ -1,0 +1,286 @@
+/*
+ * live.c - atomutil-profile's live mode: checks that a GPU, the injection library and profiling
+ * permission are there, writes the counters file's header, runs the target with
+ * CUDA_INJECTION64_PATH set, waits for it and relays the injection library's diagnostics.
+ * The target gets the terminal and the signals; atomutil-profile ignores SIGINT/SIGQUIT while it
+ * waits, so that a Ctrl-C that ends the target still leaves a report of what was measured.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "live.h"
+
+#include "atomutil/util.h"
+#include "ncu_import.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef ATOMUTIL_INJECT_RELPATH
+#define ATOMUTIL_INJECT_RELPATH "../lib/atomutil/libatomutil_inject.so"
+#endif
+
+static const char *prog = "atomutil-profile";
+
+/* PATH search as execvp does it; 0 found (path in out), -1 not found, -2 found but not executable. */
+static int resolve_target(const char *name, char *out, size_t size)
+{
+    if (strchr(name, '/')) {
+        if (access(name, F_OK) != 0)
+            return -1;
+        struct stat st;
+        if (access(name, X_OK) != 0 || stat(name, &st) != 0 || S_ISDIR(st.st_mode))
+            return -2;
+        au_strlcpy(out, name, size);
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    int seen_noexec = 0;
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;; ) {
+        const char *colon = strchr(p, ':');
+        size_t dl = colon ? (size_t)(colon - p) : strlen(p);
+        snprintf(out, size, "%.*s/%s", (int)dl, dl ? p : ".", name);
+        struct stat st;
+        if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            if (access(out, X_OK) == 0)
+                return 0;
+            seen_noexec = 1;
+        }
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    return seen_noexec ? -2 : -1;
+}
+
+/* The injection library: $ATOMUTIL_INJECTION_LIB, else next to this binary's install layout. */
+static int find_injection(char *out, size_t size)
+{
+    const char *env = getenv("ATOMUTIL_INJECTION_LIB");
+    if (env && *env) {
+        au_strlcpy(out, env, size);
+        return access(out, R_OK) == 0 ? 0 : -1;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    char joined[PATH_MAX * 2];
+    snprintf(joined, sizeof joined, "%s/%s", exe, ATOMUTIL_INJECT_RELPATH);
+    if (!realpath(joined, out) || access(out, R_OK) != 0) {
+        au_strlcpy(out, joined, size);
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads the driver in this process to tell "no GPU" apart from everything else, before the
+ * target runs.  Uses only the driver's C ABI through dlsym: no link-time CUDA dependency. */
+static int check_gpu(void)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cuda) {
+        fprintf(stderr, "%s: no NVIDIA driver: cannot load libcuda.so.1 (%s)\n", prog, dlerror());
+        return -1;
+    }
+    typedef int (*init_fn)(unsigned);
+    typedef int (*count_fn)(int *);
+    typedef int (*errstr_fn)(int, const char **);
+    init_fn cu_init = (init_fn)dlsym(cuda, "cuInit");
+    count_fn cu_count = (count_fn)dlsym(cuda, "cuDeviceGetCount");
+    errstr_fn cu_err = (errstr_fn)dlsym(cuda, "cuGetErrorString");
+    int rc = -1, count = 0;
+    if (!cu_init || !cu_count) {
+        fprintf(stderr, "%s: libcuda.so.1 lacks cuInit/cuDeviceGetCount\n", prog);
+    } else {
+        int e = cu_init(0);
+        if (e == 0)
+            e = cu_count(&count);
+        const char *msg = "unknown error";
+        if (e != 0 && cu_err)
+            cu_err(e, &msg);
+        if (e != 0)
+            fprintf(stderr, "%s: no usable CUDA GPU: cuInit: %s\n", prog, msg);
+        else if (count == 0)
+            fprintf(stderr, "%s: no CUDA GPU found\n", prog);
+        else
+            rc = 0;
+    }
+    /* the driver stays loaded: unloading it while initialized is not supported */
+    return rc;
+}
+
+/* Profiling counters are root-only when the driver says RmProfilingAdminOnly: 1. */
+static int check_permission(void)
+{
+    if (geteuid() == 0)
+        return 0;
+    FILE *f = fopen("/proc/driver/nvidia/params", "r");
+    if (!f)
+        return 0; /* cannot tell: the injection library will report it */
+    char line[256];
+    int admin_only = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "RmProfilingAdminOnly: 1", 23) == 0)
+            admin_only = 1;
+    fclose(f);
+    if (!admin_only)
+        return 0;
+    fprintf(stderr,
+            "%s: GPU performance counters are restricted to administrators "
+            "(RmProfilingAdminOnly: 1): run as root, or set 'options nvidia "
+            "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d and reload the driver\n",
+            prog);
+    return -1;
+}
+
+/* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
+ * once) and counts the errors. */
+static void relay_diagnostics(const char *path, int quiet, live_result *res)
+{
+    char *buf;
+    size_t len;
+    if (au_read_file(path, (size_t)1 << 30, &buf, &len) != 0)
+        return;
+    char **seen = NULL;
+    size_t nseen = 0;
+    for (char *line = buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (line[0] == '"')
+            res->rows++;
+        if (strncmp(line, "==ATOMUTIL== ", 13) == 0) {
+            char *level = strchr(line + 13, ' ');
+            if (level) {
+                ++level;
+                int is_err = strncmp(level, "error:", 6) == 0;
+                int is_warn = strncmp(level, "warning:", 8) == 0;
+                int dup = 0;
+                for (size_t i = 0; i < nseen; ++i)
+                    dup |= strcmp(seen[i], level) == 0;
+                if (!dup && (is_err || is_warn)) {
+                    char **ns = realloc(seen, (nseen + 1) * sizeof *ns);
+                    if (ns) {
+                        seen = ns;
+                        seen[nseen++] = level;
+                    }
+                    if (is_err) {
+                        res->tool_errors++;
+                        if (strncmp(level + 7, "permission:", 11) == 0)
+                            res->permission = 1;
+                    }
+                    if (is_err || !quiet)
+                        fprintf(stderr, "%s: %s\n", prog, level);
+                }
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(seen);
+    free(buf);
+}
+
+int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res)
+{
+    char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX];
+    memset(res, 0, sizeof *res);
+    int r = resolve_target(argv[0], target, sizeof target);
+    if (r == -1) {
+        fprintf(stderr, "%s: %s: command not found\n", prog, argv[0]);
+        return LIVE_EXIT_NOTFOUND;
+    }
+    if (r == -2) {
+        fprintf(stderr, "%s: %s: not an executable file\n", prog, argv[0]);
+        return LIVE_EXIT_NOEXEC;
+    }
+    if (find_injection(inject, sizeof inject) != 0) {
+        fprintf(stderr, "%s: injection library not found at %s (set ATOMUTIL_INJECTION_LIB)\n", prog,
+                inject);
+        return LIVE_EXIT_SETUP;
+    }
+    /* our own process must not load an injection library a caller may have set */
+    unsetenv("CUDA_INJECTION64_PATH");
+    /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
+     * path (tests/cli); it skips the driver, library and permission checks, nothing else */
+    const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
+    if (!(nocheck && strcmp(nocheck, "1") == 0)) {
+        if (check_gpu() != 0)
+            return LIVE_EXIT_SETUP;
+        void *h = dlopen(inject, RTLD_LAZY | RTLD_LOCAL);
+        if (!h) {
+            fprintf(stderr, "%s: cannot load the injection library (is CUPTI installed?): %s\n",
+                    prog, dlerror());
+            return LIVE_EXIT_SETUP;
+        }
+        dlclose(h);
+        if (check_permission() != 0)
+            return LIVE_EXIT_SETUP;
+    }
+
+    int fd = open(counters_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: cannot create: %s\n", prog, counters_path, strerror(errno));
+        return LIVE_EXIT_SETUP;
+    }
+    size_t hl = strlen(AU_NCU_CSV_HEADER);
+    if (write(fd, AU_NCU_CSV_HEADER, hl) != (ssize_t)hl) {
+        fprintf(stderr, "%s: %s: write error: %s\n", prog, counters_path, strerror(errno));
+        close(fd);
+        return LIVE_EXIT_SETUP;
+    }
+    close(fd);
+    if (!realpath(counters_path, counters_abs))
+        au_strlcpy(counters_abs, counters_path, sizeof counters_abs);
+
+    struct sigaction ign = {0}, old_int, old_quit;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        return LIVE_EXIT_SETUP;
+    }
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        setenv("CUDA_INJECTION64_PATH", inject, 1);
+        setenv("ATOMUTIL_COUNTERS_FILE", counters_abs, 1);
+        execv(target, argv);
+        fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(errno));
+        _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    res->started = 1;
+    if (WIFSIGNALED(status)) {
+        res->signal = WTERMSIG(status);
+        res->exit_status = 128 + res->signal;
+    } else {
+        res->exit_status = WEXITSTATUS(status);
+    }
+    relay_diagnostics(counters_path, quiet, res);
+    res->rows -= res->rows > 0; /* the header */
+    return 0;
+}

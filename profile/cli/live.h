@@ -1,0 +1,25 @@
+/*
+ * live.h - running an unmodified CUDA program under atomutil's CUPTI injection library and
+ * collecting its counters file (docs/live-profiling.md).
+ */
+#ifndef ATOMUTIL_PROFILE_LIVE_H
+#define ATOMUTIL_PROFILE_LIVE_H
+
+/* Exit statuses of setup failures in live mode, as env(1) and timeout(1) use them. */
+enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 };
+
+typedef struct live_result {
+    int started;        /* the target was started */
+    int exit_status;    /* the target's status: its exit code, or 128 + signal */
+    int signal;         /* the signal that ended it, 0 if it exited */
+    int tool_errors;    /* '==ATOMUTIL== error' lines the injection library wrote */
+    int permission;     /* one of them was a missing profiling permission */
+    long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
+} live_result;
+
+/* Runs argv[0..] with the injection library, appending its counters to counters_path (created
+ * with the header first).  Prints setup errors on stderr (one line each) and returns 0 when the
+ * target ran, else the LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
+int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res);
+
+#endif

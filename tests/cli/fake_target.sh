@@ -1,0 +1,32 @@
+#!/bin/sh
+# fake_target.sh - stands in for a CUDA program in the CPU-only tests of atomutil-profile's live
+# mode (ATOMUTIL_TEST_NO_GPU_CHECK=1).  It checks the environment atomutil-profile gives a target,
+# then plays the injection library's part: appends the rows of the first launch of EXPORT to the
+# counters file (as the library writes them), and ends as MODE says.
+#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error
+export_file=$1 mode=$2
+case $CUDA_INJECTION64_PATH in
+"$ATOMUTIL_INJECTION_LIB") ;;
+*) echo "fake_target: CUDA_INJECTION64_PATH='$CUDA_INJECTION64_PATH', want '$ATOMUTIL_INJECTION_LIB'" >&2; exit 99 ;;
+esac
+case $ATOMUTIL_COUNTERS_FILE in
+/*) ;;
+*) echo "fake_target: ATOMUTIL_COUNTERS_FILE='$ATOMUTIL_COUNTERS_FILE' is not absolute" >&2; exit 99 ;;
+esac
+head -n 1 "$ATOMUTIL_COUNTERS_FILE" | grep -q '^"ID","Process ID",' ||
+    { echo "fake_target: the counters file has no header" >&2; exit 99; }
+echo "==ATOMUTIL== $$ info: attached" >> "$ATOMUTIL_COUNTERS_FILE"
+case $mode in
+none) exit 0 ;;
+tool-error)
+    echo "==ATOMUTIL== $$ error: permission: cuptiProfilerGetCounterAvailability: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" >> "$ATOMUTIL_COUNTERS_FILE"
+    exit 0 ;;
+esac
+grep '^"0",' "$export_file" >> "$ATOMUTIL_COUNTERS_FILE"
+echo "fake_target: one launch measured"
+case $mode in
+ok) exit 0 ;;
+exit:*) exit "${mode#exit:}" ;;
+signal:*) kill -s "${mode#signal:}" $$ ;;
+esac
+exit 98
