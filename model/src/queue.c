@@ -1,9 +1,12 @@
 /*
  * queue.c - the load-dependent single-server queue model of one SM's shared atomic unit.
  *
- *   J = shared-atomic warp-instructions (jobs), a = wavefronts / J, N = queue length (resident
- *   warps per active cycle unless measured), c = N * J_cas / J, S = S(N, a, c) from the table,
- *   B = J * S (busy cycles), U = B / T with T the SM's active cycles.
+ *   J = shared-atomic warp-instructions (jobs), a = serialized passes per job
+ *   = wavefronts / (J + J_cas) (the hardware counts two wavefronts per pass of a CAS-class job,
+ *   docs/calibration.md), N = queue length (resident warps per active cycle unless measured),
+ *   c = N * J_cas / J, S = S(N, a, c) from the table, B = J * S (busy cycles), U = B / T with T
+ *   the SM's active cycles.  Families whose own operation is CAS-class (names starting "cas") are
+ *   priced at c = 0: their jobs are the family's operation.
  * GPU-wide counters are rollups: J is a sum over SMs and T the average active cycles per SM, so
  * J / sm_count / T equals sum(J) / sum(T) and U is the active-time weighted mean over SMs.
  */
@@ -32,6 +35,11 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
         used += (size_t)k;
     }
     return buf;
+}
+
+int au_family_is_cas_class(const char *family)
+{
+    return family && strncmp(family, "cas", 3) == 0;
 }
 
 const char *au_verdict_name(au_verdict v)
@@ -85,8 +93,13 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         res->verdict = AU_VERDICT_UNKNOWN;
         return AU_OK;
     }
+    double share = cas / jobs;
+    if (share > 1)
+        share = 1;
+    if (share < 0)
+        share = 0;
     if (ctr->have & AU_C_WAVEFRONTS && wavefronts > 0) {
-        res->a = wavefronts / jobs;
+        res->a = wavefronts / (jobs * (1 + share));
     } else {
         res->a = 1; /* one wavefront per job is the least a job can take */
         res->flags |= AU_F_NO_WAVEFRONTS;
@@ -97,12 +110,7 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         res->queue_len = ctr->warps;
         res->flags |= AU_F_QUEUE_ESTIMATED;
     }
-    double share = cas / jobs;
-    if (share > 1)
-        share = 1;
-    if (share < 0)
-        share = 0;
-    res->cas_queued = res->queue_len * share;
+    res->cas_queued = au_family_is_cas_class(family) ? 0 : res->queue_len * share;
     /* a counted a hair above 32 (a few extra wavefronts from elsewhere in the kernel) is 32, not a
      * result worth a clamp warning */
     double a = res->a > AU_A_MAX && res->a <= AU_A_MAX * 1.01 ? AU_A_MAX : res->a;
@@ -137,7 +145,7 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
     memset(total, 0, sizeof *total);
-    double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_q = 0, sum_c = 0;
+    double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
     for (size_t i = 0; i < nsm; ++i) {
         const au_counters *c = &per_sm[i];
         int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, thr, &out[i]);
@@ -148,7 +156,10 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
         sum_busy += out[i].busy;
         sum_active += out[i].active;
         sum_jobs += out[i].jobs;
-        sum_wave += out[i].a * out[i].jobs;
+        /* passes, the unit a counts in: a_i * (J_i + J_cas,i) */
+        double passes_w = out[i].jobs + (out[i].jobs > 0 ? per_sm[i].cas_jobs : 0);
+        sum_wave += out[i].a * passes_w;
+        sum_passw += passes_w;
         /* queue length and CAS share weighted by active time, like U */
         sum_q += out[i].queue_len * out[i].active;
         sum_c += out[i].cas_queued * out[i].active;
@@ -161,7 +172,7 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
     total->jobs = sum_jobs / (double)nsm;
     total->busy = sum_busy / (double)nsm;
     total->active = sum_active / (double)nsm;
-    total->a = sum_jobs > 0 ? sum_wave / sum_jobs : 0;
+    total->a = sum_passw > 0 ? sum_wave / sum_passw : 0;
     total->queue_len = sum_active > 0 ? sum_q / sum_active : 0;
     total->cas_queued = sum_active > 0 ? sum_c / sum_active : 0;
     total->service = sum_jobs > 0 ? sum_busy / sum_jobs : 0;

@@ -160,7 +160,7 @@ static void render_table(const au_report *r, FILE *out)
                 x->service, human_num(x->busy, bb, sizeof bb), human_num(x->active, tt, sizeof tt),
                 x->util * 100, au_verdict_name(x->verdict), fl);
     }
-    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: wavefronts per job; N: queue length; "
+    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
                  "per SM; U = B/T.\n");
 }
@@ -182,7 +182,7 @@ static void render_csv(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
-          "wavefronts,jobs_per_sm,a_wavefronts_per_job,queue_len,cas_queued,service_cycles,"
+          "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
@@ -281,7 +281,7 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
-        json_num(out, "a_wavefronts_per_job", ok ? x->a : NAN, 0);
+        json_num(out, "a_passes_per_job", ok ? x->a : NAN, 0);
         json_num(out, "queue_len", ok ? x->queue_len : NAN, 0);
         json_num(out, "cas_queued", ok ? x->cas_queued : NAN, 0);
         json_num(out, "service_cycles", ok ? x->service : NAN, 0);

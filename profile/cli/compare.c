@@ -2,7 +2,7 @@
  * compare.c - kernel-by-kernel comparison of two evaluated reports.  Launches are grouped by
  * kernel name without its parameter list (ncu and the C++ runtime spell parameter types
  * differently: "const uchar4 *" vs "uchar4 const*"); per kernel: launches, summed GPU time (or active cycles when the source has no
- * duration), summed jobs, a = summed wavefronts / summed jobs, U = summed busy / summed active
+ * duration), summed jobs, a = summed wavefronts / (summed jobs + CAS jobs), U = summed busy / summed active
  * cycles (active-time weighted), and the verdict of that U.
  */
 #include "compare.h"
@@ -14,7 +14,7 @@
 typedef struct {
     char kernel[256];
     int launches, unknown;
-    double time_ns, jobs, wave, busy, active;
+    double time_ns, jobs, cas, wave, busy, active;
     au_verdict verdict;
 } kstat;
 
@@ -42,6 +42,7 @@ static int group(const au_report *r, kstat **out, size_t *n)
         }
         s->time_ns += l->duration_ns > 0 ? l->duration_ns : 0;
         s->jobs += l->ctr.jobs;
+        s->cas += l->ctr.cas_jobs;
         s->wave += l->ctr.wavefronts;
         s->busy += l->res.busy;
         s->active += l->res.active;
@@ -83,7 +84,9 @@ static void row(FILE *out, au_format fmt, const char *kernel, const kstat *a, co
     const char *unit = ns ? "ns" : "cycles";
     double ua = a && a->active > 0 ? a->busy / a->active * 100 : (a ? 0 : NAN);
     double ub = b && b->active > 0 ? b->busy / b->active * 100 : (b ? 0 : NAN);
-    double aa = a && a->jobs > 0 ? a->wave / a->jobs : NAN, ab = b && b->jobs > 0 ? b->wave / b->jobs : NAN;
+    /* passes per job, as in the model: a CAS-class pass counts two wavefronts */
+    double aa = a && a->jobs > 0 ? a->wave / (a->jobs + a->cas) : NAN;
+    double ab = b && b->jobs > 0 ? b->wave / (b->jobs + b->cas) : NAN;
     const char *va = a ? au_verdict_name(a->verdict) : "absent", *vb = b ? au_verdict_name(b->verdict) : "absent";
     if (fmt == AU_FMT_CSV) {
         fputc('"', out);
@@ -113,7 +116,7 @@ int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FIL
     }
     if (fmt == AU_FMT_CSV) {
         fputs("kernel,launches_a,launches_b,time_a,time_b,time_unit,time_change_pct,jobs_a,jobs_b,"
-              "a_wavefronts_per_job_a,a_wavefronts_per_job_b,util_pct_a,util_pct_b,util_change_pts,"
+              "a_passes_per_job_a,a_passes_per_job_b,util_pct_a,util_pct_b,util_change_pts,"
               "verdict_a,verdict_b\n",
               out);
     } else {

@@ -114,9 +114,11 @@ static void test_queue_gpu(void)
     CHECK_NEAR(r.util, 0.8, 1e-12);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_BOUND);
     CHECK(r.flags & AU_F_QUEUE_ESTIMATED);
-    /* a quarter of the jobs are CAS: c = 40/4 = 10 -> S = 827.5/40 at a=16.5 (test_midpoints) */
-    g = counters(3200, 800, 3200 * 16.5, 64000, 40);
+    /* a quarter of the jobs are CAS: c = 40/4 = 10 -> S = 827.5/40 at a=16.5 (test_midpoints);
+     * a CAS pass counts two wavefronts, so a = W / (J + J_cas) = 66000 / 4000 */
+    g = counters(3200, 800, (3200 + 800) * 16.5, 64000, 40);
     CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_NEAR(r.a, 16.5, 1e-12);
     CHECK_NEAR(r.cas_queued, 10, 1e-12);
     CHECK_NEAR(r.service, 827.5 / 40, 1e-9);
     CHECK_NEAR(r.util, 1600 * (827.5 / 40) / 64000, 1e-12);
@@ -209,6 +211,51 @@ static void test_per_sm(void)
     CHECK(!(tot.flags & AU_F_NO_ATOMICS));
 }
 
+/* CAS-class families (name starts with "cas") are priced at c = 0, and a counts passes: a CAS
+ * pass is two wavefronts.  Table: add and cas at n in {1, 64}, a in {1, 32}; cas S = 2 per pass at
+ * c = 0 and (a dummy) 9 per pass at c = n, so that pricing at the wrong c shows. */
+static void test_cas_class(void)
+{
+    au_table_meta m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.gpu_name, sizeof m.gpu_name, "Test GPU");
+    m.cc_major = 9;
+    m.sm_count = 1;
+    m.max_warps_per_sm = 64;
+    snprintf(m.method, sizeof m.method, "steady");
+    au_table *t = NULL;
+    CHECK_EQ_INT(au_table_new(&m, &t), AU_OK);
+    if (!t)
+        return;
+    static const int ns[] = {1, 64}, as[] = {1, 32};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
+            au_sample add0 = {as[j], as[j], as[j], 0}, addn = {2.0 * as[j], 2.0 * as[j], 2.0 * as[j], 0};
+            au_sample cas0 = {2.0 * as[j], 2.0 * as[j], 2.0 * as[j], 0}, casn = {9.0 * as[j], 9.0 * as[j], 9.0 * as[j], 0};
+            au_table_add(t, "add", ns[i], as[j], 0, &add0);
+            au_table_add(t, "add", ns[i], as[j], ns[i], &addn);
+            au_table_add(t, "cas", ns[i], as[j], 0, &cas0);
+            au_table_add(t, "cas", ns[i], as[j], ns[i], &casn);
+        }
+    CHECK_EQ_INT(au_table_finalize(t), AU_OK);
+    CHECK(au_family_is_cas_class("cas") && au_family_is_cas_class("cast_spin64"));
+    CHECK(!au_family_is_cas_class("add") && !au_family_is_cas_class("popc_inc"));
+    /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
+    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED};
+    au_result r;
+    CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, &r), AU_OK);
+    CHECK_NEAR(r.a, 16, 1e-12);
+    CHECK_NEAR(r.cas_queued, 0, 0);
+    /* S(64, a=16, c=0) of cas: linear in a between 2 (a=1) and 64 (a=32): 2 * 16 = 32 */
+    CHECK_NEAR(r.service, 32, 1e-9);
+    CHECK_NEAR(r.util, 1000 * 32.0 / 40000, 1e-12);
+    /* the same kernel priced as add (the default family): c = N, S = 2 per pass */
+    CHECK_EQ_INT(au_model_eval(t, "add", &cas_only, 1, NULL, &r), AU_OK);
+    CHECK_NEAR(r.cas_queued, 64, 1e-12);
+    CHECK_NEAR(r.service, 32, 1e-9);
+    au_table_free(t);
+}
+
 static void test_strings(void)
 {
     char buf[64];
@@ -252,6 +299,7 @@ int main(int argc, char **argv)
     test_queue_gpu();
     test_zero_and_missing();
     test_per_sm();
+    test_cas_class();
     test_strings();
     au_table_free(golden);
     return check_report("test_model");

@@ -191,7 +191,7 @@ typedef struct au_thresholds {
 /* The model's quantities for one SM, or per SM on average for GPU-wide input. */
 typedef struct au_result {
     double jobs;       /* J per SM (GPU-wide: J / sm_count) */
-    double a;          /* wavefronts per job */
+    double a;          /* serialized passes per job: wavefronts / (J + J_cas) */
     double queue_len;  /* N */
     double cas_queued; /* c = N * J_cas / J */
     double service;    /* S(N, a, c), cycles per job */
@@ -215,6 +215,9 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
                          size_t nsm, const au_thresholds *thr, au_result *out, au_result *total);
 
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown" */
+/* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
+ * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
+int au_family_is_cas_class(const char *family);
 
 /* ---------------------------------------------------------------- report */
 

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""analyze.py - checks and summaries behind docs/calibration.md (no third-party modules).
+
+  sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs families.def
+  ncu   NCU.csv POINTS.csv        per --point launch: ATOMS instructions and wavefronts per
+                                  instruction (ncu --csv --page raw) vs what the point intends
+  ops   TABLE.csv                 every family against add at equal n, a (c = 0)
+  burst STEADY.csv BURST.csv      burst vs steady, family add, c = 0
+  key   TABLE.csv                 the table's values at the points REFERENCE.md section 2 quotes
+
+Exit status 1 when a check fails (sass, ncu), 0 otherwise.
+"""
+import csv
+import os
+import re
+import statistics
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from plot_calibration import load_table  # noqa: E402
+
+
+def families_def():
+    """[(name, sass prefix)] from calibrate/families.def."""
+    out = []
+    pat = re.compile(r'^AU_CAL_FAMILY\((\w+), "([^"]+)",')
+    with open(os.path.join(ROOT, "calibrate", "families.def")) as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                out.append((m.group(1), m.group(2)))
+    return out
+
+
+# instructions that wait on the shared-memory (MIO) pipe or its special-register path
+QUEUED = re.compile(r"\b(S2R|S2UR|LDS|LDSM|LDG|LDL|LD)\b[^;]*")
+
+
+def start_paths(code):
+    """Queued instructions between each barrier and the first shared atomic after it (linear SASS
+    order), for the barriers that have an atomic before the next barrier: the release paths."""
+    out = []
+    bars = [i for i, ins in enumerate(code) if ins.startswith("BAR.SYNC")] + [len(code)]
+    for b, nxt in zip(bars, bars[1:]):
+        seg = code[b + 1:nxt]
+        first = next((i for i, ins in enumerate(seg) if ins.startswith("ATOMS")), None)
+        if first is not None:
+            out += [QUEUED.search(ins).group(0).strip() for ins in seg[:first] if QUEUED.search(ins)]
+    return out
+
+
+def in_flight(code, sass):
+    """Jobs of the family's own opcode a warp issues before it first reads one of their results
+    (the unrolled main loop): how many it keeps in flight."""
+    first = next((i for i, ins in enumerate(code) if ins.startswith(sass + " ") or ins.startswith(sass + ".")), None)
+    if first is None:
+        return 0
+    pending, count = set(), 0
+    if re.match(r"ATOMS\S*\s+RZ", code[first]):
+        return "all (no result)"
+    for ins in code[first:]:
+        regs = re.findall(r"\bR\d+\b", ins)
+        if ins.startswith("ATOMS"):
+            if any(r in pending for r in regs[1:]):
+                break
+            count += 1
+            if regs and regs[0] != "RZ":
+                pending.add(regs[0])
+        elif any(r in pending for r in regs[1:] if r) or (regs and regs[0] in pending):
+            break
+    return count
+
+
+def cmd_sass(path):
+    """cuobjdump prints 'Function : <mangled>' then the SASS; kernels are au_cal_kernel<au_op_X>."""
+    found, code, cur = {}, {}, None
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"Function : (\S+)", line)
+            if m:
+                fm = re.search(r"au_op_([a-z0-9_]+?)E", m.group(1))
+                cur = fm.group(1) if fm else None
+                if cur:
+                    found.setdefault(cur, {})
+                    code.setdefault(cur, [])
+                continue
+            ins = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([^;]+);", line)
+            if cur and ins:
+                code[cur].append(ins.group(1).strip())
+                for op in re.findall(r"\b(ATOMS\.[A-Z0-9.]+)", line):
+                    found[cur][op] = found[cur].get(op, 0) + 1
+    bad = 0
+    print("family,expected,atoms_opcodes_in_kernel,queued_before_first_job,jobs_in_flight,verdict")
+    for name, sass in families_def():
+        ops = found.get(name, {})
+        # the family's own op must be there; besides it only the c warps' ATOMS.CAS
+        own = [o for o in ops if o == sass or (o.startswith(sass + ".") and sass != "ATOMS.CAS")]
+        extra = [o for o in ops if o not in own and o != "ATOMS.CAS"]
+        ok = bool(own) and not extra
+        bad += not ok
+        desc = " ".join(f"{o}x{c}" for o, c in sorted(ops.items()))
+        queued = " | ".join(q.replace(",", "") for q in start_paths(code.get(name, []))) or "none"
+        print(f"{name},{sass},{desc},{queued},{in_flight(code.get(name, []), sass)},{'ok' if ok else 'FAIL'}")
+    return 1 if bad else 0
+
+
+def read_ncu(path):
+    """Rows of `ncu --csv --page raw`: a header, maybe a units row, then one row per launch."""
+    with open(path) as f:
+        lines = [ln for ln in f if ln.startswith('"')]
+    rows = list(csv.reader(lines))
+    head = rows[0]
+    return [dict(zip(head, r)) for r in rows[1:] if r and r[0].strip().isdigit()]
+
+
+def num(s):
+    return float(s.replace(",", "")) if s not in ("", "n/a") else float("nan")
+
+
+def cmd_ncu(ncu_path, points_path):
+    launches = read_ncu(ncu_path)
+    with open(points_path) as f:
+        points = list(csv.DictReader(f))
+    if len(launches) != len(points):
+        print(f"ncu has {len(launches)} launches, points file {len(points)}: cannot pair them")
+        return 1
+    bad = 0
+    print("family,pattern,n,a,c,lanes,atoms_expected,atoms_ncu,retries_per_job,cas_ncu,"
+          "wavefronts_expected,wavefronts_ncu,wavefronts_per_inst,verdict")
+    for p, l in zip(points, launches):
+        inst = num(l["smsp__inst_executed_op_shared_atom.sum"])
+        wf = num(l["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"])
+        cas = num(l["smsp__inst_executed_op_shared_atom_dot_cas.sum"])
+        want = int(p["launch_atoms"])
+        per = wf / inst if inst else float("nan")
+        # a family's own pattern is the calibration's: exactly the intended jobs (no CAS-loop
+        # retries) and the intended wavefronts; other patterns are reported, not judged
+        if p["own_pattern"] == "yes":
+            wwant = int(p["launch_wavefronts"])
+            ok = inst == want and abs(wf - wwant) <= 0.01 * wwant
+            verdict = "ok" if ok else "FAIL"
+            bad += not ok
+        else:
+            wwant, verdict = "", "info"
+        print(f"{p['family']},{p['pattern']},{p['n']},{p['a']},{p['c']},{p['lanes_op']},{want},"
+              f"{inst:.0f},{inst / want - 1:.2f},{cas:.0f},{wwant},{wf:.0f},{per:.3f},{verdict}")
+    return 1 if bad else 0
+
+
+def rel(x, y):
+    return abs(x - y) / y
+
+
+def cmd_ops(path):
+    _, rows = load_table(path)
+    fams = sorted({k[0] for k in rows})
+    print("family,cells,median_ratio_to_add,median_abs_diff_pct,p95_abs_diff_pct,max_abs_diff_pct,"
+          "saturated_median_ratio")
+    for fam in fams:
+        if fam == "add":
+            continue
+        ratios, sat = [], []
+        for (f, n, a, c), v in rows.items():
+            if f != fam or c != 0 or ("add", n, a, 0) not in rows:
+                continue
+            r = v[0] / rows[("add", n, a, 0)][0]
+            ratios.append(r)
+            if n >= 16:
+                sat.append(r)
+        if not ratios:
+            continue
+        d = sorted(abs(r - 1) * 100 for r in ratios)
+        print(f"{fam},{len(ratios)},{statistics.median(ratios):.4f},{statistics.median(d):.2f},"
+              f"{d[int(0.95 * (len(d) - 1))]:.2f},{d[-1]:.2f},{statistics.median(sat):.4f}")
+    return 0
+
+
+def cmd_burst(steady_path, burst_path):
+    _, s = load_table(steady_path)
+    _, b = load_table(burst_path)
+    print("n,a,steady,burst,burst_over_steady")
+    ratios = []
+    for (f, n, a, c), v in sorted(b.items()):
+        if f != "add" or c != 0 or (f, n, a, c) not in s:
+            continue
+        r = v[0] / s[(f, n, a, c)][0]
+        ratios.append(r)
+        if n in (1, 2, 4, 8, 16, 32, 48, 64) and a in (1, 4, 8, 16, 32):
+            print(f"{n},{a},{s[(f, n, a, c)][0]:.2f},{v[0]:.2f},{r:.3f}")
+    if ratios:
+        print(f"# burst / steady over {len(ratios)} points (add, c = 0): median "
+              f"{statistics.median(ratios):.3f}, min {min(ratios):.3f}, max {max(ratios):.3f}")
+    return 0
+
+
+# (family, n, a, c, REFERENCE.md section 2 value, what the reference row says)
+KEY = [
+    ("add", 1, 32, 0, 73.7, "ATOMS.ADD same bank a=32, n=1"),
+    ("add", 8, 32, 0, 32.1, "ATOMS.ADD same bank a=32, n=8"),
+    ("add", 32, 32, 0, 32.0, "ATOMS.ADD same bank a=32, n=32"),
+    ("add", 32, 4, 0, 4.0, "ATOMS.ADD a=4, n=32"),
+    ("add", 32, 16, 0, 16.0, "ATOMS.ADD a=16, n=32"),
+    ("popc_inc", 1, 32, 0, 59.1, "POPC.INC same bank a=32, n=1"),
+    ("popc_inc", 8, 32, 0, 31.4, "POPC.INC same bank a=32, n=8"),
+    ("popc_inc", 32, 32, 0, 31.9, "POPC.INC same bank a=32, n=32"),
+    ("cas", 1, 32, 0, 166.6, "ATOMS.CAS same addr/bank a=32, n=1"),
+    ("cas", 8, 32, 0, 64.1, "ATOMS.CAS same addr/bank a=32, n=8"),
+    ("cas", 32, 32, 0, 64.0, "ATOMS.CAS same addr/bank a=32, n=32"),
+    ("cas64", 32, 32, 0, 64.05, "ATOMS.CAS.64 same addr a=32, n=32"),
+    ("exch", 32, 32, 0, 32.05, "ATOMS.EXCH same addr a=32, n=32"),
+]
+
+
+def cmd_key(path):
+    _, rows = load_table(path)
+    print("family,n,a,c,measured,reference,ratio,reference_row")
+    for fam, n, a, c, ref, what in KEY:
+        v = rows.get((fam, n, a, c))
+        if v:
+            print(f"{fam},{n},{a},{c},{v[0]:.2f},{ref},{v[0] / ref:.3f},{what}")
+    return 0
+
+
+def main(argv):
+    cmds = {"sass": (cmd_sass, 1), "ncu": (cmd_ncu, 2), "ops": (cmd_ops, 1),
+            "burst": (cmd_burst, 2), "key": (cmd_key, 1)}
+    if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
+        sys.stderr.write(__doc__)
+        return 2
+    return cmds[argv[0]][0](*argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
