@@ -148,6 +148,21 @@ static int check_permission(void)
     return -1;
 }
 
+/* What to do about an error category of the injection library (docs/live-profiling.md). */
+static const char *hint(const char *what)
+{
+    if (strncmp(what, "permission:", 11) == 0)
+        return " (GPU performance counters need root, or 'options nvidia "
+               "NVreg_RestrictProfilingToAdminUsers=0' and a driver reload; in containers "
+               "--cap-add SYS_ADMIN)";
+    if (strncmp(what, "subscriber:", 11) == 0)
+        return " (another CUPTI tool is attached: ncu, nsys, a debugger or DCGM profiling; run "
+               "without it, or pause DCGM with 'dcgmi profile --pause')";
+    if (strncmp(what, "unsupported:", 12) == 0)
+        return " (this device or configuration cannot be profiled)";
+    return "";
+}
+
 /* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
  * once) and counts the errors. */
 static void relay_diagnostics(const char *path, int quiet, live_result *res)
@@ -185,7 +200,7 @@ static void relay_diagnostics(const char *path, int quiet, live_result *res)
                             res->permission = 1;
                     }
                     if (is_err || !quiet)
-                        fprintf(stderr, "%s: %s\n", prog, level);
+                        fprintf(stderr, "%s: %s%s\n", prog, level, is_err ? hint(level + 7) : "");
                 }
             }
         }
