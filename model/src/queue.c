@@ -16,8 +16,9 @@
 #include <string.h>
 
 static const char *const flag_names[] = {
-    "clamp_n_low", "clamp_n_high", "clamp_a",     "clamp_c",         "queue_estimated", "missing",
-    "no_atomics",  "sm_from_table", "util_over_100", "table_other_gpu", "no_wavefronts",
+    "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
+    "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
+    "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -186,5 +187,97 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
         total->flags |= AU_F_NO_ATOMICS;
     }
     total->verdict = verdict_of(total->util, thr);
+    return AU_OK;
+}
+
+/* ------------------------------------------------------------------ per-class evaluation */
+
+const char *au_opcode_family(const char *op)
+{
+    static const struct {
+        const char *prefix, *family;
+    } map[] = {
+        /* longest prefixes first */
+        {"ATOMS.CAST.SPIN.64", "cast_spin64"}, {"ATOMS.CAST.SPIN", "cast_spin"},
+        {"ATOMS.CAS.64", "cas64"},             {"ATOMS.CAS", "cas"},
+        {"ATOMS.POPC.INC", "popc_inc"},        {"ATOMS.ADD", "add"},
+        {"ATOMS.MIN", "min"},                  {"ATOMS.MAX", "max"},
+        {"ATOMS.EXCH", "exch"},                {"ATOMS.AND", "bit_and"},
+        {"ATOMS.OR", "bit_or"},                {"ATOMS.XOR", "bit_xor"},
+        {"ATOMS.INC", "inc"},                  {"ATOMS.DEC", "dec"},
+    };
+    if (!op)
+        return NULL;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i) {
+        size_t n = strlen(map[i].prefix);
+        if (strncmp(op, map[i].prefix, n) == 0 && (op[n] == '\0' || op[n] == '.'))
+            return map[i].family;
+    }
+    return NULL;
+}
+
+int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
+                          double active_cycles, const au_thresholds *thr, au_result *res,
+                          double *busy_share)
+{
+    if (!t || (!cls && ncls) || !res)
+        return au_set_error(AU_E_INVAL, "au_model_eval_classes: invalid argument");
+    memset(res, 0, sizeof *res);
+    res->active = active_cycles;
+    res->queue_len = queue_len;
+    double J = 0, Jcas = 0, Jnc = 0, passes_w = 0, waves_p = 0;
+    for (size_t k = 0; k < ncls; ++k) {
+        if (busy_share)
+            busy_share[k] = 0;
+        if (!(cls[k].jobs > 0))
+            continue;
+        int cas = au_family_is_cas_class(cls[k].family);
+        J += cls[k].jobs;
+        *(cas ? &Jcas : &Jnc) += cls[k].jobs;
+        passes_w += cls[k].jobs;
+        waves_p += cls[k].wavefronts / (cas ? 2.0 : 1.0);
+    }
+    res->jobs = J;
+    if (!(J > 0)) {
+        res->flags |= AU_F_NO_ATOMICS;
+        res->verdict = AU_VERDICT_NOT_LIMITING;
+        return AU_OK;
+    }
+    res->a = waves_p / passes_w;
+    res->cas_queued = Jnc > 0 ? queue_len * Jcas / J : 0;
+    double pure_sum = 0, mix = 0;
+    double pure[64];
+    if (ncls > sizeof pure / sizeof pure[0])
+        return au_set_error(AU_E_INVAL, "au_model_eval_classes: more than 64 classes");
+    for (size_t k = 0; k < ncls; ++k) {
+        pure[k] = 0;
+        if (!(cls[k].jobs > 0))
+            continue;
+        const char *fam = cls[k].family && au_table_has_family(t, cls[k].family) ? cls[k].family : "add";
+        int cas = au_family_is_cas_class(fam);
+        double a = cls[k].wavefronts > 0 ? cls[k].wavefronts / cls[k].jobs / (cas ? 2.0 : 1.0) : 1;
+        if (a > AU_A_MAX && a <= AU_A_MAX * 1.01)
+            a = AU_A_MAX;
+        double s0, sc;
+        int rc = au_table_interp(t, fam, queue_len, a, 0, &s0, &res->flags);
+        if (rc)
+            return rc;
+        pure[k] = cls[k].jobs * s0;
+        pure_sum += pure[k];
+        if (!cas && Jnc > 0) {
+            if ((rc = au_table_interp(t, fam, queue_len, a, res->cas_queued, &sc, &res->flags)))
+                return rc;
+            mix += cls[k].jobs / Jnc * sc;
+        }
+    }
+    res->busy = Jnc > 0 ? J * mix : pure_sum;
+    res->service = res->busy / J;
+    res->util = active_cycles > 0 ? res->busy / active_cycles : 0;
+    if (res->util > 1)
+        res->flags |= AU_F_OVER_100;
+    res->verdict = verdict_of(res->util, thr);
+    if (busy_share && pure_sum > 0)
+        for (size_t k = 0; k < ncls; ++k)
+            busy_share[k] = res->busy * pure[k] / pure_sum;
     return AU_OK;
 }

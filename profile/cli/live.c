@@ -212,7 +212,14 @@ static void relay_diagnostics(const char *path, int quiet, live_result *res)
 
 int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res)
 {
-    char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX];
+    live_pass counters = {counters_path, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, NULL};
+    return au_live_run_pass(argv, &counters, quiet, res);
+}
+
+int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
+{
+    const char *counters_path = pass->path;
+    char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
     memset(res, 0, sizeof *res);
     int r = resolve_target(argv[0], target, sizeof target);
     if (r == -1) {
@@ -252,8 +259,8 @@ int au_live_run(char *const argv[], const char *counters_path, int quiet, live_r
         fprintf(stderr, "%s: %s: cannot create: %s\n", prog, counters_path, strerror(errno));
         return LIVE_EXIT_SETUP;
     }
-    size_t hl = strlen(AU_NCU_CSV_HEADER);
-    if (write(fd, AU_NCU_CSV_HEADER, hl) != (ssize_t)hl) {
+    size_t hl = strlen(pass->header);
+    if (write(fd, pass->header, hl) != (ssize_t)hl) {
         fprintf(stderr, "%s: %s: write error: %s\n", prog, counters_path, strerror(errno));
         close(fd);
         return LIVE_EXIT_SETUP;
@@ -261,6 +268,11 @@ int au_live_run(char *const argv[], const char *counters_path, int quiet, live_r
     close(fd);
     if (!realpath(counters_path, counters_abs))
         au_strlcpy(counters_abs, counters_path, sizeof counters_abs);
+    if (pass->cubin_dir) {
+        mkdir(pass->cubin_dir, 0755);
+        if (!realpath(pass->cubin_dir, cubins_abs))
+            au_strlcpy(cubins_abs, pass->cubin_dir, sizeof cubins_abs);
+    }
 
     struct sigaction ign = {0}, old_int, old_quit;
     ign.sa_handler = SIG_IGN;
@@ -278,7 +290,11 @@ int au_live_run(char *const argv[], const char *counters_path, int quiet, live_r
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         setenv("CUDA_INJECTION64_PATH", inject, 1);
-        setenv("ATOMUTIL_COUNTERS_FILE", counters_abs, 1);
+        setenv(pass->path_env, counters_abs, 1);
+        if (pass->mode)
+            setenv("ATOMUTIL_MODE", pass->mode, 1);
+        if (pass->cubin_dir)
+            setenv("ATOMUTIL_CUBIN_DIR", cubins_abs, 1);
         execv(target, argv);
         fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(errno));
         _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);

@@ -17,6 +17,16 @@ typedef struct live_result {
     long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
 } live_result;
 
+/* One run of the target: the file the injection library appends to, its header, the environment
+ * variable that names it, the library's mode (NULL: counters) and, in sass mode, the directory for
+ * cubins. */
+typedef struct live_pass {
+    const char *path, *header, *path_env, *mode, *cubin_dir;
+} live_pass;
+
+/* Runs argv[0..] with the injection library as pass says (the file created with its header first). */
+int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res);
+
 /* Runs argv[0..] with the injection library, appending its counters to counters_path (created
  * with the header first).  Prints setup errors on stderr (one line each) and returns 0 when the
  * target ran, else the LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */

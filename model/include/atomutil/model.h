@@ -109,6 +109,9 @@ enum {
     AU_F_OVER_100 = 1u << 8,       /* U > 100 %: model overestimates busy time */
     AU_F_TABLE_OTHER_GPU = 1u << 9,/* table measured on another GPU of the same architecture */
     AU_F_NO_WAVEFRONTS = 1u << 10, /* wavefront counter missing: a assumed 1 */
+    AU_F_SM_ROLLUP = 1u << 11,     /* per SM: N and T are the GPU means (no per-SM counters) */
+    AU_F_PASS_MISMATCH = 1u << 12, /* per SM: the SASS run counted other job numbers (> 0.5 %) */
+    AU_F_UNKNOWN_OPCODE = 1u << 13,/* per SM: an instruction's opcode is unknown: priced as add */
 };
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
@@ -219,7 +222,60 @@ const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "no
  * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
 int au_family_is_cas_class(const char *family);
 
+/* ---------------------------------------------------------------- per-SM, per-class model */
+
+/* Table family of a SASS opcode: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32" -> "popc_inc",
+ * "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" -> "cast_spin",
+ * "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max", EXCH -> "exch",
+ * AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for others. */
+const char *au_opcode_family(const char *opcode);
+
+/* Jobs of one instruction class (one family) on one SM. */
+typedef struct au_class_jobs {
+    const char *family; /* table family; one missing from the table is priced as "add" */
+    double jobs;        /* executed warp-instructions */
+    double wavefronts;  /* their shared wavefronts */
+} au_class_jobs;
+
+/* One SM with jobs of several classes (per-SM counts from SASS metrics):
+ *   J = sum of jobs, J_cas = jobs of CAS-class families, c = N * J_cas / J;
+ *   with non-CAS classes: B = J * sum_k (J_k / J_noncas) * S_k(N, a_k, c) over the non-CAS classes
+ *   (the table's c column holds the CAS jobs' share of the queue);
+ *   with CAS classes only: B = sum_k J_k * S_k(N, a_k, 0);
+ *   a_k = wavefronts_k / J_k, halved for CAS-class families (two wavefronts per pass).
+ * busy_share[k] (may be NULL) receives class k's share of B, apportioned by J_k * S_k(N, a_k, 0).
+ * queue_len and active_cycles are this SM's (or estimates, flagged by the caller). */
+int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
+                          double active_cycles, const au_thresholds *thr, au_result *res,
+                          double *busy_share);
+
 /* ---------------------------------------------------------------- report */
+
+/* One shared-atomic SASS instruction of a launch, over all SMs (per-SM mode). */
+typedef struct au_instr {
+    char function[256]; /* mangled */
+    unsigned pc;
+    char opcode[32];
+    char family[AU_FAMILY_MAX];
+    char source[160];   /* "file.cu:64" when line info exists, else "" */
+    double jobs, wavefronts, threads;
+    double busy;        /* its share of the busy cycles, summed over SMs */
+} au_instr;
+
+/* Per-SM results of a launch (docs/per-sm.md): counts per SM and instruction from the SASS-metrics
+ * run, queue length and active cycles from the counters run (rollups: the same for every SM). */
+typedef struct au_persm {
+    size_t nsm;
+    double *jobs, *a, *busy, *util; /* nsm each */
+    double util_min, util_median, util_max, util_total; /* util_total = sum busy / sum active */
+    size_t busiest;                 /* SM instance with the largest busy */
+    double imbalance;               /* max busy / mean busy over SMs */
+    double sass_jobs;               /* jobs counted by the SASS run, all SMs */
+    size_t ninstr;
+    au_instr *instr;                /* sorted by busy, largest first */
+    unsigned flags;
+} au_persm;
+void au_persm_free(au_persm *p);
 
 /* One kernel launch of a report. */
 typedef struct au_launch {
@@ -235,6 +291,7 @@ typedef struct au_launch {
     au_counters ctr;
     char missing_names[256];  /* names of the missing metrics, comma separated */
     au_result res;
+    au_persm *persm;          /* per-SM results, NULL unless --per-sm data exists */
 } au_launch;
 
 typedef struct au_report {
@@ -255,6 +312,10 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
 
 typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
 int au_report_render(const au_report *r, au_format fmt, FILE *out);
+/* Per-SM CSV (one row per launch and SM) and an SVG bar chart of U per SM, one row of bars per
+ * launch with per-SM data (at most max_launches). */
+int au_report_render_persm_csv(const au_report *r, FILE *out);
+int au_report_render_persm_svg(const au_report *r, FILE *out, size_t max_launches);
 
 /* Short kernel name for humans: drops the return type and the parameter list and truncates to
  * width columns with a trailing '~'.  Writes into buf. */

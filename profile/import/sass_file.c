@@ -1,0 +1,293 @@
+/*
+ * sass_file.c - reader of atomutil's SASS file and parser of cuobjdump's SASS listing
+ * (sass_file.h).  The SASS file is written by the injection library only, but it is read as
+ * untrusted input all the same: every row is checked, errors name file and line.
+ */
+#include "sass_file.h"
+
+#include "atomutil/model.h"
+#include "atomutil/util.h"
+
+#include <csv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SASS_MAX_BYTES ((size_t)1 << 31)
+#define NCOL 10
+
+typedef struct {
+    char *f[NCOL];
+    int n, overflow, nomem;
+} fields;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    fields *fs = data;
+    if (fs->n >= NCOL) {
+        fs->overflow = 1;
+        return;
+    }
+    char *p = malloc(len + 1);
+    if (!p) {
+        fs->nomem = 1;
+        return;
+    }
+    memcpy(p, s, len);
+    p[len] = '\0';
+    fs->f[fs->n++] = p;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    (void)data;
+}
+
+static void fields_free(fields *fs)
+{
+    for (int i = 0; i < fs->n; ++i)
+        free(fs->f[i]);
+    fs->n = 0;
+}
+
+/* Keeps s (owned) in d's string list, reusing the previous string when equal. */
+static char *intern(au_sass_data *d, char *s)
+{
+    if (d->nstrings && strcmp(d->strings[d->nstrings - 1], s) == 0) {
+        free(s);
+        return d->strings[d->nstrings - 1];
+    }
+    if (d->nstrings == d->capstrings) {
+        size_t ncap = d->capstrings ? d->capstrings * 2 : 64;
+        char **ns = realloc(d->strings, ncap * sizeof *ns);
+        if (!ns) {
+            free(s);
+            return NULL;
+        }
+        d->strings = ns;
+        d->capstrings = ncap;
+    }
+    return d->strings[d->nstrings++] = s;
+}
+
+static int num(const char *s, double *out, int integer)
+{
+    if (integer) {
+        long v;
+        if (au_parse_long(s, &v) || v < 0)
+            return -1;
+        *out = (double)v;
+        return 0;
+    }
+    return au_parse_double(s, out) || *out < 0 ? -1 : 0;
+}
+
+int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d)
+{
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    fields fs = {{0}, 0, 0, 0};
+    int rc = AU_OK, header = 0;
+    long lineno = 0;
+    if (memchr(buf, '\0', len)) {
+        csv_free(&p);
+        return au_set_error_at(AU_E_PARSE, name, 1, "binary data (NUL byte): not a SASS file");
+    }
+    const char *s = buf, *end = buf + len;
+    while (s < end && rc == AU_OK) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        const char *ls = s;
+        s = nl ? nl + 1 : end;
+        ++lineno;
+        if (ll && ls[ll - 1] == '\r')
+            --ll;
+        if (ll == 0 || strncmp(ls, "==", 2) == 0)
+            continue; /* diagnostics */
+        if (!header) {
+            if (ll + 1 == strlen(AU_SASS_CSV_HEADER) && memcmp(ls, AU_SASS_CSV_HEADER, ll) == 0)
+                header = 1;
+            else
+                rc = au_set_error_at(AU_E_PARSE, name, lineno, "not a SASS file: header must read '%.*s'",
+                                     (int)strlen(AU_SASS_CSV_HEADER) - 1, AU_SASS_CSV_HEADER);
+            continue;
+        }
+        fs.n = fs.overflow = fs.nomem = 0;
+        if (csv_parse(&p, ls, ll, on_field, on_row, &fs) != ll || csv_fini(&p, on_field, on_row, &fs)) {
+            int e = csv_error(&p);
+            csv_fini(&p, on_field, on_row, &fs);
+            rc = au_set_error_at(AU_E_PARSE, name, lineno, "CSV syntax error: %s", csv_strerror(e));
+            break;
+        }
+        if (fs.nomem) {
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
+            break;
+        }
+        if (fs.overflow || fs.n != NCOL) {
+            rc = au_set_error_at(AU_E_PARSE, name, lineno, "expected %d fields, got %s%d", NCOL,
+                                 fs.overflow ? "more than " : "", fs.n);
+            break;
+        }
+        double v[NCOL];
+        static const int numeric[NCOL] = {1, 1, 0, 1, 0, 1, 1, 1, 1, 1};
+        for (int i = 0; i < NCOL && rc == AU_OK; ++i)
+            if (numeric[i] && num(fs.f[i], &v[i], i < 7))
+                rc = au_set_error_at(AU_E_PARSE, name, lineno, "field %d '%.30s' is not a number >= 0",
+                                     i + 1, fs.f[i]);
+        if (rc == AU_OK && (v[3] > 4294967295.0 || v[5] > 4294967295.0 || v[6] > 1e6))
+            rc = au_set_error_at(AU_E_PARSE, name, lineno, "cubin_crc, pc_offset or sm out of range");
+        if (rc == AU_OK && d->count == d->cap) {
+            size_t ncap = d->cap ? d->cap * 2 : 1024;
+            au_sass_row *nr = realloc(d->rows, ncap * sizeof *nr);
+            if (!nr)
+                rc = au_set_error(AU_E_NOMEM, "out of memory");
+            else {
+                d->rows = nr;
+                d->cap = ncap;
+            }
+        }
+        if (rc == AU_OK) {
+            char *k = intern(d, fs.f[2]), *fn;
+            fs.f[2] = NULL;
+            fn = k ? intern(d, fs.f[4]) : NULL;
+            fs.f[4] = NULL;
+            if (!k || !fn)
+                rc = au_set_error(AU_E_NOMEM, "out of memory");
+            else
+                d->rows[d->count++] = (au_sass_row){(long long)v[0], (long long)v[1], k, (uint32_t)v[3], fn,
+                                                    (uint32_t)v[5], (int)v[6], v[7], v[8], v[9]};
+        }
+        fields_free(&fs);
+    }
+    fields_free(&fs);
+    csv_free(&p);
+    if (rc == AU_OK && !header)
+        rc = au_set_error_at(AU_E_PARSE, name, lineno ? lineno : 1, "empty: no SASS file header");
+    return rc;
+}
+
+int au_sass_read(const char *path, au_sass_data *d)
+{
+    char *buf;
+    size_t len;
+    int rc = au_read_file(path, SASS_MAX_BYTES, &buf, &len);
+    if (rc)
+        return rc;
+    rc = au_sass_parse(path, buf, len, d);
+    free(buf);
+    return rc;
+}
+
+void au_sass_free(au_sass_data *d)
+{
+    for (size_t i = 0; i < d->nstrings; ++i)
+        free(d->strings[i]);
+    free(d->strings);
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}
+
+/* ------------------------------------------------------------------ cuobjdump listing */
+
+int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
+{
+    char *fn = NULL;
+    char source[160] = "";
+    const char *s = text, *end = text + len;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        char line[512];
+        if (ll >= sizeof line)
+            ll = sizeof line - 1;
+        memcpy(line, s, ll);
+        line[ll] = '\0';
+        s = nl ? nl + 1 : end;
+        char *name = strstr(line, "Function : ");
+        char *t = line + strspn(line, " \t");
+        if (name) {
+            name += 11;
+        } else if (strncmp(t, ".text.", 6) == 0 && t[strcspn(t, " \t\r")] == '\0' &&
+                   t[strlen(t) - 1] == ':') {
+            t[strlen(t) - 1] = '\0';
+            name = t + 6;
+        }
+        if (name) {
+            name[strcspn(name, " \t\r")] = '\0';
+            free(fn);
+            source[0] = '\0';
+            if (!(fn = strdup(name)))
+                return au_set_error(AU_E_NOMEM, "out of memory");
+            continue;
+        }
+        char *li = strstr(line, "//## File \"");
+        if (li) { /* '//## File "/path/histogram.cu", line 64' */
+            char *name = li + 12, *q = strchr(name, '"');
+            char *ln = q ? strstr(q, "line ") : NULL;
+            if (q && ln) {
+                *q = '\0';
+                const char *base = strrchr(name, '/');
+                snprintf(source, sizeof source, "%s:%d", base ? base + 1 : name, atoi(ln + 5));
+            }
+            continue;
+        }
+        /* an instruction line: the PC in a comment, the opcode, operands, ';', the encoding */
+        char *c = strstr(line, "/*");
+        unsigned pc;
+        int used = 0;
+        if (!fn || !c || sscanf(c, "/*%x*/%n", &pc, &used) != 1 || used == 0)
+            continue;
+        char *op = c + used;
+        while (*op == ' ' || *op == '\t')
+            ++op;
+        if (*op == '@') { /* predicate */
+            op += strcspn(op, " \t");
+            while (*op == ' ' || *op == '\t')
+                ++op;
+        }
+        size_t ol = strcspn(op, " \t;");
+        if (!((ol >= 5 && strncmp(op, "ATOMS", 5) == 0) || (ol >= 4 && strncmp(op, "ATOM", 4) == 0 && (op[4] == '.' || op[4] == ' ' || ol == 4))))
+            continue;
+        if (ops->count == ops->cap) {
+            size_t ncap = ops->cap ? ops->cap * 2 : 64;
+            au_sass_op *nv = realloc(ops->v, ncap * sizeof *nv);
+            if (!nv) {
+                free(fn);
+                return au_set_error(AU_E_NOMEM, "out of memory");
+            }
+            ops->v = nv;
+            ops->cap = ncap;
+        }
+        au_sass_op *o = &ops->v[ops->count];
+        if (!(o->function = strdup(fn))) {
+            free(fn);
+            return au_set_error(AU_E_NOMEM, "out of memory");
+        }
+        o->pc = pc;
+        memcpy(o->source, source, sizeof o->source);
+        if (ol >= sizeof o->opcode)
+            ol = sizeof o->opcode - 1;
+        memcpy(o->opcode, op, ol);
+        o->opcode[ol] = '\0';
+        ops->count++;
+    }
+    free(fn);
+    return AU_OK;
+}
+
+const char *au_sass_ops_find(const au_sass_ops *ops, const char *function, uint32_t pc)
+{
+    for (size_t i = 0; i < ops->count; ++i)
+        if (ops->v[i].pc == pc && strcmp(ops->v[i].function, function) == 0)
+            return ops->v[i].opcode;
+    return NULL;
+}
+
+void au_sass_ops_free(au_sass_ops *ops)
+{
+    for (size_t i = 0; i < ops->count; ++i)
+        free(ops->v[i].function);
+    free(ops->v);
+    memset(ops, 0, sizeof *ops);
+}

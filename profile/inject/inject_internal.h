@@ -1,0 +1,105 @@
+/*
+ * inject_internal.h - what the parts of atomutil's injection library share: per-context state,
+ * the pending launches, the process-wide state, the output helpers and the collector interface.
+ * Two collectors exist: the range profiler (range.c: the model's hardware counters per launch,
+ * unpatched) and the SASS metrics (sass.c: per-SM, per-instruction counts of shared atomics, by
+ * binary patching).  One process uses one of them (ATOMUTIL_MODE).
+ */
+#ifndef ATOMUTIL_INJECT_INTERNAL_H
+#define ATOMUTIL_INJECT_INTERNAL_H
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pending_launch {
+    long long id;
+    char *kernel;
+    unsigned grid[3], block[3];
+    uint32_t stream_id;
+} pending_launch;
+
+typedef struct ctx_state {
+    CUcontext ctx;
+    uint32_t ctx_id;
+    CUdevice dev;
+    char dev_name[256];
+    int cc_major, cc_minor, sm_count;
+    int failed;  /* collection could not be set up for this context: launches are not measured */
+    int enabled; /* the collector is enabled on this context */
+    int started; /* ... and collecting (stopped while a stream is being captured) */
+    /* range profiler (range.c) */
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *rp;
+    uint8_t *config, *cdata;
+    size_t config_size, cdata_size;
+    pending_launch *pend;
+    size_t npend, cap;
+    struct ctx_state *next;
+} ctx_state;
+
+/* One way of collecting; every function is called with the global lock held. */
+typedef struct collector {
+    const char *name;
+    int (*setup)(ctx_state *c);   /* once per context, at its first launch */
+    int (*enable)(ctx_state *c);  /* make c the collecting context */
+    void (*flush)(ctx_state *c);  /* write what finished launches measured */
+    void (*pause)(ctx_state *c);  /* stop collecting (stream capture, graph launch) */
+    int (*resume)(ctx_state *c);
+    void (*disable)(ctx_state *c);
+    void (*module_loaded)(const CUpti_ModuleResourceData *m); /* may be NULL */
+} collector;
+
+extern const collector au_range_collector;
+extern const collector au_sass_collector;
+
+typedef struct inject_state {
+    pthread_mutex_t lock;
+    int initialized;
+    CUpti_SubscriberHandle sub;
+    int fd; /* counters file (range) or SASS file (sass), O_APPEND */
+    long long next_id;
+    long pid;
+    char proc_name[64];
+    const char *metrics[8];
+    size_t nmetrics;
+    size_t max_ranges;
+    ctx_state *contexts;
+    ctx_state *active; /* the one context whose collector is enabled */
+    int profiler_initialized;
+    int captures;              /* stream captures in progress in this process */
+    long long graph_skipped;   /* graph launches, not measured */
+    long long capture_skipped; /* launches that ran while another stream was being captured */
+    const collector *col;
+    const char *cubin_dir; /* sass mode: where the cubins of measured kernels go */
+} inject_state;
+
+extern inject_state au_g;
+
+void au_write_all(const char *buf, size_t len);
+/* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
+void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void au_report_cupti(const char *call, CUptiResult r);
+void au_free_pending(ctx_state *c, size_t first_n);
+/* Kernel name quoted for CSV ("" doubled) into buf. */
+void au_csv_quote(const char *s, char *buf, size_t size);
+
+/* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
+#define CUPTI_CHECK(call, action)                                                                  \
+    do {                                                                                           \
+        CUptiResult r_ = (call);                                                                   \
+        if (r_ != CUPTI_SUCCESS) {                                                                 \
+            au_report_cupti(#call, r_);                                                            \
+            action;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#endif
