@@ -253,13 +253,16 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         pure[k] = 0;
         if (!(cls[k].jobs > 0))
             continue;
-        const char *fam = cls[k].family && au_table_has_family(t, cls[k].family) ? cls[k].family : "add";
-        int cas = au_family_is_cas_class(fam);
+        /* the class's kind comes from its own family, whether or not the table has it */
+        int cas = au_family_is_cas_class(cls[k].family);
+        int have = cls[k].family && au_table_has_family(t, cls[k].family);
+        const char *fam = have ? cls[k].family : "add";
         double a = cls[k].wavefronts > 0 ? cls[k].wavefronts / cls[k].jobs / (cas ? 2.0 : 1.0) : 1;
         if (a > AU_A_MAX && a <= AU_A_MAX * 1.01)
             a = AU_A_MAX;
         double s0, sc;
-        int rc = au_table_interp(t, fam, queue_len, a, 0, &s0, &res->flags);
+        /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
+        int rc = au_table_interp(t, fam, queue_len, a, cas && !have ? queue_len : 0, &s0, &res->flags);
         if (rc)
             return rc;
         pure[k] = cls[k].jobs * s0;

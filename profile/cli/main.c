@@ -10,11 +10,7 @@
 #include "compare.h"
 #include "live.h"
 #include "ncu_import.h"
-#include "persm.h"
-#include "sass_file.h"
 #include "tables.h"
-
-#include <dirent.h>
 
 #include <errno.h>
 #include <getopt.h>
@@ -59,8 +55,7 @@ static void usage(FILE *f)
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
             "                         the export, matched by name and compute capability; docs/table-format.md)\n"
             "      --family NAME      table family that prices the non-CAS jobs (default: add)\n"
-            "      --per-sm           also measure per SM and per instruction (a second, SASS-patched run;\n"
-            "                         with --import: the BASE.sass.csv and BASE.cubins/ of such a run)\n"
+
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
             "      --significant PCT  U at or above which the unit is a significant cost (default: 40)\n"
             "Selection:\n"
@@ -86,12 +81,12 @@ static void usage(FILE *f)
             "Examples:\n"
             "  %s -- ./build/bin/histogram\n"
             "  %s -o run1 --csv -- python3 train.py\n"
-            "  %s --per-sm -o hist -- ./build/bin/histogram   (also hist.persm.csv, hist.persm.svg)\n"
+
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -163,26 +158,6 @@ static int exit_for(int status)
     case AU_E_NOTFOUND: return EXIT_NOTABLE;
     default: return EXIT_FAIL;
     }
-}
-
-/* Removes BASE.sass.csv and the cubins and listings in BASE.cubins/ that a per-SM run wrote. */
-static void remove_per_sm_files(const char *sass_path, const char *cubin_dir)
-{
-    unlink(sass_path);
-    DIR *d = opendir(cubin_dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t l = strlen(e->d_name);
-        if (l > 5 && (strcmp(e->d_name + l - 6, ".cubin") == 0 || strcmp(e->d_name + l - 5, ".sass") == 0)) {
-            char p[8192];
-            snprintf(p, sizeof p, "%s/%s", cubin_dir, e->d_name);
-            unlink(p);
-        }
-    }
-    closedir(d);
-    rmdir(cubin_dir);
 }
 
 /* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
@@ -306,7 +281,7 @@ static int close_output(FILE *out, int rc)
 
 int main(int argc, char **argv)
 {
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_PERSM };
+    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE };
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -316,12 +291,12 @@ int main(int argc, char **argv)
         {"csv", no_argument, 0, O_CSV},            {"json", no_argument, 0, O_JSON},
         {"output", required_argument, 0, 'o'},     {"quiet", no_argument, 0, 'q'},
         {"print-ncu-metrics", no_argument, 0, O_METRICS},
-        {"compare", no_argument, 0, O_COMPARE},    {"per-sm", no_argument, 0, O_PERSM},
+        {"compare", no_argument, 0, O_COMPARE},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0, per_sm = 0;
+    int quiet = 0, metrics = 0, compare = 0;
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
     int c, at = optind;
@@ -349,7 +324,6 @@ int main(int argc, char **argv)
         case O_JSON: fmt = AU_FMT_JSON; break;
         case O_METRICS: metrics = 1; break;
         case O_COMPARE: compare = 1; break;
-        case O_PERSM: per_sm = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
         case ':':
@@ -415,15 +389,14 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    char counters[4200] = "", base_buf[4000] = "", sass_path[4200] = "", cubin_dir[4200] = "";
+    char counters[4200] = "";
     live_result lr;
     memset(&lr, 0, sizeof lr);
     if (live) {
-        if (out_base)
-            au_strlcpy(base_buf, out_base, sizeof base_buf);
-        else
-            snprintf(base_buf, sizeof base_buf, "atomutil-%ld", (long)getpid());
-        snprintf(counters, sizeof counters, "%s.counters.csv", base_buf);
+        char base[64];
+        if (!out_base)
+            snprintf(base, sizeof base, "atomutil-%ld", (long)getpid());
+        snprintf(counters, sizeof counters, "%s.counters.csv", out_base ? out_base : base);
         int st = au_live_run(argv + optind, counters, quiet, &lr);
         if (st != 0)
             return st;
@@ -439,46 +412,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
                             "measured before it (counters kept in %s)\n",
                     prog, argv[optind], lr.signal, counters);
-    } else if (import) {
-        /* BASE.counters.csv -> BASE, where a per-SM run left BASE.sass.csv and BASE.cubins/ */
-        au_strlcpy(base_buf, import, sizeof base_buf);
-        size_t bl = strlen(base_buf), sl = strlen(".counters.csv");
-        if (bl > sl && strcmp(base_buf + bl - sl, ".counters.csv") == 0)
-            base_buf[bl - sl] = '\0';
-    }
-    if (per_sm) {
-        snprintf(sass_path, sizeof sass_path, "%s.sass.csv", base_buf);
-        snprintf(cubin_dir, sizeof cubin_dir, "%s.cubins", base_buf);
-    }
-    if (live && per_sm) {
-        /* second run, SASS-patched: per-SM, per-instruction counts (its timing is never used) */
-        live_pass pass = {sass_path, AU_SASS_CSV_HEADER, "ATOMUTIL_SASS_FILE", "sass", cubin_dir};
-        live_result lr2;
-        if (!quiet)
-            fprintf(stderr, "%s: per-SM run of %s (SASS metrics)\n", prog, argv[optind]);
-        int st = au_live_run_pass(argv + optind, &pass, quiet, &lr2);
-        if (st != 0)
-            return st;
-        if (lr2.exit_status != lr.exit_status && !quiet)
-            fprintf(stderr, "%s: warning: the per-SM run exited with status %d, the counters run with %d\n",
-                    prog, lr2.exit_status, lr.exit_status);
-        au_persm_disassemble(cubin_dir, quiet);
     }
 
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
     int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, quiet, &rep, &table);
-    if (rc == EXIT_OK && per_sm) {
-        if (access(sass_path, R_OK) != 0) {
-            fprintf(stderr, "%s: %s: no per-SM data (made by a live run with --per-sm -o BASE)\n", prog,
-                    sass_path);
-            rc = EXIT_FAIL;
-        } else if (au_persm_attach(&rep, table, sass_path, cubin_dir, quiet) != AU_OK) {
-            fprintf(stderr, "%s: %s\n", prog, au_last_error());
-            rc = EXIT_BADINPUT;
-        }
-    }
     if (rc == EXIT_OK) {
         FILE *out = open_output(out_base, fmt, quiet);
         if (!out)
@@ -487,34 +426,13 @@ int main(int argc, char **argv)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
     }
-    if (rc == EXIT_OK && per_sm && out_base) {
-        char path[4300];
-        snprintf(path, sizeof path, "%s.persm.csv", out_base);
-        FILE *f = fopen(path, "w");
-        rc = close_output(f, f && au_report_render_persm_csv(&rep, f) == AU_OK ? EXIT_OK : EXIT_FAIL);
-        snprintf(path, sizeof path, "%s.persm.svg", out_base);
-        f = fopen(path, "w");
-        if (rc == EXIT_OK)
-            rc = close_output(f, f && au_report_render_persm_svg(&rep, f, 16) == AU_OK ? EXIT_OK : EXIT_FAIL);
-        else if (f)
-            fclose(f);
-        if (rc != EXIT_OK)
-            fprintf(stderr, "%s: cannot write %s.persm.csv/.svg\n", prog, out_base);
-        else if (!quiet)
-            fprintf(stderr, "%s: per-SM results written to %s.persm.csv and %s.persm.svg\n", prog, out_base,
-                    out_base);
-    }
     au_report_free(&rep);
     au_table_free(table);
     if (live) {
-        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0) {
-            /* complete and reported: nothing left to keep */
-            unlink(counters);
-            if (per_sm)
-                remove_per_sm_files(sass_path, cubin_dir);
-        } else if (rc != EXIT_OK || !out_base) {
+        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0)
+            unlink(counters); /* complete and reported: nothing left to keep */
+        else if (rc != EXIT_OK || !out_base)
             fprintf(stderr, "%s: counters kept in %s\n", prog, counters);
-        }
         return lr.exit_status != 0 ? lr.exit_status : rc;
     }
     return rc;

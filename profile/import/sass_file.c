@@ -50,13 +50,15 @@ static void fields_free(fields *fs)
     fs->n = 0;
 }
 
-/* Keeps s (owned) in d's string list, reusing the previous string when equal. */
+/* Keeps s (owned) in d's string list, reusing one of the last two strings when equal (rows of a
+ * launch repeat its kernel and function names). */
 static char *intern(au_sass_data *d, char *s)
 {
-    if (d->nstrings && strcmp(d->strings[d->nstrings - 1], s) == 0) {
-        free(s);
-        return d->strings[d->nstrings - 1];
-    }
+    for (size_t back = 1; back <= 2 && back <= d->nstrings; ++back)
+        if (strcmp(d->strings[d->nstrings - back], s) == 0) {
+            free(s);
+            return d->strings[d->nstrings - back];
+        }
     if (d->nstrings == d->capstrings) {
         size_t ncap = d->capstrings ? d->capstrings * 2 : 64;
         char **ns = realloc(d->strings, ncap * sizeof *ns);

@@ -1,0 +1,195 @@
+/*
+ * test_sass.c - the SASS-metrics groundwork (docs/per-sm.md) on recorded data: the SASS-file reader,
+ * the nvdisasm/cuobjdump listing parser, opcode -> family, and the per-class model
+ * au_model_eval_classes with hand-computed values, plus the per-SM renderers.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+#include "sass_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+static void path(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+}
+
+static void test_reader(void)
+{
+    char p[1024];
+    path(p, sizeof p, "sass/histogram-h200.sass.csv");
+    au_sass_data d;
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(au_sass_read(p, &d), AU_OK);
+    CHECK_EQ_INT(d.count, 12);
+    if (d.count == 12) {
+        CHECK_EQ_INT(d.rows[0].launch_id, 0);
+        CHECK_EQ_INT(d.rows[0].pid, 1461);
+        CHECK(strcmp(d.rows[0].function, "_Z16hist_asread_popcPK6uchar4mPjS2_") == 0);
+        CHECK(strncmp(d.rows[0].kernel, "hist_asread_popc(", 17) == 0);
+        CHECK_EQ_INT(d.rows[0].crc, 4036624366u);
+        CHECK_EQ_INT(d.rows[0].pc, 0x350);
+        CHECK_EQ_INT(d.rows[11].sm, 2);
+        CHECK_NEAR(d.rows[5].inst, 1000, 0);
+        CHECK_NEAR(d.rows[5].threads, 32000, 0);
+        CHECK_NEAR(d.rows[5].wavefronts, 1000, 0);
+        CHECK(d.rows[0].kernel == d.rows[11].kernel); /* interned */
+    }
+    au_sass_free(&d);
+    static const char bad[] = AU_SASS_CSV_HEADER "0,1,\"k\",5,\"f\",16,0,x,1,1\n";
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(au_sass_parse("bad.csv", bad, strlen(bad), &d), AU_E_PARSE);
+    CHECK(strncmp(au_last_error(), "bad.csv:2: field 8", 18) == 0);
+    au_sass_free(&d);
+    static const char noheader[] = "0,1,\"k\",5,\"f\",16,0,1,1,1\n";
+    CHECK_EQ_INT(au_sass_parse("nh.csv", noheader, strlen(noheader), &d), AU_E_PARSE);
+    au_sass_free(&d);
+}
+
+static void test_listing(void)
+{
+    char p[1024];
+    char *buf = NULL;
+    size_t len = 0;
+    path(p, sizeof p, "sass/histogram-h200.nvdisasm.txt");
+    FILE *f = fopen(p, "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    buf = malloc(1 << 20);
+    len = fread(buf, 1, 1 << 20, f);
+    fclose(f);
+    au_sass_ops ops;
+    memset(&ops, 0, sizeof ops);
+    CHECK_EQ_INT(au_sass_ops_parse(buf, len, &ops), AU_OK);
+    CHECK_EQ_INT(ops.count, 16); /* 4 kernels x 4 channel atomics */
+    const char *op = au_sass_ops_find(&ops, "_Z16hist_asread_popcPK6uchar4mPjS2_", 0x350);
+    CHECK(op && strcmp(op, "ATOMS.POPC.INC.32") == 0);
+    op = au_sass_ops_find(&ops, "_Z16hist_rotated_addPK6uchar4mPjS2_", 0x470);
+    CHECK(op && strcmp(op, "ATOMS.ADD") == 0);
+    CHECK(au_sass_ops_find(&ops, "_Z16hist_rotated_addPK6uchar4mPjS2_", 0x460) == NULL); /* PRMT */
+    CHECK(strcmp(ops.v[0].source, "device_atomic_functions.hpp:112") == 0);
+    au_sass_ops_free(&ops);
+    /* cuobjdump -sass form, with a predicate */
+    static const char cu[] = "\t\tFunction : _Z1kPi\n"
+                             "        /*0350*/                   ATOMS.CAS R2, [R4], R2, R3 ;  /* 0x00 */\n"
+                             "        /*0360*/              @P0  ATOMS.CAST.SPIN R5, [R4], R6, R7 ;\n"
+                             "        /*0370*/                   LDS R1, [R4] ;\n";
+    memset(&ops, 0, sizeof ops);
+    CHECK_EQ_INT(au_sass_ops_parse(cu, strlen(cu), &ops), AU_OK);
+    CHECK_EQ_INT(ops.count, 2);
+    op = au_sass_ops_find(&ops, "_Z1kPi", 0x360);
+    CHECK(op && strcmp(op, "ATOMS.CAST.SPIN") == 0);
+    au_sass_ops_free(&ops);
+    free(buf);
+}
+
+static void test_families(void)
+{
+    static const char *const pairs[][2] = {
+        {"ATOMS.ADD", "add"},           {"ATOMS.POPC.INC.32", "popc_inc"}, {"ATOMS.CAS", "cas"},
+        {"ATOMS.CAS.64", "cas64"},      {"ATOMS.CAST.SPIN", "cast_spin"},  {"ATOMS.CAST.SPIN.64", "cast_spin64"},
+        {"ATOMS.MIN.S32", "min"},       {"ATOMS.MAX", "max"},              {"ATOMS.EXCH", "exch"},
+        {"ATOMS.AND", "bit_and"},       {"ATOMS.OR", "bit_or"},            {"ATOMS.XOR", "bit_xor"},
+        {"ATOMS.INC", "inc"},           {"ATOMS.DEC", "dec"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
+        const char *f = au_opcode_family(pairs[i][0]);
+        CHECK(f && strcmp(f, pairs[i][1]) == 0);
+    }
+    CHECK(au_opcode_family("ATOMS.ADDX") == NULL);
+    CHECK(au_opcode_family("LDS") == NULL);
+}
+
+/* Golden table: add S(16..64, a) and the c = n column (all 32-bit CAS) twice c = 0 */
+static void test_classes(const au_table *t)
+{
+    au_result r;
+    double share[2];
+    /* ADD only: 1000 jobs a=32 at N=40: S = 32 -> B = 32000, T = 64000 -> U = 0.5 */
+    au_class_jobs add_only[1] = {{"add", 1000, 32000}};
+    CHECK_EQ_INT(au_model_eval_classes(t, add_only, 1, 40, 64000, NULL, &r, share), AU_OK);
+    CHECK_NEAR(r.busy, 32000, 1e-9);
+    CHECK_NEAR(r.util, 0.5, 1e-12);
+    CHECK_NEAR(share[0], 32000, 1e-9);
+    /* ADD + CAS, a = 32 passes each (CAS counts 2 wavefronts per pass), N = 40, 1/4 CAS:
+     * c = 10, S_add(40, 32, 10) = 32 * (1 + 10/40) = 40 (the c column doubles S linearly) -> B = 1333.33 * 40 */
+    au_class_jobs mix[2] = {{"add", 1000, 32000}, {"cas", 1000.0 / 3, 1000.0 / 3 * 64}};
+    CHECK_EQ_INT(au_model_eval_classes(t, mix, 2, 40, 64000, NULL, &r, share), AU_OK);
+    CHECK_NEAR(r.a, 32, 1e-9);
+    CHECK_NEAR(r.cas_queued, 10, 1e-9);
+    CHECK_NEAR(r.busy, (1000 + 1000.0 / 3) * 40, 1e-6);
+    CHECK_NEAR(share[0] + share[1], r.busy, 1e-6);
+    /* a family the table lacks is priced as add (the golden table has only add) */
+    au_class_jobs unknown[1] = {{"max", 1000, 32000}};
+    CHECK_EQ_INT(au_model_eval_classes(t, unknown, 1, 40, 64000, NULL, &r, NULL), AU_OK);
+    CHECK_NEAR(r.busy, 32000, 1e-9);
+    /* no jobs */
+    CHECK_EQ_INT(au_model_eval_classes(t, NULL, 0, 40, 64000, NULL, &r, NULL), AU_OK);
+    CHECK(r.util == 0 && (r.flags & AU_F_NO_ATOMICS));
+}
+
+static void test_persm_render(void)
+{
+    au_report rep;
+    au_report_init(&rep);
+    au_launch *l = au_report_add(&rep);
+    l->kernel = strdup("void k<1>(int*)");
+    l->res.active = 1000;
+    au_persm *p = calloc(1, sizeof *p);
+    p->nsm = 2;
+    double jobs[2] = {10, 20}, a[2] = {1, 2}, busy[2] = {100, 900}, util[2] = {0.1, 0.9};
+    p->jobs = malloc(sizeof jobs), p->a = malloc(sizeof a), p->busy = malloc(sizeof busy), p->util = malloc(sizeof util);
+    memcpy(p->jobs, jobs, sizeof jobs), memcpy(p->a, a, sizeof a), memcpy(p->busy, busy, sizeof busy),
+        memcpy(p->util, util, sizeof util);
+    p->util_max = 0.9;
+    l->persm = p;
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    CHECK_EQ_INT(au_report_render_persm_csv(&rep, f), AU_OK);
+    fclose(f);
+    CHECK(strstr(out, "launch_id,process_id,kernel,sm,jobs,") == out);
+    CHECK(strstr(out, ",1,20,2.0000,900.0,1000.0,90.000\n") != NULL);
+    free(out);
+    f = open_memstream(&out, &n);
+    CHECK_EQ_INT(au_report_render_persm_svg(&rep, f, 4), AU_OK);
+    fclose(f);
+    CHECK(strncmp(out, "<svg", 4) == 0 && strstr(out, "</svg>") != NULL);
+    CHECK(strstr(out, "k&lt;1&gt;") != NULL); /* escaped */
+    CHECK(strstr(out, "SM 1: U 90.0 %") != NULL);
+    free(out);
+    f = open_memstream(&out, &n);
+    CHECK_EQ_INT(au_report_render(&rep, AU_FMT_JSON, f), AU_OK);
+    fclose(f);
+    CHECK(strstr(out, "\"per_sm\": {\"sm_count\": 2") != NULL);
+    CHECK(strstr(out, "\"util_pct\": [10, 90]") != NULL);
+    free(out);
+    au_report_free(&rep);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_sass DATA_DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    char p[1024];
+    path(p, sizeof p, "golden-table.csv");
+    au_table *t = NULL;
+    if (au_table_load(p, &t) != AU_OK) {
+        fprintf(stderr, "test_sass: %s\n", au_last_error());
+        return 1;
+    }
+    test_reader();
+    test_listing();
+    test_families();
+    test_classes(t);
+    test_persm_render();
+    au_table_free(t);
+    return check_report("test_sass");
+}
