@@ -9,8 +9,12 @@
  *   rotated_popc  thread t visits channel (t + k) % 4 at step k, result unused
  *   rotated_add   rotated order, result used
  * On a solid image every lane of a warp hits one bin per step (as read) or four bins in four banks
- * (rotated), so the atomic unit serializes; on a uniform random image conflicts are rare.
+ * (rotated), so the atomic unit serializes; on a uniform random image conflicts are rare; a
+ * natural-looking image (generated: sky, sun, textured ground, opaque alpha) lies in between, with
+ * a skewed colour distribution and neighbouring pixels alike.
  * The program checks every result against a CPU histogram and prints one timing line per kernel.
+ * --sweep runs the case study of docs/case-study.md in one process: image sizes 32 px to 16 Mpx,
+ * block sizes 64 to 1024, every selected kernel and image kind.
  * It is a profiling target: it links none of atomutil's libraries.
  */
 #include <cuda_runtime.h>
@@ -102,17 +106,20 @@ static void usage(FILE *f)
 {
     fputs("usage: histogram [options]\n"
           "  -k, --kernel NAME   asread_popc|asread_add|rotated_popc|rotated_add|all (default all)\n"
-          "  -i, --image KIND    solid|uniform|both (default both)\n"
+          "  -i, --image KIND    solid|uniform|natural|both|all (default both = solid and uniform)\n"
           "  -p, --pixels N      pixels in the image (default 4194304)\n"
           "  -g, --grid N        blocks; 0 = 4 per SM (default 0)\n"
           "  -b, --block N       threads per block, multiple of 32 (default 256)\n"
           "  -r, --reps N        timed launches per kernel after one warm-up (default 5)\n"
-          "  -s, --seed N        random seed for the uniform image (default 1)\n"
+          "  -s, --seed N        random seed for the uniform and natural images (default 1)\n"
+          "  -S, --sweep         sizes 32, 128, ..., 8M and 16M pixels x blocks 64..1024 (a -p or -b\n"
+          "                      given restricts it to that value); grid min(4 per SM, pixels/block)\n"
           "  -h, --help          this text\n"
           "Prints one line per kernel and image: name, image, pixels, grid, block, median ms.\n"
           "Examples:\n"
           "  histogram\n"
-          "  histogram -k asread_add -i solid -r 1\n",
+          "  histogram -k asread_add -i solid -r 1\n"
+          "  histogram --sweep -i all\n",
           f);
 }
 
@@ -133,31 +140,73 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Fills the image: solid = one colour everywhere, uniform = independent random bytes. */
-static void make_image(uchar4 *img, size_t npix, int solid, unsigned long long seed)
+enum { IMG_SOLID, IMG_UNIFORM, IMG_NATURAL, NIMAGES };
+static const char *const image_names[NIMAGES] = {"solid", "uniform", "natural"};
+
+static unsigned char clamp_u8(double v)
+{
+    return v < 0 ? 0 : v > 255 ? 255 : (unsigned char)v;
+}
+
+/* Fills the image: solid = one colour everywhere, uniform = independent random bytes, natural =
+ * a generated landscape in a near-square raster (pixel i at column i % w, row i / w): a sky
+ * gradient above a wavy horizon, a sun, a ground of smoothly varying greens and browns, a few
+ * levels of sensor noise, alpha 255.  Its histogram is skewed (sky and ground fill narrow bands,
+ * alpha one bin) and lanes of a warp, neighbours in a row, often hit the same bins. */
+static void make_image(uchar4 *img, size_t npix, int kind, unsigned long long seed)
 {
     unsigned long long s = seed * 0x9E3779B97F4A7C15ull + 1;
+    size_t w = 1;
+    while (w * w < npix)
+        w *= 2;
+    const size_t h = (npix + w - 1) / w;
     for (size_t i = 0; i < npix; ++i) {
-        if (solid) {
+        if (kind == IMG_SOLID) {
             img[i] = make_uchar4(200, 100, 50, 255);
-        } else {
-            s ^= s << 13, s ^= s >> 7, s ^= s << 17; /* xorshift64 */
+            continue;
+        }
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17; /* xorshift64 */
+        if (kind == IMG_UNIFORM) {
             img[i] = make_uchar4((unsigned char)s, (unsigned char)(s >> 8), (unsigned char)(s >> 16),
                                  (unsigned char)(s >> 24));
+            continue;
         }
+        const double u = (double)(i % w) / (double)w, v = (double)(i / w) / (double)h;
+        const double noise = (double)(s & 7) - 3.5; /* +-3.5 levels */
+        const double horizon = 0.45 + 0.06 * sin(9.4 * u) + 0.03 * sin(23.0 * u + 1.0);
+        const double du = u - 0.72, dv = v - 0.18;
+        double r, g, b;
+        if (du * du + dv * dv < 0.0025) { /* sun */
+            r = 255, g = 244, b = 214;
+        } else if (v < horizon) { /* sky: lighter towards the horizon */
+            const double t = v / horizon;
+            r = 70 + 90 * t, g = 120 + 80 * t, b = 210 + 30 * t;
+        } else { /* ground: two slowly varying fields mix greens and browns */
+            const double f1 = 0.5 + 0.25 * sin(13.0 * u + 7.0 * v) + 0.25 * sin(5.0 * u - 11.0 * v + 1.3);
+            const double f2 = 0.5 + 0.5 * sin(3.0 * u + 17.0 * v * v);
+            const double shade = 0.6 + 0.4 * (v - horizon) / (1.0 - horizon + 1e-9);
+            r = (60 + 70 * f2) * shade, g = (90 + 70 * f1) * shade, b = (30 + 30 * f1 * f2) * shade;
+        }
+        img[i] = make_uchar4(clamp_u8(r + noise), clamp_u8(g + noise), clamp_u8(b + noise), 255);
     }
 }
 
-static int run_one(int k, const char *image, const uchar4 *d_img, const uchar4 *h_img, size_t npix,
+/* CPU reference histogram, channel-major like the kernels' output. */
+static void cpu_histogram(const uchar4 *img, size_t npix, unsigned *ref)
+{
+    memset(ref, 0, BINS * CHANNELS * sizeof *ref);
+    for (size_t i = 0; i < npix; ++i) {
+        ref[0 * BINS + img[i].x]++;
+        ref[1 * BINS + img[i].y]++;
+        ref[2 * BINS + img[i].z]++;
+        ref[3 * BINS + img[i].w]++;
+    }
+}
+
+static int run_one(int k, const char *image, const uchar4 *d_img, const unsigned *ref, size_t npix,
                    int grid, int block, int reps, unsigned *d_out, unsigned *d_sink)
 {
-    unsigned ref[BINS * CHANNELS] = {0}, got[BINS * CHANNELS];
-    for (size_t i = 0; i < npix; ++i) {
-        ref[0 * BINS + h_img[i].x]++;
-        ref[1 * BINS + h_img[i].y]++;
-        ref[2 * BINS + h_img[i].z]++;
-        ref[3 * BINS + h_img[i].w]++;
-    }
+    unsigned got[BINS * CHANNELS];
     cudaEvent_t t0, t1;
     CUDA_CHECK(cudaEventCreate(&t0));
     CUDA_CHECK(cudaEventCreate(&t1));
@@ -193,19 +242,20 @@ int main(int argc, char **argv)
         {"kernel", required_argument, 0, 'k'}, {"image", required_argument, 0, 'i'},
         {"pixels", required_argument, 0, 'p'}, {"grid", required_argument, 0, 'g'},
         {"block", required_argument, 0, 'b'},  {"reps", required_argument, 0, 'r'},
-        {"seed", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"seed", required_argument, 0, 's'},   {"sweep", no_argument, 0, 'S'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     const char *kname = "all", *iname = "both";
     unsigned long long npix = 4194304, grid = 0, block = 256, reps = 5, seed = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "k:i:p:g:b:r:s:h", opts, NULL)) != -1) {
+    int c, sweep = 0, have_pix = 0, have_block = 0;
+    while ((c = getopt_long(argc, argv, "k:i:p:g:b:r:s:Sh", opts, NULL)) != -1) {
         unsigned long long *dst = NULL;
         switch (c) {
         case 'k': kname = optarg; continue;
         case 'i': iname = optarg; continue;
-        case 'p': dst = &npix; break;
+        case 'S': sweep = 1; continue;
+        case 'p': dst = &npix, have_pix = 1; break;
         case 'g': dst = &grid; break;
-        case 'b': dst = &block; break;
+        case 'b': dst = &block, have_block = 1; break;
         case 'r': dst = &reps; break;
         case 's': dst = &seed; break;
         case 'h': usage(stdout); return 0;
@@ -229,9 +279,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "histogram: unknown kernel '%s'\n", kname);
         return 2;
     }
-    int do_solid = !strcmp(iname, "solid") || !strcmp(iname, "both");
-    int do_uniform = !strcmp(iname, "uniform") || !strcmp(iname, "both");
-    if (!do_solid && !do_uniform) {
+    int do_image[NIMAGES] = {0};
+    do_image[IMG_SOLID] = !strcmp(iname, "solid") || !strcmp(iname, "both") || !strcmp(iname, "all");
+    do_image[IMG_UNIFORM] = !strcmp(iname, "uniform") || !strcmp(iname, "both") || !strcmp(iname, "all");
+    do_image[IMG_NATURAL] = !strcmp(iname, "natural") || !strcmp(iname, "all");
+    if (!do_image[IMG_SOLID] && !do_image[IMG_UNIFORM] && !do_image[IMG_NATURAL]) {
         fprintf(stderr, "histogram: unknown image kind '%s'\n", iname);
         return 2;
     }
@@ -240,32 +292,63 @@ int main(int argc, char **argv)
         fprintf(stderr, "histogram: out of range: pixels 1..2^31, block 32..1024 step 32, reps <= 64\n");
         return 2;
     }
+    /* the sizes and block sizes to run: one of each, or the sweep's lists */
+    unsigned long long sizes[16], blocks[8];
+    int nsizes = 0, nblocks = 0;
+    if (sweep && !have_pix) {
+        for (unsigned long long n = 32; n <= (8ull << 20); n *= 4)
+            sizes[nsizes++] = n;
+        sizes[nsizes++] = 16ull << 20;
+    } else {
+        sizes[nsizes++] = npix;
+    }
+    if (sweep && !have_block) {
+        for (unsigned long long b = 64; b <= 1024; b *= 2)
+            blocks[nblocks++] = b;
+    } else {
+        blocks[nblocks++] = block;
+    }
+    unsigned long long maxpix = 0;
+    for (int i = 0; i < nsizes; ++i)
+        maxpix = sizes[i] > maxpix ? sizes[i] : maxpix;
     int dev;
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (grid == 0)
-        grid = 4ull * (unsigned)prop.multiProcessorCount;
+    const unsigned long long per_sm_grid = 4ull * (unsigned)prop.multiProcessorCount;
 
-    uchar4 *h_img = (uchar4 *)malloc(npix * sizeof(uchar4)), *d_img;
-    unsigned *d_out, *d_sink;
+    uchar4 *h_img = (uchar4 *)malloc(maxpix * sizeof(uchar4)), *d_img;
+    unsigned *d_out, *d_sink, ref[BINS * CHANNELS];
     if (!h_img) {
         fprintf(stderr, "histogram: out of host memory\n");
         return 1;
     }
-    CUDA_CHECK(cudaMalloc(&d_img, npix * sizeof(uchar4)));
+    CUDA_CHECK(cudaMalloc(&d_img, maxpix * sizeof(uchar4)));
     CUDA_CHECK(cudaMalloc(&d_out, BINS * CHANNELS * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
     int rc = 0;
-    for (int solid = 1; solid >= 0 && rc == 0; --solid) {
-        if ((solid && !do_solid) || (!solid && !do_uniform))
+    for (int img = 0; img < NIMAGES && rc == 0; ++img) {
+        if (!do_image[img])
             continue;
-        make_image(h_img, npix, solid, seed);
-        CUDA_CHECK(cudaMemcpy(d_img, h_img, npix * sizeof(uchar4), cudaMemcpyHostToDevice));
-        for (size_t k = 0; k < NKERNELS && rc == 0; ++k)
-            if (kfirst < 0 || (int)k == kfirst)
-                rc = run_one((int)k, solid ? "solid" : "uniform", d_img, h_img, npix, (int)grid,
-                             (int)block, (int)reps, d_out, d_sink);
+        for (int si = 0; si < nsizes && rc == 0; ++si) {
+            const size_t n = (size_t)sizes[si];
+            make_image(h_img, n, img, seed);
+            cpu_histogram(h_img, n, ref);
+            CUDA_CHECK(cudaMemcpy(d_img, h_img, n * sizeof(uchar4), cudaMemcpyHostToDevice));
+            for (int bi = 0; bi < nblocks && rc == 0; ++bi) {
+                unsigned long long g = grid;
+                if (g == 0) {
+                    g = per_sm_grid;
+                    /* sweep: no block without pixels (small images) */
+                    if (sweep && g > (n + blocks[bi] - 1) / blocks[bi])
+                        g = (n + blocks[bi] - 1) / blocks[bi];
+                }
+                for (size_t k = 0; k < NKERNELS && rc == 0; ++k)
+                    if (kfirst < 0 || (int)k == kfirst)
+                        rc = run_one((int)k, image_names[img], d_img, ref, n, (int)g, (int)blocks[bi],
+                                     (int)reps, d_out, d_sink);
+            }
+        }
     }
     CUDA_CHECK(cudaFree(d_img));
     CUDA_CHECK(cudaFree(d_out));

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -126,7 +127,8 @@ done:
 int au_parse_long(const char *s, long *out)
 {
     char *end;
-    if (!s || !*s || *s == ' ' || *s == '\t')
+    /* strtol skips any leading white space, not only blanks: "\v5" and "\f5" read as 5 */
+    if (!s || !*s || isspace((unsigned char)*s))
         return AU_E_PARSE;
     errno = 0;
     long v = strtol(s, &end, 10);

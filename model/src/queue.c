@@ -64,15 +64,27 @@ static au_verdict verdict_of(double u, const au_thresholds *thr)
 }
 
 /* The model for one SM's worth of counters: jobs already per SM, active cycles of that SM. */
+/* Queue length at which jobs are priced: N (queue mode) or the family's largest n (saturated). */
+static double pricing_n(const au_table *t, const char *family, double N, au_busy_mode busy)
+{
+    return busy == AU_BUSY_QUEUE ? N : (double)au_table_n_max(t, family);
+}
+
+const char *au_busy_mode_name(au_busy_mode m)
+{
+    return m == AU_BUSY_QUEUE ? "queue" : "saturated";
+}
+
 static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
-                    double cas, double wavefronts, const au_thresholds *thr, au_result *res)
+                    double cas, double wavefronts, const au_thresholds *thr, au_busy_mode busy,
+                    au_result *res)
 {
     memset(res, 0, sizeof *res);
     unsigned need = AU_C_JOBS | AU_C_ACTIVE_CYCLES;
     if (!(ctr->have & AU_C_JOBS) || !(jobs > 0)) {
         /* no jobs: only the jobs counter is needed to know that U = 0 */
     } else {
-        need |= AU_C_CAS | ((ctr->have & AU_C_QUEUE) ? 0 : AU_C_WARPS);
+        need |= AU_C_CAS | ((ctr->have & AU_C_QUEUE) || busy != AU_BUSY_QUEUE ? 0 : AU_C_WARPS);
     }
     res->missing = need & ~ctr->have;
     res->active = (ctr->have & AU_C_ACTIVE_CYCLES) ? ctr->active_cycles : 0;
@@ -109,14 +121,17 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         res->queue_len = ctr->queue;
     } else {
         res->queue_len = ctr->warps;
-        res->flags |= AU_F_QUEUE_ESTIMATED;
+        if (busy == AU_BUSY_QUEUE) /* only then does the estimate enter U */
+            res->flags |= AU_F_QUEUE_ESTIMATED;
     }
     res->cas_queued = au_family_is_cas_class(family) ? 0 : res->queue_len * share;
     /* a counted a hair above 32 (a few extra wavefronts from elsewhere in the kernel) is 32, not a
      * result worth a clamp warning */
     double a = res->a > AU_A_MAX && res->a <= AU_A_MAX * 1.01 ? AU_A_MAX : res->a;
-    int rc = au_table_interp(t, family, res->queue_len, a, res->cas_queued, &res->service,
-                             &res->flags);
+    /* the CAS share is what the counters give; at the pricing n it is the same share */
+    double n = pricing_n(t, family, res->queue_len, busy);
+    double c = au_family_is_cas_class(family) ? 0 : n * share;
+    int rc = au_table_interp(t, family, n, a, c, &res->service, &res->flags);
     if (rc)
         return rc;
     res->busy = jobs * res->service;
@@ -128,18 +143,19 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
 }
 
 int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
-                  const au_thresholds *thr, au_result *res)
+                  const au_thresholds *thr, au_busy_mode busy, au_result *res)
 {
     if (!t || !family || !gpu || !res || sm_count <= 0)
         return au_set_error(AU_E_INVAL, "au_model_eval: invalid argument");
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
     double k = 1.0 / sm_count;
-    return eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, res);
+    return eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, busy, res);
 }
 
 int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
-                         size_t nsm, const au_thresholds *thr, au_result *out, au_result *total)
+                         size_t nsm, const au_thresholds *thr, au_busy_mode busy, au_result *out,
+                         au_result *total)
 {
     if (!t || !family || !per_sm || !out || !total || nsm == 0)
         return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
@@ -149,7 +165,7 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
     double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
     for (size_t i = 0; i < nsm; ++i) {
         const au_counters *c = &per_sm[i];
-        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, thr, &out[i]);
+        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, thr, busy, &out[i]);
         if (rc)
             return rc;
         total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
@@ -217,8 +233,8 @@ const char *au_opcode_family(const char *op)
 }
 
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
-                          double active_cycles, const au_thresholds *thr, au_result *res,
-                          double *busy_share)
+                          double active_cycles, const au_thresholds *thr, au_busy_mode busy,
+                          au_result *res, double *busy_share)
 {
     if (!t || (!cls && ncls) || !res)
         return au_set_error(AU_E_INVAL, "au_model_eval_classes: invalid argument");
@@ -260,15 +276,15 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         double a = cls[k].wavefronts > 0 ? cls[k].wavefronts / cls[k].jobs / (cas ? 2.0 : 1.0) : 1;
         if (a > AU_A_MAX && a <= AU_A_MAX * 1.01)
             a = AU_A_MAX;
-        double s0, sc;
+        double s0, sc, n = pricing_n(t, fam, queue_len, busy);
         /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
-        int rc = au_table_interp(t, fam, queue_len, a, cas && !have ? queue_len : 0, &s0, &res->flags);
+        int rc = au_table_interp(t, fam, n, a, cas && !have ? n : 0, &s0, &res->flags);
         if (rc)
             return rc;
         pure[k] = cls[k].jobs * s0;
         pure_sum += pure[k];
         if (!cas && Jnc > 0) {
-            if ((rc = au_table_interp(t, fam, queue_len, a, res->cas_queued, &sc, &res->flags)))
+            if ((rc = au_table_interp(t, fam, n, a, n * Jcas / J, &sc, &res->flags)))
                 return rc;
             mix += cls[k].jobs / Jnc * sc;
         }

@@ -12,6 +12,7 @@ void au_report_init(au_report *r)
 {
     memset(r, 0, sizeof *r);
     r->thr = AU_THRESHOLDS_DEFAULT;
+    r->busy = AU_BUSY_SATURATED;
     au_strlcpy(r->family, "add", sizeof r->family);
 }
 
@@ -73,7 +74,7 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
             sms = m->sm_count;
             extra |= AU_F_SM_FROM_TABLE;
         }
-        int rc = au_model_eval(t, family, &l->ctr, sms, &r->thr, &l->res);
+        int rc = au_model_eval(t, family, &l->ctr, sms, &r->thr, r->busy, &l->res);
         if (rc)
             return rc;
         l->res.flags |= extra;
@@ -173,6 +174,9 @@ static void render_table(const au_report *r, FILE *out)
                 au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", m->gpu_name,
                 m->cc_major, m->cc_minor, m->method, m->status,
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "", r->family);
+    fprintf(out, "busy:   %s\n", r->busy == AU_BUSY_QUEUE
+                                     ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
+                                     : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
     fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
             r->thr.significant * 100);
     fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s  %-12s %s\n", "id", "kernel",
@@ -230,7 +234,7 @@ static void render_csv(const au_report *r, FILE *out)
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
-          "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family\n",
+          "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -258,7 +262,7 @@ static void render_csv(const au_report *r, FILE *out)
         csv_str(out, l->missing_names);
         fputc(',', out);
         csv_str(out, r->table ? au_table_path(r->table) : "");
-        fprintf(out, ",%s\n", r->family);
+        fprintf(out, ",%s,%s\n", r->family, au_busy_mode_name(r->busy));
     }
 }
 
@@ -350,9 +354,9 @@ static void render_json(const au_report *r, FILE *out)
     } else {
         fprintf(out, "null");
     }
-    fprintf(out, ",\n  \"family\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
+    fprintf(out, ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
                  "\"significant\": %.6g},\n  \"launches\": [",
-            r->family, r->thr.bound * 100, r->thr.significant * 100);
+            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;

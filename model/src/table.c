@@ -8,6 +8,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -46,13 +47,9 @@ static int valid_family_name(const char *s)
     return 1;
 }
 
-static int family_index(au_table *t, const char *name, int create)
+/* Appends a family; its index, or -2 when out of memory. */
+static int family_append(au_table *t, const char *name)
 {
-    for (size_t i = 0; i < t->nfam; ++i)
-        if (strcmp(t->fam[i].name, name) == 0)
-            return (int)i;
-    if (!create)
-        return -1;
     if (t->nfam == t->capfam) {
         size_t ncap = t->capfam ? t->capfam * 2 : 8;
         au_family *nf = realloc(t->fam, ncap * sizeof *nf);
@@ -67,9 +64,64 @@ static int family_index(au_table *t, const char *name, int create)
     return (int)t->nfam++;
 }
 
-/* Adds one row; line is the source line (0 when built in memory) for messages. */
+static int family_index(au_table *t, const char *name, int create)
+{
+    for (size_t i = 0; i < t->nfam; ++i)
+        if (strcmp(t->fam[i].name, name) == 0)
+            return (int)i;
+    return create ? family_append(t, name) : -1;
+}
+
+/* Family name -> index while a file is read.  Every row names its family, and the linear search
+ * of family_index made reading quadratic in the number of families: 100,000 two-row families
+ * (4 MB) took 37 s (tests/fuzz/big_inputs.c keeps that from coming back). */
+typedef struct {
+    int *slot; /* family index + 1; 0 = empty */
+    size_t cap;
+} fam_hash;
+
+static size_t hash_name(const char *s)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* family_index(t, name, 1) in constant time; the hash holds every family of t. */
+static int family_index_hashed(au_table *t, fam_hash *h, const char *name)
+{
+    if ((t->nfam + 1) * 2 > h->cap) {
+        size_t ncap = h->cap ? h->cap * 2 : 64;
+        int *ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return -2;
+        for (size_t k = 0; k < t->nfam; ++k) {
+            size_t i = hash_name(t->fam[k].name) & (ncap - 1);
+            while (ns[i])
+                i = (i + 1) & (ncap - 1);
+            ns[i] = (int)k + 1;
+        }
+        free(h->slot);
+        h->slot = ns;
+        h->cap = ncap;
+    }
+    size_t i = hash_name(name) & (h->cap - 1);
+    while (h->slot[i]) {
+        if (strcmp(t->fam[h->slot[i] - 1].name, name) == 0)
+            return h->slot[i] - 1;
+        i = (i + 1) & (h->cap - 1);
+    }
+    int fi = family_append(t, name);
+    if (fi >= 0)
+        h->slot[i] = fi + 1;
+    return fi;
+}
+
+/* Adds one row; line is the source line (0 when built in memory) for messages; h, when not NULL,
+ * indexes the families by name (reading a file). */
 static int add_row(au_table *t, const char *family, long n, long a, long c, const au_sample *s,
-                   long line)
+                   long line, fam_hash *h)
 {
     if (!valid_family_name(family))
         return au_set_error_at(AU_E_PARSE, t->name, line,
@@ -93,7 +145,7 @@ static int add_row(au_table *t, const char *family, long n, long a, long c, cons
                                "need 0 < min_cycles <= service_cycles <= max_cycles");
     if (!(s->mad_cycles >= 0))
         return au_set_error_at(AU_E_PARSE, t->name, line, "mad_cycles must be >= 0");
-    int fi = family_index(t, family, 1);
+    int fi = h ? family_index_hashed(t, h, family) : family_index(t, family, 1);
     if (fi < 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
     if (t->nrows == t->caprows) {
@@ -119,7 +171,7 @@ int au_table_add(au_table *t, const char *family, int n, int a, int c, const au_
 {
     if (!t || !family || !s)
         return au_set_error(AU_E_INVAL, "au_table_add: null argument");
-    return add_row(t, family, n, a, c, s, 0);
+    return add_row(t, family, n, a, c, s, 0, NULL);
 }
 
 /* qsort context: rows are ordered by family name, n, a, c. */
@@ -186,12 +238,14 @@ static int index_family(au_table *t, au_family *f, size_t lo, size_t hi)
         return au_set_error(AU_E_NOMEM, "out of memory");
     for (int i = 0; i < f->nn * f->na; ++i)
         f->cell[i].lo = f->cell[i].hi = 0;
-    size_t r = lo;
+    size_t r = lo, first = lo;
     for (int i = 0; i < f->nn; ++i) {
-        long nline = 0; /* a line of this n, to point at when a pair is missing */
-        for (size_t k = lo; k < hi && !nline; ++k)
-            if (t->rows[k].n == f->nv[i])
-                nline = t->rows[k].line;
+        /* the first row of this n, to point at when a pair is missing: rows are sorted by n, so a
+         * cursor finds it (searching from lo for each n was quadratic in the number of n values:
+         * 200,000 of them, a 10 MB table, took 83 s) */
+        while (first < hi && t->rows[first].n < f->nv[i])
+            ++first;
+        long nline = first < hi ? t->rows[first].line : 0;
         for (int j = 0; j < f->na; ++j) {
             au_cell *cell = &f->cell[i * f->na + j];
             if (r >= hi || t->rows[r].n != f->nv[i] || t->rows[r].a != f->av[j])
@@ -411,7 +465,7 @@ static void free_fields(row_fields *rf)
 
 /* Parses one data line with libcsv in strict mode. */
 static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, size_t len,
-                           long lineno)
+                           long lineno, fam_hash *h)
 {
     row_fields rf = {{0}, 0, 0, 0};
     int rc = AU_OK;
@@ -446,7 +500,7 @@ static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, 
             goto out;
         }
     au_sample s = {dv[0], dv[1], dv[2], dv[3]};
-    rc = add_row(t, rf.field[0], iv[0], iv[1], iv[2], &s, lineno);
+    rc = add_row(t, rf.field[0], iv[0], iv[1], iv[2], &s, lineno, h);
 out:
     free_fields(&rf);
     return rc;
@@ -479,6 +533,7 @@ int au_table_parse(const char *name, const char *buf, size_t len, au_table **out
     }
     enum { WANT_MAGIC, META, DATA } state = WANT_MAGIC;
     unsigned seen = 0;
+    fam_hash fh = {NULL, 0};
     long lineno = 0;
     char *linebuf = NULL;
     size_t linecap = 0;
@@ -540,11 +595,12 @@ int au_table_parse(const char *name, const char *buf, size_t len, au_table **out
                 rc = au_set_error_at(AU_E_PARSE, name, lineno, "comment or metadata after the header");
                 break;
             }
-            if ((rc = parse_data_line(t, &p, linebuf, ll, lineno)))
+            if ((rc = parse_data_line(t, &p, linebuf, ll, lineno, &fh)))
                 break;
         }
     }
     free(linebuf);
+    free(fh.slot);
     if (rc)
         goto fail;
     if (state != DATA) {
@@ -664,6 +720,12 @@ const au_family *au_table_family(const au_table *t, const char *family)
         if (strcmp(t->fam[i].name, family) == 0)
             return &t->fam[i];
     return NULL;
+}
+
+int au_table_n_max(const au_table *t, const char *family)
+{
+    const au_family *f = t && family ? au_table_family(t, family) : NULL;
+    return f && f->nn ? f->nv[f->nn - 1] : 0;
 }
 
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out)

@@ -54,7 +54,10 @@ static void usage(FILE *f)
             "Model:\n"
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
             "                         the export, matched by name and compute capability; docs/table-format.md)\n"
-            "      --family NAME      table family that prices the non-CAS jobs (default: add)\n"
+            "      --family NAME      table family that prices the non-CAS jobs (default: add; for kernels of\n"
+            "                         float or 64-bit atomicAdd on shared memory: cast_spin, cast_spin64)\n"
+            "      --busy MODE        saturated: jobs cost the table's saturated service time (default,\n"
+            "                         validated, docs/validation.md); queue: S at the estimated queue length\n"
 
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
             "      --significant PCT  U at or above which the unit is a significant cost (default: 40)\n"
@@ -164,7 +167,7 @@ static int exit_for(int status)
  * Returns EXIT_OK or an exit status after printing one line on stderr. */
 static int load_and_eval(const char *path, const char *regex, long skip, long count,
                          const char *table_path, const char *family, const au_thresholds *thr,
-                         int quiet, au_report *rep, au_table **table)
+                         au_busy_mode busy, int quiet, au_report *rep, au_table **table)
 {
     int st;
     char *picked = NULL;
@@ -210,6 +213,7 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         rc = EXIT_NOTABLE;
         goto done;
     }
+    rep->busy = busy;
     if ((st = au_report_eval(rep, *table, family, thr)) != AU_OK) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         rc = exit_for(st);
@@ -281,7 +285,7 @@ static int close_output(FILE *out, int rc)
 
 int main(int argc, char **argv)
 {
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE };
+    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY };
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -291,7 +295,7 @@ int main(int argc, char **argv)
         {"csv", no_argument, 0, O_CSV},            {"json", no_argument, 0, O_JSON},
         {"output", required_argument, 0, 'o'},     {"quiet", no_argument, 0, 'q'},
         {"print-ncu-metrics", no_argument, 0, O_METRICS},
-        {"compare", no_argument, 0, O_COMPARE},
+        {"compare", no_argument, 0, O_COMPARE},    {"busy", required_argument, 0, O_BUSY},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
@@ -299,6 +303,7 @@ int main(int argc, char **argv)
     int quiet = 0, metrics = 0, compare = 0;
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
+    au_busy_mode busy = AU_BUSY_SATURATED;
     int c, at = optind;
 
     opterr = 0;
@@ -324,6 +329,16 @@ int main(int argc, char **argv)
         case O_JSON: fmt = AU_FMT_JSON; break;
         case O_METRICS: metrics = 1; break;
         case O_COMPARE: compare = 1; break;
+        case O_BUSY:
+            if (strcmp(optarg, "saturated") == 0)
+                busy = AU_BUSY_SATURATED;
+            else if (strcmp(optarg, "queue") == 0)
+                busy = AU_BUSY_QUEUE;
+            else {
+                fprintf(stderr, "%s: --busy takes 'saturated' or 'queue', got '%s'\n", prog, optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
         case ':':
@@ -362,9 +377,9 @@ int main(int argc, char **argv)
         au_table *ta = NULL, *tb = NULL;
         au_report_init(&ra);
         au_report_init(&rb);
-        int rc = load_and_eval(argv[optind], regex, skip, count, table_path, family, &thr, quiet, &ra, &ta);
+        int rc = load_and_eval(argv[optind], regex, skip, count, table_path, family, &thr, busy, quiet, &ra, &ta);
         if (rc == EXIT_OK)
-            rc = load_and_eval(argv[optind + 1], regex, skip, count, table_path, family, &thr, quiet, &rb, &tb);
+            rc = load_and_eval(argv[optind + 1], regex, skip, count, table_path, family, &thr, busy, quiet, &rb, &tb);
         if (rc == EXIT_OK) {
             FILE *out = open_output(out_base, fmt, quiet);
             if (!out)
@@ -417,7 +432,7 @@ int main(int argc, char **argv)
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
-    int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, quiet, &rep, &table);
+    int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, busy, quiet, &rep, &table);
     if (rc == EXIT_OK) {
         FILE *out = open_output(out_base, fmt, quiet);
         if (!out)

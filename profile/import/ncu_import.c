@@ -447,6 +447,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             goto out;
         }
         v *= scale;
+        if (!isfinite(v)) { /* a finite value in a scaled unit can overflow: 9e307 Kinst */
+            rc = fail(name, lineno, "value '%.40s' %.20s of %s is too large", value, unit, metric);
+            goto out;
+        }
         if (strcmp(metric, AU_METRIC_SM_COUNT) == 0) {
             if (v < 1 || v > 100000 || v != floor(v)) {
                 rc = fail(name, lineno, "SM count %s is not a positive integer", value);

@@ -105,7 +105,7 @@ static void test_queue_gpu(void)
     /* 2 SMs, 3200 jobs in all, a = 32 wavefronts per job, 40 warps: S = 32 (n=16 and 64 both 32)
      * B = 1600 * 32 = 51200 per SM; T = 64000 -> U = 0.8 exactly: atomic-bound at the threshold */
     au_counters g = counters(3200, 0, 3200 * 32, 64000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.jobs, 1600, 1e-9);
     CHECK_NEAR(r.a, 32, 1e-12);
     CHECK_NEAR(r.queue_len, 40, 1e-12);
@@ -117,7 +117,7 @@ static void test_queue_gpu(void)
     /* a quarter of the jobs are CAS: c = 40/4 = 10 -> S = 827.5/40 at a=16.5 (test_midpoints);
      * a CAS pass counts two wavefronts, so a = W / (J + J_cas) = 66000 / 4000 */
     g = counters(3200, 800, (3200 + 800) * 16.5, 64000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16.5, 1e-12);
     CHECK_NEAR(r.cas_queued, 10, 1e-12);
     CHECK_NEAR(r.service, 827.5 / 40, 1e-9);
@@ -127,20 +127,48 @@ static void test_queue_gpu(void)
     g = counters(3200, 0, 3200, 64000, 40);
     g.queue = 16;
     g.have |= AU_C_QUEUE;
-    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.service, 1.5, 1e-12);
     CHECK(!(r.flags & AU_F_QUEUE_ESTIMATED));
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* U above 100 % is reported as it is and flagged */
     g = counters(3200, 0, 3200 * 32, 10000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.util, 5.12, 1e-12);
     CHECK(r.flags & AU_F_OVER_100);
     /* settable thresholds */
     au_thresholds strict = {0.9, 0.85};
     g = counters(3200, 0, 3200 * 32, 64000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &strict, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &strict, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+}
+
+/* Default busy mode: every job at the saturated service time S(n_max = 64, a, c = 64 * CAS share):
+ * at a = 16.5 and share 1/4: S(64, 1, 16) = 1.25, S(64, 32, 16) = 40 -> 1.25 + 38.75 / 2 = 20.625 */
+static void test_saturated(void)
+{
+    au_result r;
+    au_counters g = counters(3200, 800, (3200 + 800) * 16.5, 64000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.service, 20.625, 1e-9);
+    CHECK_NEAR(r.util, 1600 * 20.625 / 64000, 1e-12);
+    CHECK_NEAR(r.queue_len, 40, 0); /* still reported */
+    CHECK(!(r.flags & (AU_F_QUEUE_ESTIMATED | AU_F_CLAMP_N_LOW | AU_F_CLAMP_N_HIGH)));
+    /* the queue length is not needed: no warp counter, same U */
+    g.have &= ~AU_C_WARPS;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(!(r.flags & AU_F_MISSING));
+    CHECK_NEAR(r.util, 1600 * 20.625 / 64000, 1e-12);
+    /* few warps: the queue mode prices the latency-bound jobs at S(1) = 8, saturated at S(64) = 1 */
+    au_counters one = counters(1000, 0, 1000, 10000, 1);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &one, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
+    CHECK_NEAR(r.util, 0.8, 1e-12);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &one, 1, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util, 0.1, 1e-12);
+    CHECK(strcmp(au_busy_mode_name(AU_BUSY_SATURATED), "saturated") == 0);
+    CHECK(strcmp(au_busy_mode_name(AU_BUSY_QUEUE), "queue") == 0);
+    CHECK_EQ_INT(au_table_n_max(golden, "add"), 64);
+    CHECK_EQ_INT(au_table_n_max(golden, "nosuch"), 0);
 }
 
 static void test_zero_and_missing(void)
@@ -148,19 +176,19 @@ static void test_zero_and_missing(void)
     au_result r;
     /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
     au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES};
-    CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0);
     CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
     CHECK(r.flags & AU_F_NO_ATOMICS);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* no active cycles either (an empty launch) */
     au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED};
-    CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
     /* jobs but no warp counter: U unknown, the missing bit says which */
     au_counters m = counters(3200, 0, 3200, 64000, 40);
     m.have &= ~AU_C_WARPS;
-    CHECK_EQ_INT(au_model_eval(golden, "add", &m, 2, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &m, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.flags & AU_F_MISSING);
     CHECK_EQ_INT(r.missing, AU_C_WARPS);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_UNKNOWN);
@@ -168,17 +196,17 @@ static void test_zero_and_missing(void)
     /* no jobs counter at all: unknown */
     au_counters nj = counters(0, 0, 0, 64000, 40);
     nj.have = AU_C_ACTIVE_CYCLES | AU_C_WARPS;
-    CHECK_EQ_INT(au_model_eval(golden, "add", &nj, 2, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nj, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.missing & AU_C_JOBS);
     /* wavefronts missing: a = 1 assumed and flagged */
     au_counters nw = counters(3200, 0, 0, 64000, 16);
     nw.have &= ~AU_C_WAVEFRONTS;
-    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.flags & AU_F_NO_WAVEFRONTS);
     CHECK_NEAR(r.service, 1.5, 1e-12);
     /* invalid arguments */
-    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 0, NULL, &r), AU_E_INVAL);
-    CHECK_EQ_INT(au_model_eval(golden, "cas", &nw, 2, NULL, &r), AU_E_NOTFOUND);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 0, NULL, AU_BUSY_QUEUE, &r), AU_E_INVAL);
+    CHECK_EQ_INT(au_model_eval(golden, "cas", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_E_NOTFOUND);
 }
 
 static void test_per_sm(void)
@@ -188,9 +216,9 @@ static void test_per_sm(void)
     au_counters same[3];
     for (int i = 0; i < 3; ++i)
         same[i] = counters(1000, 0, 8000, 20000, 40);
-    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", same, 3, NULL, per, &tot), AU_OK);
+    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", same, 3, NULL, AU_BUSY_QUEUE, per, &tot), AU_OK);
     au_counters roll = counters(3000, 0, 24000, 20000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &roll, 3, NULL, &gpu), AU_OK);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &roll, 3, NULL, AU_BUSY_QUEUE, &gpu), AU_OK);
     CHECK_NEAR(tot.util, gpu.util, 1e-12);
     CHECK_NEAR(tot.service, gpu.service, 1e-12);
     /* uneven SMs, by hand: SM0 a=32 N=16 S=32, 1000 jobs, T=40000 -> U=0.8
@@ -198,7 +226,7 @@ static void test_per_sm(void)
      *                      SM2 no jobs, T=10000 -> U=0 */
     au_counters uneven[3] = {counters(1000, 0, 32000, 40000, 16), counters(1000, 0, 1000, 10000, 64),
                              counters(0, 0, 0, 10000, 8)};
-    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", uneven, 3, NULL, per, &tot), AU_OK);
+    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", uneven, 3, NULL, AU_BUSY_QUEUE, per, &tot), AU_OK);
     CHECK_NEAR(per[0].util, 0.8, 1e-12);
     CHECK_EQ_INT(per[0].verdict, AU_VERDICT_BOUND);
     CHECK_NEAR(per[1].util, 0.1, 1e-12);
@@ -243,14 +271,14 @@ static void test_cas_class(void)
     /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
     au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED};
     au_result r;
-    CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16, 1e-12);
     CHECK_NEAR(r.cas_queued, 0, 0);
     /* S(64, a=16, c=0) of cas: linear in a between 2 (a=1) and 64 (a=32): 2 * 16 = 32 */
     CHECK_NEAR(r.service, 32, 1e-9);
     CHECK_NEAR(r.util, 1000 * 32.0 / 40000, 1e-12);
     /* the same kernel priced as add (the default family): c = N, S = 2 per pass */
-    CHECK_EQ_INT(au_model_eval(t, "add", &cas_only, 1, NULL, &r), AU_OK);
+    CHECK_EQ_INT(au_model_eval(t, "add", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.cas_queued, 64, 1e-12);
     CHECK_NEAR(r.service, 32, 1e-9);
     au_table_free(t);
@@ -297,6 +325,7 @@ int main(int argc, char **argv)
     test_clamping();
     test_continuity();
     test_queue_gpu();
+    test_saturated();
     test_zero_and_missing();
     test_per_sm();
     test_cas_class();

@@ -93,6 +93,8 @@ const char *au_table_path(const au_table *t);
 size_t au_table_family_count(const au_table *t);
 const char *au_table_family_name(const au_table *t, size_t i);
 int au_table_has_family(const au_table *t, const char *family);
+/* Largest n of a family's grid (0 if the family is missing). */
+int au_table_n_max(const au_table *t, const char *family);
 /* Exact grid point, AU_E_NOTFOUND when (n, a, c) is not a measured point. */
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out);
 
@@ -185,6 +187,15 @@ typedef enum au_verdict {
     AU_VERDICT_BOUND,
 } au_verdict;
 
+/* How busy time is priced (docs/model.md):
+ *   AU_BUSY_SATURATED (default): each job costs the table's service time at the largest queue
+ *     length, S(n_max, a, c): the unit's capacity used, the figure validated against ground truth
+ *     (docs/validation.md).
+ *   AU_BUSY_QUEUE: each job costs S(N, a, c) at the estimated queue length N, as in the source
+ *     paper; a few latency-bound warps then count as a busy unit. */
+typedef enum au_busy_mode { AU_BUSY_SATURATED = 0, AU_BUSY_QUEUE = 1 } au_busy_mode;
+const char *au_busy_mode_name(au_busy_mode m); /* "saturated", "queue" */
+
 typedef struct au_thresholds {
     double bound;       /* U >= bound: atomic-bound (default 0.80) */
     double significant; /* U >= significant: significant (default 0.40) */
@@ -210,12 +221,13 @@ typedef struct au_result {
  * better).  sm_count > 0.  Returns AU_OK even when counters are missing (then res->flags has
  * AU_F_MISSING and verdict UNKNOWN); < 0 only for invalid arguments or an unknown family. */
 int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
-                  const au_thresholds *thr, au_result *res);
+                  const au_thresholds *thr, au_busy_mode busy, au_result *res);
 /* Per-SM evaluation: per_sm[i] holds SM i's own counters (active_cycles of that SM).  Fills out[i]
  * and an aggregate *total (sum of busy over sum of active, i.e. active-time weighted mean U;
  * total->jobs is the mean jobs per SM). */
 int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
-                         size_t nsm, const au_thresholds *thr, au_result *out, au_result *total);
+                         size_t nsm, const au_thresholds *thr, au_busy_mode busy, au_result *out,
+                         au_result *total);
 
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown" */
 /* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
@@ -246,8 +258,8 @@ typedef struct au_class_jobs {
  * busy_share[k] (may be NULL) receives class k's share of B, apportioned by J_k * S_k(N, a_k, 0).
  * queue_len and active_cycles are this SM's (or estimates, flagged by the caller). */
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
-                          double active_cycles, const au_thresholds *thr, au_result *res,
-                          double *busy_share);
+                          double active_cycles, const au_thresholds *thr, au_busy_mode busy,
+                          au_result *res, double *busy_share);
 
 /* ---------------------------------------------------------------- report */
 
@@ -301,6 +313,7 @@ typedef struct au_report {
     const au_table *table; /* not owned */
     char family[AU_FAMILY_MAX];
     au_thresholds thr;
+    au_busy_mode busy; /* AU_BUSY_SATURATED after au_report_init */
 } au_report;
 
 void au_report_init(au_report *r);
