@@ -6,18 +6,28 @@
  *   launches -n 64 -s 8 -t 4       4 host threads, each launching on 8 streams of its own
  *   launches -n 64 --graph         the launches captured into a CUDA graph and replayed once
  *   launches --ex                  cudaLaunchKernelEx instead of <<<>>>
+ *   launches -n 64 -t 2 --devices 2  host thread i launches on GPU i % 2 (multi-GPU runs)
  * Results are checked against a CPU histogram; the program prints one line with its wall time.
+ * For the hostile runs of tests/hostile, the program can also end abnormally right after its N-th
+ * launch call returned (counted over all threads):
+ *   --crash-after N         a store through a null pointer (SIGSEGV)
+ *   --exit-thread-after N   exit(3) from the launching thread (never the main thread)
+ *   --kill-after N          SIGKILL to itself
  */
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BINS 256
+#define MAX_DEVICES 16
 
 #define CUDA_CHECK(call)                                                                      \
     do {                                                                                      \
@@ -44,13 +54,38 @@ __global__ void small_hist(const unsigned char *data, size_t n, unsigned *out)
 }
 
 static struct {
-    int launches, streams, threads, graph, ex;
+    int launches, streams, threads, graph, ex, devices;
+    int crash_after, exit_after, kill_after; /* 0: off */
     size_t bytes;
-    const unsigned char *d_data;
+    const unsigned char *d_data[MAX_DEVICES]; /* the input, one copy per device */
     unsigned ref[BINS];
-} cfg = {64, 1, 1, 0, 0, 1 << 20, NULL, {0}};
+} cfg = {64, 1, 1, 0, 0, 1, 0, 0, 0, 1 << 20, {NULL}, {0}};
 
-static void launch_one(cudaStream_t s, unsigned *out)
+static std::atomic<int> launched(0);
+/* read through a volatile pointer: the compiler cannot prove the store below dereferences null
+ * (it would turn a known null store into a trap, SIGILL instead of SIGSEGV) */
+static volatile int *volatile crash_ptr = NULL;
+
+/* After each launch call (not the ones captured into a graph): the abnormal ends of the hostile
+ * runs, right after the N-th launch over all threads returned. */
+static void after_launch(void)
+{
+    int n = ++launched;
+    if (n == cfg.crash_after) {
+        fprintf(stderr, "launches: segfaulting after launch %d (--crash-after)\n", n);
+        *crash_ptr = 1;
+    }
+    if (n == cfg.exit_after) {
+        fprintf(stderr, "launches: exit(3) from a launching thread after launch %d (--exit-thread-after)\n", n);
+        exit(3);
+    }
+    if (n == cfg.kill_after) {
+        fprintf(stderr, "launches: SIGKILL to itself after launch %d (--kill-after)\n", n);
+        kill(getpid(), SIGKILL);
+    }
+}
+
+static void launch_one(const unsigned char *data, cudaStream_t s, unsigned *out)
 {
     if (cfg.ex) {
         cudaLaunchConfig_t lc;
@@ -58,17 +93,21 @@ static void launch_one(cudaStream_t s, unsigned *out)
         lc.gridDim = dim3(132);
         lc.blockDim = dim3(256);
         lc.stream = s;
-        CUDA_CHECK(cudaLaunchKernelEx(&lc, small_hist, cfg.d_data, cfg.bytes, out));
+        CUDA_CHECK(cudaLaunchKernelEx(&lc, small_hist, data, cfg.bytes, out));
     } else {
-        small_hist<<<132, 256, 0, s>>>(cfg.d_data, cfg.bytes, out);
+        small_hist<<<132, 256, 0, s>>>(data, cfg.bytes, out);
         CUDA_CHECK(cudaGetLastError());
     }
 }
 
-/* One host thread: its own streams and output buffers; launches/threads launches in all. */
+/* One host thread: its own streams and output buffers on device tid % devices;
+ * launches/threads launches in all. */
 static void *worker(void *arg)
 {
     int tid = (int)(size_t)arg, n = cfg.launches / cfg.threads + (tid < cfg.launches % cfg.threads);
+    int dev = tid % cfg.devices;
+    const unsigned char *data = cfg.d_data[dev];
+    CUDA_CHECK(cudaSetDevice(dev));
     cudaStream_t *st = (cudaStream_t *)calloc((size_t)cfg.streams, sizeof *st);
     unsigned *d_out;
     CUDA_CHECK(cudaMalloc(&d_out, (size_t)n * BINS * sizeof(unsigned)));
@@ -80,7 +119,7 @@ static void *worker(void *arg)
         cudaGraphExec_t ge;
         CUDA_CHECK(cudaStreamBeginCapture(st[0], cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < n; ++i)
-            launch_one(st[0], d_out + (size_t)i * BINS);
+            launch_one(data, st[0], d_out + (size_t)i * BINS);
         CUDA_CHECK(cudaStreamEndCapture(st[0], &g));
         CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
         CUDA_CHECK(cudaGraphLaunch(ge, st[0]));
@@ -88,8 +127,10 @@ static void *worker(void *arg)
         CUDA_CHECK(cudaGraphExecDestroy(ge));
         CUDA_CHECK(cudaGraphDestroy(g));
     } else {
-        for (int i = 0; i < n; ++i)
-            launch_one(st[i % cfg.streams], d_out + (size_t)i * BINS);
+        for (int i = 0; i < n; ++i) {
+            launch_one(data, st[i % cfg.streams], d_out + (size_t)i * BINS);
+            after_launch();
+        }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
     unsigned *h = (unsigned *)malloc((size_t)n * BINS * sizeof(unsigned));
@@ -114,6 +155,10 @@ int main(int argc, char **argv)
                                          {"threads", required_argument, 0, 't'},
                                          {"graph", no_argument, 0, 'g'},
                                          {"ex", no_argument, 0, 'x'},
+                                         {"devices", required_argument, 0, 'd'},
+                                         {"crash-after", required_argument, 0, 'C'},
+                                         {"exit-thread-after", required_argument, 0, 'E'},
+                                         {"kill-after", required_argument, 0, 'K'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     int c;
@@ -124,16 +169,30 @@ int main(int argc, char **argv)
         case 't': cfg.threads = atoi(optarg); break;
         case 'g': cfg.graph = 1; break;
         case 'x': cfg.ex = 1; break;
+        case 'd': cfg.devices = atoi(optarg); break;
+        case 'C': cfg.crash_after = atoi(optarg); break;
+        case 'E': cfg.exit_after = atoi(optarg); break;
+        case 'K': cfg.kill_after = atoi(optarg); break;
         case 'h':
-            puts("usage: launches [-n LAUNCHES=64] [-s STREAMS=1] [-t THREADS=1] [--graph] [--ex]");
+            puts("usage: launches [-n LAUNCHES=64] [-s STREAMS=1] [-t THREADS=1] [--graph] [--ex]\n"
+                 "                [--devices N=1] [--crash-after N] [--exit-thread-after N] [--kill-after N]");
             return 0;
         default: return 2;
         }
     }
     if (optind < argc || cfg.launches < 1 || cfg.streams < 1 || cfg.threads < 1 || cfg.threads > 64 ||
-        cfg.launches < cfg.threads) {
+        cfg.launches < cfg.threads || cfg.devices < 1 || cfg.devices > MAX_DEVICES ||
+        cfg.crash_after < 0 || cfg.exit_after < 0 || cfg.kill_after < 0) {
         fprintf(stderr, "launches: bad arguments (see --help)\n");
         return 2;
+    }
+    if (cfg.devices > 1) {
+        int count = 0;
+        CUDA_CHECK(cudaGetDeviceCount(&count));
+        if (count < cfg.devices) {
+            fprintf(stderr, "launches: --devices %d but %d device(s) visible\n", cfg.devices, count);
+            return 2;
+        }
     }
     unsigned char *h_data = (unsigned char *)malloc(cfg.bytes), *d_data;
     unsigned long long s = 88172645463325252ull;
@@ -142,9 +201,12 @@ int main(int argc, char **argv)
         h_data[i] = (unsigned char)s;
         cfg.ref[h_data[i]]++;
     }
-    CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
-    CUDA_CHECK(cudaMemcpy(d_data, h_data, cfg.bytes, cudaMemcpyHostToDevice));
-    cfg.d_data = d_data;
+    for (int d = 0; d < cfg.devices; ++d) {
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
+        CUDA_CHECK(cudaMemcpy(d_data, h_data, cfg.bytes, cudaMemcpyHostToDevice));
+        cfg.d_data[d] = d_data;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_t th[64];
@@ -155,7 +217,10 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("launches=%d streams=%d threads=%d graph=%d ex=%d wall_ms=%.3f\n", cfg.launches, cfg.streams,
            cfg.threads, cfg.graph, cfg.ex, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
-    CUDA_CHECK(cudaFree(d_data));
+    for (int d = 0; d < cfg.devices; ++d) {
+        CUDA_CHECK(cudaSetDevice(d));
+        CUDA_CHECK(cudaFree((void *)cfg.d_data[d]));
+    }
     free(h_data);
     return 0;
 }

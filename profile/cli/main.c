@@ -427,6 +427,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
                             "measured before it (counters kept in %s)\n",
                     prog, argv[optind], lr.signal, counters);
+        else if (lr.exit_status != 0 && !quiet)
+            fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
+                            "measured before it ended (counters kept in %s)\n",
+                    prog, argv[optind], lr.exit_status, counters);
     }
 
     au_report rep;

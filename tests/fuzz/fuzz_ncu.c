@@ -1,0 +1,86 @@
+/*
+ * fuzz_ncu.c - libFuzzer target for the Nsight Compute CSV reader (au_ncu_import_buffer,
+ * profile/import/ncu_import.c), which also reads atomutil's own counters files.  Every input must
+ * either import or be refused with one printable line naming the input; what imports then goes
+ * through the rest of atomutil-profile's path: evaluation against a fixed table and the three
+ * renderers, so that counters the reader lets through cannot crash the model or the report.
+ * The table is tests/data/golden-table.csv (FUZZ_TABLE, or $ATOMUTIL_FUZZ_TABLE), loaded once.
+ */
+#include "fuzz_common.h"
+
+#include "atomutil/model.h"
+#include "ncu_import.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef FUZZ_TABLE
+#define FUZZ_TABLE "tests/data/golden-table.csv"
+#endif
+
+static au_table *table;
+static FILE *devnull;
+
+static void release(void)
+{
+    au_table_free(table);
+    table = NULL;
+    if (devnull)
+        fclose(devnull);
+    devnull = NULL;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *path = getenv("ATOMUTIL_FUZZ_TABLE");
+    if (!path || !*path)
+        path = FUZZ_TABLE;
+    if (au_table_load(path, &table) != AU_OK) {
+        fprintf(stderr, "fuzz_ncu: %s\n", au_last_error());
+        abort();
+    }
+    devnull = fopen("/dev/null", "w");
+    atexit(release);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    au_report r;
+    au_report_init(&r);
+    int rc = au_ncu_import_buffer("fuzz.csv", (const char *)data, size, &r);
+    if (rc == AU_OK) {
+        fuzz_check(r.count > 0, "an import without launches succeeded");
+        /* what the reader lets through is a count: finite and >= 0 (after unit scaling too) */
+        for (size_t i = 0; i < r.count; ++i) {
+            const au_counters *c = &r.launches[i].ctr;
+            const double v[] = {c->jobs, c->cas_jobs, c->wavefronts, c->active_cycles, c->warps};
+            const unsigned bit[] = {AU_C_JOBS, AU_C_CAS, AU_C_WAVEFRONTS, AU_C_ACTIVE_CYCLES, AU_C_WARPS};
+            for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
+                if (c->have & bit[k])
+                    fuzz_check(isfinite(v[k]) && v[k] >= 0, "a counter is not a finite count");
+            fuzz_check(isfinite(r.launches[i].duration_ns), "duration is not finite");
+        }
+        au_thresholds thr = AU_THRESHOLDS_DEFAULT;
+        fuzz_check(au_report_eval(&r, table, "add", &thr) == AU_OK, "evaluation of an import failed");
+        for (size_t i = 0; i < r.count; ++i) {
+            const au_launch *l = &r.launches[i];
+            fuzz_check(l->kernel != NULL, "launch without a kernel name");
+            if (l->res.verdict != AU_VERDICT_UNKNOWN)
+                fuzz_check(l->res.util == l->res.util, "U is NaN for a launch with a verdict");
+        }
+        if (devnull)
+            for (int f = AU_FMT_TABLE; f <= AU_FMT_JSON; ++f)
+                fuzz_check(au_report_render(&r, (au_format)f, devnull) == AU_OK, "rendering failed");
+    } else if (rc == AU_E_PARSE) {
+        fuzz_check_message(au_last_error(), "fuzz.csv");
+    } else {
+        fuzz_check(rc < 0, "failure with a positive status");
+    }
+    au_report_free(&r);
+    return 0;
+}
