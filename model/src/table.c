@@ -5,6 +5,8 @@
  */
 #include "table_impl.h"
 
+#include "atomutil/csvline.h"
+
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
@@ -426,61 +428,23 @@ static int check_meta(au_table *t, unsigned seen, long lineno)
 
 /* ------------------------------------------------------------ reading */
 
-typedef struct {
-    char *field[NCOLS];
-    int nf;
-    int overflow;
-    int nomem;
-} row_fields;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    row_fields *rf = data;
-    if (rf->nf >= NCOLS) {
-        rf->overflow = 1;
-        return;
-    }
-    char *f = malloc(len + 1);
-    if (!f) {
-        rf->nomem = 1;
-        return;
-    }
-    memcpy(f, s, len);
-    f[len] = '\0';
-    rf->field[rf->nf++] = f;
-}
-
-static void on_row(int c, void *data)
-{
-    (void)c;
-    (void)data;
-}
-
-static void free_fields(row_fields *rf)
-{
-    for (int i = 0; i < rf->nf; ++i)
-        free(rf->field[i]);
-    rf->nf = 0;
-}
-
 /* Parses one data line with libcsv in strict mode. */
 static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, size_t len,
                            long lineno, fam_hash *h)
 {
-    row_fields rf = {{0}, 0, 0, 0};
-    int rc = AU_OK;
-    if (csv_parse(p, line, len, on_field, on_row, &rf) != len || csv_fini(p, on_field, on_row, &rf)) {
-        rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "CSV syntax: %s", csv_strerror(csv_error(p)));
-        csv_fini(p, on_field, on_row, &rf);
+    au_csv_line rf = {.max = NCOLS};
+    int rc = AU_OK, st = au_csv_split(p, line, len, &rf);
+    if (st == AU_E_PARSE) {
+        rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "CSV syntax: %s", csv_strerror(rf.csv_err));
         goto out;
     }
-    if (rf.nomem) {
+    if (st == AU_E_NOMEM) {
         rc = au_set_error(AU_E_NOMEM, "out of memory");
         goto out;
     }
-    if (rf.overflow || rf.nf != NCOLS) {
+    if (rf.overflow || rf.n != NCOLS) {
         rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "expected %d fields (%s), got %s%d", NCOLS,
-                             HEADER, rf.overflow ? "more than " : "", rf.nf);
+                             HEADER, rf.overflow ? "more than " : "", rf.n);
         goto out;
     }
     static const char *const names[NCOLS] = {"family", "n", "a", "c", "service_cycles",
@@ -488,21 +452,21 @@ static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, 
     long iv[3];
     double dv[4];
     for (int i = 1; i < 4; ++i)
-        if (au_parse_long(rf.field[i], &iv[i - 1])) {
+        if (au_parse_long(rf.f[i], &iv[i - 1])) {
             rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not an integer", names[i],
-                                 rf.field[i]);
+                                 rf.f[i]);
             goto out;
         }
     for (int i = 4; i < 8; ++i)
-        if (au_parse_double(rf.field[i], &dv[i - 4])) {
+        if (au_parse_double(rf.f[i], &dv[i - 4])) {
             rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not a finite number",
-                                 names[i], rf.field[i]);
+                                 names[i], rf.f[i]);
             goto out;
         }
     au_sample s = {dv[0], dv[1], dv[2], dv[3]};
-    rc = add_row(t, rf.field[0], iv[0], iv[1], iv[2], &s, lineno, h);
+    rc = add_row(t, rf.f[0], iv[0], iv[1], iv[2], &s, lineno, h);
 out:
-    free_fields(&rf);
+    au_csv_line_clear(&rf);
     return rc;
 }
 

@@ -11,6 +11,7 @@
  */
 #include "ncu_import.h"
 
+#include "atomutil/csvline.h"
 #include "atomutil/util.h"
 
 #include <csv.h>
@@ -31,44 +32,6 @@ static const char *const col_names[C_N] = {"ID",  "Process ID",  "Kernel Name", 
                                            "Metric Value"};
 static const int col_required[C_N] = {1, 0, 1, 0, 0, 0, 1, 0, 1};
 
-typedef struct {
-    char *f[MAX_COLS];
-    size_t len[MAX_COLS];
-    int n, overflow, nomem;
-    int csv_err; /* csv_error() of a failed line, kept before csv_fini resets it */
-} fields;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    fields *fs = data;
-    if (fs->n >= MAX_COLS) {
-        fs->overflow = 1;
-        return;
-    }
-    char *p = malloc(len + 1);
-    if (!p) {
-        fs->nomem = 1;
-        return;
-    }
-    memcpy(p, s, len);
-    p[len] = '\0';
-    fs->len[fs->n] = len;
-    fs->f[fs->n++] = p;
-}
-
-static void on_row(int c, void *data)
-{
-    (void)c;
-    (void)data;
-}
-
-static void fields_free(fields *fs)
-{
-    for (int i = 0; i < fs->n; ++i)
-        free(fs->f[i]);
-    fs->n = 0;
-}
-
 /* One error message format for the whole reader. */
 static int fail(const char *name, long line, const char *fmt, ...)
 {
@@ -78,17 +41,6 @@ static int fail(const char *name, long line, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return au_set_error_at(AU_E_PARSE, name, line, "%s", msg);
-}
-
-static int parse_line(struct csv_parser *p, const char *s, size_t len, fields *fs)
-{
-    fs->n = fs->overflow = fs->nomem = fs->csv_err = 0;
-    if (csv_parse(p, s, len, on_field, on_row, fs) != len || csv_fini(p, on_field, on_row, fs) != 0) {
-        fs->csv_err = csv_error(p); /* the csv_fini below resets it */
-        csv_fini(p, on_field, on_row, fs);
-        return AU_E_PARSE;
-    }
-    return fs->nomem ? AU_E_NOMEM : AU_OK;
 }
 
 /* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number, or if the
@@ -243,7 +195,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
-    fields fs = {{0}, {0}, 0, 0, 0, 0};
+    au_csv_line fs = {.max = MAX_COLS};
     launch_map map = {NULL, 0, 0};
     launch_extra *extra = NULL;
     size_t extra_cap = 0, first_launch = r->count;
@@ -295,7 +247,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         if (!header_line) {
             if (strncmp(line, "\"ID\",", 5) != 0)
                 continue;
-            if ((rc = parse_line(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
+            if ((rc = au_csv_split(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
                 rc = rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
                      : fs.overflow ? fail(name, lineno, "header has more than %d columns", MAX_COLS)
                                    : fail(name, lineno, "malformed CSV header");
@@ -325,10 +277,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
                 }
             ncols = fs.n;
             header_line = lineno;
-            fields_free(&fs);
+            au_csv_line_clear(&fs);
             continue;
         }
-        rc = parse_line(&p, line, ll, &fs);
+        rc = au_csv_split(&p, line, ll, &fs);
         if (rc == AU_E_NOMEM) {
             rc = au_set_error(AU_E_NOMEM, "out of memory");
             goto out;
@@ -463,7 +415,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             au_counters_set(&l->ctr, metric, v);
         }
     next:
-        fields_free(&fs);
+        au_csv_line_clear(&fs);
     }
     if (!header_line) {
         rc = fail(name, lineno ? lineno : 1,
@@ -490,7 +442,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         }
     }
 out:
-    fields_free(&fs);
+    au_csv_line_clear(&fs);
     free(line);
     free(map.s);
     free(extra);

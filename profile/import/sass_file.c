@@ -5,6 +5,7 @@
  */
 #include "sass_file.h"
 
+#include "atomutil/csvline.h"
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
@@ -14,41 +15,6 @@
 
 #define SASS_MAX_BYTES ((size_t)1 << 31)
 #define NCOL 10
-
-typedef struct {
-    char *f[NCOL];
-    int n, overflow, nomem;
-} fields;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    fields *fs = data;
-    if (fs->n >= NCOL) {
-        fs->overflow = 1;
-        return;
-    }
-    char *p = malloc(len + 1);
-    if (!p) {
-        fs->nomem = 1;
-        return;
-    }
-    memcpy(p, s, len);
-    p[len] = '\0';
-    fs->f[fs->n++] = p;
-}
-
-static void on_row(int c, void *data)
-{
-    (void)c;
-    (void)data;
-}
-
-static void fields_free(fields *fs)
-{
-    for (int i = 0; i < fs->n; ++i)
-        free(fs->f[i]);
-    fs->n = 0;
-}
 
 /* Keeps s (owned) in d's string list, reusing one of the last two strings when equal (rows of a
  * launch repeat its kernel and function names). */
@@ -89,7 +55,7 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
-    fields fs = {{0}, 0, 0, 0};
+    au_csv_line fs = {.max = NCOL};
     int rc = AU_OK, header = 0;
     long lineno = 0;
     if (memchr(buf, '\0', len)) {
@@ -115,14 +81,12 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
                                      (int)strlen(AU_SASS_CSV_HEADER) - 1, AU_SASS_CSV_HEADER);
             continue;
         }
-        fs.n = fs.overflow = fs.nomem = 0;
-        if (csv_parse(&p, ls, ll, on_field, on_row, &fs) != ll || csv_fini(&p, on_field, on_row, &fs)) {
-            int e = csv_error(&p);
-            csv_fini(&p, on_field, on_row, &fs);
-            rc = au_set_error_at(AU_E_PARSE, name, lineno, "CSV syntax error: %s", csv_strerror(e));
+        int st = au_csv_split(&p, ls, ll, &fs);
+        if (st == AU_E_PARSE) {
+            rc = au_set_error_at(AU_E_PARSE, name, lineno, "CSV syntax error: %s", csv_strerror(fs.csv_err));
             break;
         }
-        if (fs.nomem) {
+        if (st == AU_E_NOMEM) {
             rc = au_set_error(AU_E_NOMEM, "out of memory");
             break;
         }
@@ -160,9 +124,9 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
                 d->rows[d->count++] = (au_sass_row){(long long)v[0], (long long)v[1], k, (uint32_t)v[3], fn,
                                                     (uint32_t)v[5], (int)v[6], v[7], v[8], v[9]};
         }
-        fields_free(&fs);
+        au_csv_line_clear(&fs);
     }
-    fields_free(&fs);
+    au_csv_line_clear(&fs);
     csv_free(&p);
     if (rc == AU_OK && !header)
         rc = au_set_error_at(AU_E_PARSE, name, lineno ? lineno : 1, "empty: no SASS file header");
