@@ -306,6 +306,8 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = find_ctx(cb->context);
+    if (c && c->failed)
+        return;
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
     if (c && c == au_g.active && c->npend)
         au_g.col->flush(c);
@@ -325,6 +327,10 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 {
     (void)ud;
     pthread_mutex_lock(&au_g.lock);
+    if (au_g.exiting) { /* the process is ending: no more CUPTI calls from other threads */
+        pthread_mutex_unlock(&au_g.lock);
+        return;
+    }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
         if (is_begin_capture(id)) {
@@ -357,8 +363,13 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const CUpti_ResourceData *rd = data;
         ctx_state *c = find_ctx(rd->context);
-        if (c)
+        if (c) {
             disable_ctx(c);
+            /* never enable collection on it again: other threads may still launch into a context
+             * that is being destroyed (exit() from one thread of several), and CUPTI calls on it
+             * crash the program */
+            c->failed = 1;
+        }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
         const CUpti_ResourceData *rd = data;
         if (au_g.col->module_loaded && rd->resourceDescriptor)
@@ -370,6 +381,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 static void at_exit(void)
 {
     pthread_mutex_lock(&au_g.lock);
+    au_g.exiting = 1;
     if (au_g.active)
         disable_ctx(au_g.active);
     if (au_g.graph_skipped)

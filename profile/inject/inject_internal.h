@@ -78,6 +78,7 @@ typedef struct inject_state {
     int captures;              /* stream captures in progress in this process */
     long long graph_skipped;   /* graph launches, not measured */
     long long capture_skipped; /* launches that ran while another stream was being captured */
+    int exiting;               /* exit handlers are running: callbacks do nothing */
     const collector *col;
     const char *cubin_dir; /* sass mode: where the cubins of measured kernels go */
 } inject_state;

@@ -12,6 +12,8 @@
 hostile_name=$(basename "$0" .sh)
 hostile_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin_dir=${1:-${ATOMUTIL_BIN_DIR:-$hostile_root/build/bin}}
+# the checks run in their own work directory: a relative BIN_DIR must still resolve there
+[ -d "$bin_dir" ] && bin_dir=$(cd "$bin_dir" && pwd)
 work=${2:-}
 profile=$bin_dir/atomutil-profile
 launches=$bin_dir/launches

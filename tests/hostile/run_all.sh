@@ -6,6 +6,8 @@
 # directory under ${TMPDIR:-/tmp}).  The RESULT lines are the figures for docs/reliability.md.
 here=$(cd "$(dirname "$0")" && pwd)
 bin_dir=${1:-$here/../../build/bin}
+# the runs work in their own directories: a relative BIN_DIR must not break there
+bin_dir=$(cd "$bin_dir" && pwd) || { echo "run_all.sh: no directory $1" >&2; exit 2; }
 root=${2:-$(mktemp -d "${TMPDIR:-/tmp}/atomutil-hostile.XXXXXX")}
 mkdir -p "$root"
 pass=0 fail=0 skip=0
