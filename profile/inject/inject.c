@@ -143,8 +143,7 @@ static void disable_ctx(ctx_state *c)
     if (c->npend)
         au_diag("warning", "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
-    if (au_g.active == c)
-        au_g.active = NULL;
+
 }
 
 static ctx_state *find_ctx(CUcontext ctx)
@@ -277,14 +276,11 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
         return;
-    if (au_g.active != c) {
-        if (au_g.active)
-            disable_ctx(au_g.active);
-        if (au_g.col->enable(c) != 0) {
-            c->failed = 1;
-            return;
-        }
-        au_g.active = c;
+    /* each context keeps its own collector enabled (several GPUs, several contexts); switching
+     * one collector between contexts at every launch crashed two-GPU programs */
+    if (!c->enabled && au_g.col->enable(c) != 0) {
+        c->failed = 1;
+        return;
     }
     if (au_g.col->resume(c) != 0)
         return;
@@ -309,8 +305,16 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     if (c && c->failed)
         return;
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
-    if (c && c == au_g.active && c->npend)
+    if (c && c->enabled && c->npend)
         au_g.col->flush(c);
+}
+
+/* Stops collection on every context (before a stream capture or a graph launch). */
+static void pause_all(void)
+{
+    for (ctx_state *c = au_g.contexts; c; c = c->next)
+        if (c->enabled && !c->failed)
+            au_g.col->pause(c);
 }
 
 static int is_begin_capture(CUpti_CallbackId id)
@@ -336,8 +340,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         if (is_begin_capture(id)) {
             /* stop before the capture starts: once it runs, a synchronization would invalidate it */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.active && au_g.captures == 0)
-                    au_g.col->pause(au_g.active);
+                if (au_g.captures == 0)
+                    pause_all();
             } else if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
                 au_g.captures++;
             }
@@ -351,8 +355,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
             /* the auto-range profiler does not measure graph kernel nodes and disturbs their
              * execution (CUDA 13.0, docs/performance.md): graphs run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.active && au_g.captures == 0)
-                    au_g.col->pause(au_g.active);
+                if (au_g.captures == 0)
+                    pause_all();
                 au_g.graph_skipped++;
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
@@ -382,8 +386,9 @@ static void at_exit(void)
 {
     pthread_mutex_lock(&au_g.lock);
     au_g.exiting = 1;
-    if (au_g.active)
-        disable_ctx(au_g.active);
+    for (ctx_state *c = au_g.contexts; c; c = c->next)
+        if (c->enabled || c->npend)
+            disable_ctx(c);
     if (au_g.graph_skipped)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.capture_skipped)

@@ -73,7 +73,6 @@ typedef struct inject_state {
     size_t nmetrics;
     size_t max_ranges;
     ctx_state *contexts;
-    ctx_state *active; /* the one context whose collector is enabled */
     int profiler_initialized;
     int captures;              /* stream captures in progress in this process */
     long long graph_skipped;   /* graph launches, not measured */
