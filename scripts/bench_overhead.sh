@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Overhead of live profiling: wall time of each target alone, under atomutil-profile, and under
+# Overhead of live profiling: wall time of each target alone, under atomutil-profile (default:
+# with the kernels' opcodes read from their code, docs/opcodes.md; and --no-opcodes), and under
 # ncu collecting the same counters (--clock-control none --cache-control none), median of REPS
 # runs each.  Run on a GPU machine from the repository root after building; prints a Markdown
 # table (docs/performance.md) and the GPU it ran on.  Never changes device settings.
@@ -30,22 +31,24 @@ targets=(
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
 echo "GPU: $gpu; $reps runs each, median wall seconds"
 echo
-echo "| target | alone | atomutil-profile | ncu, same counters | atomutil / ncu | atomutil overhead per launch |"
-echo "|---|---|---|---|---|---|"
+echo "| target | alone | atomutil-profile | atomutil-profile --no-opcodes | ncu, same counters | atomutil / ncu | --no-opcodes / ncu | --no-opcodes overhead per launch |"
+echo "|---|---|---|---|---|---|---|---|"
 for t in "${targets[@]}"; do
     name=${t%%|*}
     read -r -a cmd <<< "${t#*|}"
-    a=(); p=(); n=()
+    a=(); p=(); q=(); n=()
     for ((i = 0; i < reps; ++i)); do
         a+=("$(wall "${cmd[@]}")")
         p+=("$(wall "$prof" -q --table "$table" -o "$tmp/p" -- "${cmd[@]}")")
+        q+=("$(wall "$prof" -q --no-opcodes --table "$table" -o "$tmp/q" -- "${cmd[@]}")")
         n+=("$(wall ncu --csv --clock-control none --cache-control none --metrics "$metrics" "${cmd[@]}")")
     done
     ma=$(printf '%s\n' "${a[@]}" | median)
     mp=$(printf '%s\n' "${p[@]}" | median)
+    mq=$(printf '%s\n' "${q[@]}" | median)
     mn=$(printf '%s\n' "${n[@]}" | median)
-    launches=$(grep -c '"sm__cycles_active.avg"' "$tmp/p.counters.csv")
-    awk -v name="$name" -v a="$ma" -v p="$mp" -v n="$mn" -v l="$launches" 'BEGIN {
-        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.1f ms (%d launches) |\n", name, a, p, n, p / n,
-               (p - a) * 1000 / l, l }'
+    launches=$(grep -c '"sm__cycles_active.avg"' "$tmp/q.counters.csv")
+    awk -v name="$name" -v a="$ma" -v p="$mp" -v q="$mq" -v n="$mn" -v l="$launches" 'BEGIN {
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f ms (%d launches) |\n", name, a, p, q, n,
+               p / n, q / n, (q - a) * 1000 / l, l }'
 done

@@ -53,6 +53,10 @@ for f in popc_inc cas cas64 cast_spin cast_spin64; do
     step "vprof-$f" 60 "$P" -q --busy queue --import "$res/vprof.counters.csv" --family "$f" --csv -o "$res/vprof_$f"
 done
 step validate 120 python3 "$here/scripts/validate.py" "$res" --img "$img" > "$res/validate.log" 2>&1
+# 2b. the same points with --opcodes (each kernel priced by the opcodes of its code)
+step vop 300 "$P" -q --opcodes -o "$res/vop" --csv -- "$B/validation" --mode profile -o "$res/vop_points.csv" \
+    > "$res/vop.log" 2>&1
+step validate-opcodes 60 python3 "$here/scripts/validate_opcodes.py" "$res" > "$res/validate_opcodes.md" 2>&1
 
 # 3. histogram case study: every size, block size, image and kernel; timings, then counters
 step hist-time 300 "$B/histogram" --sweep -i all > "$res/hist_time.txt"

@@ -19,6 +19,7 @@ static const char *const flag_names[] = {
     "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
     "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
+    "opcodes",     "split_estimated", "opcode_mismatch",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)

@@ -33,6 +33,7 @@ void au_report_free(au_report *r)
     for (size_t i = 0; i < r->count; ++i) {
         free(r->launches[i].kernel);
         au_persm_free(r->launches[i].persm);
+        au_opsplit_free(r->launches[i].ops);
     }
     free(r->launches);
     memset(r, 0, sizeof *r);
@@ -164,16 +165,74 @@ static void render_persm_human(const au_report *r, FILE *out)
     }
 }
 
+/* Opcode section of the human report: once per kernel, its classes, U by classes and by the
+ * single family, and its shared-atomic instructions grouped by opcode and source line. */
+static void render_opcodes_human(const au_report *r, FILE *out)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_opsplit *o = l->ops;
+        if (!o)
+            continue;
+        int first = 1;
+        for (size_t j = 0; j < i && first; ++j)
+            first = !(r->launches[j].ops && r->launches[j].kernel && l->kernel &&
+                      strcmp(r->launches[j].kernel, l->kernel) == 0);
+        if (!first)
+            continue;
+        if (!any)
+            fprintf(out, "\nOpcode classes (shared atomics of each kernel's code; jobs split by the CAS counter; "
+                         "first launch of each kernel shown):\n");
+        any = 1;
+        char kn[64], fl[256];
+        au_kernel_short(l->kernel, kn, sizeof kn, 40);
+        au_flags_string(o->flags, fl, sizeof fl);
+        fprintf(out, "%4lld  %-40s %s\n", l->id, kn, o->classes[0] ? o->classes : "no shared-atomic jobs");
+        if (l->res.flags & AU_F_OPCODES)
+            fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
+                    o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);
+        else if (fl[0])
+            fprintf(out, "      %s\n", fl);
+        /* instructions: count per (opcode, source) */
+        for (size_t k = 0; k < o->ninstr; ++k) {
+            const au_instr *x = &o->instr[k];
+            int seen = 0;
+            for (size_t m = 0; m < k && !seen; ++m)
+                seen = strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
+            if (seen)
+                continue;
+            size_t cnt = 0;
+            for (size_t m = k; m < o->ninstr; ++m)
+                cnt += strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
+            fprintf(out, "        %3zu x %-22s %-11s first at pc 0x%04x  %s\n", cnt, x->opcode, x->family, x->pc,
+                    x->source);
+        }
+        if (o->ninstr == 0)
+            fprintf(out, "        no ATOMS instruction in the kernel's code\n");
+    }
+}
+
 static void render_table(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fprintf(out, "atomutil %s: shared-atomic unit utilization per kernel launch\n", AU_VERSION_STRING);
     fprintf(out, "source: %s\n", r->source);
+    size_t by_opcodes = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        by_opcodes += (r->launches[i].res.flags & AU_F_OPCODES) != 0;
     if (m)
-        fprintf(out, "table:  %s (%s, cc %d.%d, %s, %s%s), non-CAS jobs priced as '%s'\n",
+        fprintf(out, "table:  %s (%s, cc %d.%d, %s, %s%s)\n",
                 au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", m->gpu_name,
                 m->cc_major, m->cc_minor, m->method, m->status,
-                strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "", r->family);
+                strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
+    if (by_opcodes == r->count)
+        fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes)\n");
+    else if (by_opcodes)
+        fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes), the other launches' "
+                     "non-CAS jobs as '%s'\n", r->family);
+    else
+        fprintf(out, "jobs:   non-CAS jobs priced as '%s'\n", r->family);
     fprintf(out, "busy:   %s\n", r->busy == AU_BUSY_QUEUE
                                      ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
                                      : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
@@ -214,6 +273,7 @@ static void render_table(const au_report *r, FILE *out)
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
                  "per SM; U = B/T.\n");
     render_persm_human(r, out);
+    render_opcodes_human(r, out);
 }
 
 /* ------------------------------------------------------------ CSV */
@@ -234,7 +294,8 @@ static void render_csv(const au_report *r, FILE *out)
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
-          "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode\n",
+          "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
+          "opcode_classes,util_pct_by_family\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -258,11 +319,20 @@ static void render_csv(const au_report *r, FILE *out)
         else
             fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
                     x->cas_queued, x->service, x->busy, x->active, x->util * 100);
-        fprintf(out, "%s,%s,", au_verdict_name(x->verdict), fl);
+        /* flags are comma separated: one quoted field */
+        fprintf(out, "%s,", au_verdict_name(x->verdict));
+        csv_str(out, fl);
+        fputc(',', out);
         csv_str(out, l->missing_names);
         fputc(',', out);
         csv_str(out, r->table ? au_table_path(r->table) : "");
-        fprintf(out, ",%s,%s\n", r->family, au_busy_mode_name(r->busy));
+        fprintf(out, ",%s,%s,", r->family, au_busy_mode_name(r->busy));
+        csv_str(out, l->ops ? l->ops->classes : "");
+        if (l->ops && !(x->flags & AU_F_MISSING))
+            fprintf(out, ",%.1f", l->ops->by_family.util * 100);
+        else
+            fputc(',', out);
+        fputc('\n', out);
     }
 }
 
@@ -298,6 +368,8 @@ static void json_array(FILE *out, const char *key, const double *v, size_t n, do
     fputc(']', out);
 }
 
+static void json_instr(FILE *out, const au_instr *v, size_t n);
+
 static void json_persm(FILE *out, const au_persm *p)
 {
     char fl[256];
@@ -317,9 +389,16 @@ static void json_persm(FILE *out, const au_persm *p)
     json_array(out, "a_passes_per_job", p->a, p->nsm, 1);
     fprintf(out, ",\n       ");
     json_array(out, "busy_cycles", p->busy, p->nsm, 1);
-    fprintf(out, ",\n       \"instructions\": [");
-    for (size_t k = 0; k < p->ninstr; ++k) {
-        const au_instr *x = &p->instr[k];
+    fprintf(out, ",\n       ");
+    json_instr(out, p->instr, p->ninstr);
+    fputc('}', out);
+}
+
+static void json_instr(FILE *out, const au_instr *v, size_t n)
+{
+    fprintf(out, "\"instructions\": [");
+    for (size_t k = 0; k < n; ++k) {
+        const au_instr *x = &v[k];
         fprintf(out, "%s\n         {\"function\": ", k ? "," : "");
         json_str(out, x->function);
         fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
@@ -333,6 +412,39 @@ static void json_persm(FILE *out, const au_persm *p)
         json_num(out, "wavefronts", x->wavefronts, 0);
         json_num(out, "threads", x->threads, 0);
         json_num(out, "busy_cycles", x->busy, 1);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void json_opcodes(FILE *out, const au_opsplit *o)
+{
+    char fl[256];
+    fprintf(out, ",\n     \"opcodes\": {\"classes\": ");
+    json_str(out, o->classes);
+    fprintf(out, ", ");
+    json_num(out, "util_pct_by_family", o->by_family.util * 100, 0);
+    json_num(out, "service_cycles_by_family", o->by_family.service, 0);
+    fprintf(out, "\"flags\": \"%s\",\n       \"by_class\": [", au_flags_string(o->flags, fl, sizeof fl));
+    for (size_t c = 0; c < o->nclass; ++c) {
+        fprintf(out, "%s{\"family\": ", c ? ", " : "");
+        json_str(out, o->cls[c].family);
+        fprintf(out, ", \"instructions\": %zu, ", o->cls[c].ninstr);
+        json_num(out, "jobs", o->cls[c].jobs, 0);
+        json_num(out, "busy_cycles", o->cls[c].busy, 1);
+        fputc('}', out);
+    }
+    fprintf(out, "],\n       \"instructions\": [");
+    for (size_t k = 0; k < o->ninstr; ++k) {
+        const au_instr *x = &o->instr[k];
+        fprintf(out, "%s\n         {\"function\": ", k ? "," : "");
+        json_str(out, x->function);
+        fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
+        json_str(out, x->opcode);
+        fprintf(out, ", \"family\": ");
+        json_str(out, x->family);
+        fprintf(out, ", \"source\": ");
+        json_str(out, x->source);
         fputc('}', out);
     }
     fprintf(out, "]}");
@@ -400,6 +512,8 @@ static void render_json(const au_report *r, FILE *out)
         json_str(out, l->missing_names);
         if (l->persm)
             json_persm(out, l->persm);
+        if (l->ops)
+            json_opcodes(out, l->ops);
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");

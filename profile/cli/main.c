@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "live.h"
 #include "ncu_import.h"
+#include "opcodes.h"
 #include "tables.h"
 
 #include <errno.h>
@@ -54,11 +55,19 @@ static void usage(FILE *f)
             "Model:\n"
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
             "                         the export, matched by name and compute capability; docs/table-format.md)\n"
-            "      --family NAME      table family that prices the non-CAS jobs (default: add; for kernels of\n"
-            "                         float or 64-bit atomicAdd on shared memory: cast_spin, cast_spin64)\n"
+            "      --family NAME      table family that prices the non-CAS jobs where the code is unknown\n"
+            "                         (default: add); given alone, it prices every launch (no --opcodes; for\n"
+            "                         kernels of float or 64-bit atomicAdd on shared memory: cast_spin,\n"
+            "                         cast_spin64)\n"
+            "      --opcodes          (default) price every job by the table family of its own opcode\n"
+            "                         (ATOMS.ADD, .POPC.INC, .CAS, .CAST.SPIN, .MIN, ...), read from the\n"
+            "                         kernel's code: a live run keeps the measured kernels' cubins in\n"
+            "                         BASE.cubins/ and lists them with nvdisasm or cuobjdump (docs/opcodes.md);\n"
+            "                         with --import, the BASE.cubins/ of such a run.  Given explicitly, missing\n"
+            "                         code is an error; by default those launches are priced as --family\n"
+            "      --no-opcodes       price every job as --family (also implied by an explicit --family)\n"
             "      --busy MODE        saturated: jobs cost the table's saturated service time (default,\n"
             "                         validated, docs/validation.md); queue: S at the estimated queue length\n"
-
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
             "      --significant PCT  U at or above which the unit is a significant cost (default: 40)\n"
             "Selection:\n"
@@ -69,8 +78,9 @@ static void usage(FILE *f)
             "      --csv              one CSV row per launch\n"
             "      --json             JSON document\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
-            "                         counters in BASE.counters.csv (default BASE: atomutil-PID, whose\n"
-            "                         counters file is removed after a complete report)\n"
+            "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
+            "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
+            "                         report)\n"
             "  -q, --quiet            no warnings on stderr\n"
             "  -h, --help             this text\n"
             "  -V, --version          version\n"
@@ -84,12 +94,12 @@ static void usage(FILE *f)
             "Examples:\n"
             "  %s -- ./build/bin/histogram\n"
             "  %s -o run1 --csv -- python3 train.py\n"
-
+            "  %s --no-opcodes --family cast_spin -- ./build/bin/kmeans\n"
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -285,7 +295,7 @@ static int close_output(FILE *out, int rc)
 
 int main(int argc, char **argv)
 {
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY };
+    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES, O_NO_OPCODES };
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -296,11 +306,13 @@ int main(int argc, char **argv)
         {"output", required_argument, 0, 'o'},     {"quiet", no_argument, 0, 'q'},
         {"print-ncu-metrics", no_argument, 0, O_METRICS},
         {"compare", no_argument, 0, O_COMPARE},    {"busy", required_argument, 0, O_BUSY},
+        {"opcodes", no_argument, 0, O_OPCODES},   {"no-opcodes", no_argument, 0, O_NO_OPCODES},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0;
+    int quiet = 0, metrics = 0, compare = 0, family_given = 0;
+    int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
     au_busy_mode busy = AU_BUSY_SATURATED;
@@ -320,7 +332,7 @@ int main(int argc, char **argv)
         case 'k': regex = optarg; break;
         case 'o': out_base = optarg; break;
         case 'q': quiet = 1; break;
-        case O_FAMILY: family = optarg; break;
+        case O_FAMILY: family = optarg; family_given = 1; break;
         case O_BOUND: if (parse_pct("--bound", optarg, &thr.bound)) return EXIT_USAGE; break;
         case O_SIGNIF: if (parse_pct("--significant", optarg, &thr.significant)) return EXIT_USAGE; break;
         case O_SKIP: if (parse_count("--launch-skip", optarg, &skip)) return EXIT_USAGE; break;
@@ -329,6 +341,8 @@ int main(int argc, char **argv)
         case O_JSON: fmt = AU_FMT_JSON; break;
         case O_METRICS: metrics = 1; break;
         case O_COMPARE: compare = 1; break;
+        case O_OPCODES: opcodes = 1; break;
+        case O_NO_OPCODES: opcodes = 0; break;
         case O_BUSY:
             if (strcmp(optarg, "saturated") == 0)
                 busy = AU_BUSY_SATURATED;
@@ -364,7 +378,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
         return EXIT_USAGE;
     }
+    if (opcodes < 0)
+        opcodes = family_given ? 0 : compare ? 0 : -1;
     if (compare) {
+        if (opcodes > 0) {
+            fprintf(stderr, "%s: --opcodes works with -- PROGRAM or --import, not --compare\n", prog);
+            return EXIT_USAGE;
+        }
         if (argc - optind != 2) {
             fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
             return EXIT_USAGE;
@@ -404,15 +424,19 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    char counters[4200] = "";
+    char counters[4200] = "", base[4096] = "", cubin_dir[4200] = "";
     live_result lr;
     memset(&lr, 0, sizeof lr);
     if (live) {
-        char base[64];
-        if (!out_base)
+        if (out_base)
+            au_strlcpy(base, out_base, sizeof base);
+        else
             snprintf(base, sizeof base, "atomutil-%ld", (long)getpid());
-        snprintf(counters, sizeof counters, "%s.counters.csv", out_base ? out_base : base);
-        int st = au_live_run(argv + optind, counters, quiet, &lr);
+        snprintf(counters, sizeof counters, "%s.counters.csv", base);
+        if (opcodes)
+            snprintf(cubin_dir, sizeof cubin_dir, "%s.cubins", base);
+        live_pass pass = {counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, opcodes ? cubin_dir : NULL};
+        int st = au_live_run_pass(argv + optind, &pass, quiet, &lr);
         if (st != 0)
             return st;
         import = counters;
@@ -421,6 +445,8 @@ int main(int argc, char **argv)
                     lr.tool_errors ? ": profiling failed, see above"
                                    : ": the program launched no kernel, or did not use CUDA",
                     counters);
+            if (cubin_dir[0])
+                rmdir(cubin_dir); /* only if empty */
             return lr.exit_status != 0 ? lr.exit_status : lr.tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
         }
         if (lr.signal && !quiet)
@@ -431,12 +457,36 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
                             "measured before it ended (counters kept in %s)\n",
                     prog, argv[optind], lr.exit_status, counters);
+    } else if (opcodes) {
+        /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
+        au_strlcpy(base, import, sizeof base);
+        size_t bl = strlen(base), sl = strlen(".counters.csv");
+        if (bl > sl && strcmp(base + bl - sl, ".counters.csv") == 0)
+            base[bl - sl] = '\0';
+        snprintf(cubin_dir, sizeof cubin_dir, "%s.cubins", base);
     }
 
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
     int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, busy, quiet, &rep, &table);
+    if (rc == EXIT_OK && opcodes) {
+        /* by default, a run or file without kernel code (an ncu export, code not captured) is
+         * priced as --family without a word; --opcodes makes that an error */
+        if (!au_opcodes_have_code(cubin_dir)) {
+            if (opcodes > 0) {
+                fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
+                        cubin_dir);
+                rc = EXIT_FAIL;
+            }
+        } else {
+            int st = au_opcodes_attach(&rep, table, import, cubin_dir, quiet);
+            if (st != AU_OK && (opcodes > 0 || st != AU_E_NOTFOUND)) {
+                fprintf(stderr, "%s: %s\n", prog, au_last_error());
+                rc = EXIT_FAIL;
+            }
+        }
+    }
     if (rc == EXIT_OK) {
         FILE *out = open_output(out_base, fmt, quiet);
         if (!out)
@@ -448,10 +498,16 @@ int main(int argc, char **argv)
     au_report_free(&rep);
     au_table_free(table);
     if (live) {
-        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0)
+        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0) {
             unlink(counters); /* complete and reported: nothing left to keep */
-        else if (rc != EXIT_OK || !out_base)
-            fprintf(stderr, "%s: counters kept in %s\n", prog, counters);
+            if (opcodes)
+                au_opcodes_remove(cubin_dir);
+        } else if (rc != EXIT_OK || !out_base) {
+            fprintf(stderr, "%s: counters kept in %s%s%s\n", prog, counters, opcodes ? ", kernel code in " : "",
+                    opcodes ? cubin_dir : "");
+        }
+        if (opcodes && cubin_dir[0])
+            rmdir(cubin_dir); /* only if empty: no kernel code was kept */
         return lr.exit_status != 0 ? lr.exit_status : rc;
     }
     return rc;

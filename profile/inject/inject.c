@@ -14,7 +14,7 @@
  *   ATOMUTIL_MODE           counters (default) or sass
  *   ATOMUTIL_COUNTERS_FILE  counters mode: the file to append to (default atomutil-<pid>.counters.csv)
  *   ATOMUTIL_SASS_FILE      sass mode: the file to append to (default atomutil-<pid>.sass.csv)
- *   ATOMUTIL_CUBIN_DIR      sass mode: directory for the cubins of measured kernels
+ *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
  *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 64)
  */
 #include "inject_internal.h"
@@ -204,7 +204,7 @@ static ctx_state *get_ctx(CUcontext ctx)
 
 /* ------------------------------------------------------------------ callbacks */
 
-static char *demangle(const char *name)
+char *au_demangle(const char *name)
 {
     if (!name)
         return strdup("<unknown kernel>");
@@ -294,7 +294,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     }
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
-    l.kernel = demangle(cb->symbolName);
+    l.kernel = au_demangle(cb->symbolName);
     l.id = au_g.next_id++;
     c->pend[c->npend++] = l;
 }
@@ -304,6 +304,8 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     ctx_state *c = find_ctx(cb->context);
     if (c && c->failed)
         return;
+    if (c && c->npend)
+        au_cubin_note_launch(cb->symbolName);
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
     if (c && c->enabled && c->npend)
         au_g.col->flush(c);
@@ -376,8 +378,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
         const CUpti_ResourceData *rd = data;
-        if (au_g.col->module_loaded && rd->resourceDescriptor)
-            au_g.col->module_loaded(rd->resourceDescriptor);
+        if (au_g.cubin_dir && rd->resourceDescriptor)
+            au_cubin_loaded(rd->resourceDescriptor);
     }
     pthread_mutex_unlock(&au_g.lock);
 }
@@ -441,6 +443,8 @@ EXPORT int InitializeInjection(void)
     int sass = mode && strcmp(mode, "sass") == 0;
     au_g.col = sass ? &au_sass_collector : &au_range_collector;
     au_g.cubin_dir = getenv("ATOMUTIL_CUBIN_DIR");
+    if (au_g.cubin_dir && !*au_g.cubin_dir)
+        au_g.cubin_dir = NULL;
     open_output(sass);
     const char *mr = getenv("ATOMUTIL_MAX_RANGES");
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 64;
@@ -455,7 +459,7 @@ EXPORT int InitializeInjection(void)
     CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
     CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                     CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING), goto fail);
-    if (au_g.col->module_loaded)
+    if (au_g.cubin_dir && *au_g.cubin_dir)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                         CUPTI_CBID_RESOURCE_MODULE_LOADED), goto fail);
     static const CUpti_CallbackId launches[] = {

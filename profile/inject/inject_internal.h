@@ -55,7 +55,6 @@ typedef struct collector {
     void (*pause)(ctx_state *c);  /* stop collecting (stream capture, graph launch) */
     int (*resume)(ctx_state *c);
     void (*disable)(ctx_state *c);
-    void (*module_loaded)(const CUpti_ModuleResourceData *m); /* may be NULL */
 } collector;
 
 extern const collector au_range_collector;
@@ -79,7 +78,7 @@ typedef struct inject_state {
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
     const collector *col;
-    const char *cubin_dir; /* sass mode: where the cubins of measured kernels go */
+    const char *cubin_dir; /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
 extern inject_state au_g;
@@ -91,6 +90,15 @@ void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
 /* Kernel name quoted for CSV ("" doubled) into buf. */
 void au_csv_quote(const char *s, char *buf, size_t size);
+
+/* cubins.c: keeps every loaded module's cubin (with ATOMUTIL_CUBIN_DIR); at a kernel's first
+ * launch writes the cubin holding it and a "code:" line naming it; writes the cubin of a SASS
+ * record's CRC. */
+void au_cubin_loaded(const CUpti_ModuleResourceData *m);
+void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
+/* The demangled name (malloc'ed; the name itself if it does not demangle). */
+char *au_demangle(const char *name);
+void au_cubin_write_crc32(uint32_t crc);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
 #define CUPTI_CHECK(call, action)                                                                  \

@@ -241,5 +241,5 @@ static void range_disable(ctx_state *c)
 }
 
 const collector au_range_collector = {
-    "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable, NULL,
+    "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable,
 };

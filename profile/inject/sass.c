@@ -5,15 +5,17 @@
  * wavefronts.  After each launch the records are flushed and the shared-atomic instructions written
  * to the SASS file (profile/import/sass_file.h), one row per instruction and SM.  The cubins of
  * the measured kernels are kept (captured at module load) for their opcodes.
- * Measured limits (CUDA 13.0, driver 580, H200): at SM granularity every SM reports the same
- * value, and after the first flush no further records arrive; atomutil-profile does not use this
- * collector until that is resolved.
+ * Measured limits (CUDA 13.0, driver 580.159.04; tests/device/sass_api_check.cu, docs/opcodes.md):
+ * at SM and SMSP granularity every instance reports SM 0's value, and only the first kernel
+ * launched in a context is ever counted (nothing after a first flush, nothing once any kernel ran
+ * before collection was enabled).  So it counts at GPU granularity by default
+ * (ATOMUTIL_SASS_GRANULARITY=sm|smsp for scripts/sass_check.py), and atomutil-profile does not
+ * use it: --opcodes reads the opcodes from the cubins instead (cubins.c).
  */
 #include "inject_internal.h"
 
 #include "sass_file.h"
 
-#include <cupti_pcsampling.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,18 +31,9 @@ static const char *const metric_names[NM][2] = {
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom"},
 };
 
-typedef struct cubin {
-    uint64_t crc;
-    char *data;
-    size_t size;
-    int written;
-} cubin;
-
 static struct {
     uint64_t ids[NM];
     unsigned configured; /* bit per device ordinal (< 32) */
-    cubin *cubins;
-    size_t ncubins, capcubins;
 } s;
 
 static int sass_setup(ctx_state *c)
@@ -66,12 +59,12 @@ static int sass_setup(ctx_state *c)
             return -1;
         }
         cfg[m].metricId = s.ids[m];
-        /* per SM; ATOMUTIL_SASS_GRANULARITY=gpu|smsp selects the other granularities (used by
-         * scripts/sass_check.sh, which shows that per-SM values are not usable: docs/per-sm.md) */
+        /* GPU totals; ATOMUTIL_SASS_GRANULARITY=sm|smsp selects the others (scripts/sass_check.py
+         * shows that their per-SM values are not usable on CUDA 13.0: docs/opcodes.md) */
         const char *gr = getenv("ATOMUTIL_SASS_GRANULARITY");
-        cfg[m].outputGranularity = gr && strcmp(gr, "gpu") == 0    ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU
+        cfg[m].outputGranularity = gr && strcmp(gr, "sm") == 0     ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
                                    : gr && strcmp(gr, "smsp") == 0 ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP
-                                                                    : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM;
+                                                                    : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
     }
     CUpti_SassMetricsSetConfig_Params sc = {.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
     sc.numOfMetricConfig = NM;
@@ -92,40 +85,6 @@ static int sass_enable(ctx_state *c)
     CUPTI_CHECK(cuptiSassMetricsEnable(&en), return -1);
     c->enabled = c->started = 1;
     return 0;
-}
-
-/* The captured cubin a record's 32-bit CRC refers to.  cuptiGetCubinCrc gives 64 bits; which half
- * the record carries is not documented, so both are tried. */
-static cubin *find_cubin(uint32_t crc)
-{
-    for (size_t i = 0; i < s.ncubins; ++i)
-        if ((uint32_t)s.cubins[i].crc == crc || (uint32_t)(s.cubins[i].crc >> 32) == crc)
-            return &s.cubins[i];
-    return NULL;
-}
-
-static void write_cubin(uint32_t crc)
-{
-    cubin *cb = find_cubin(crc);
-    if (!cb) {
-        au_diag("warning", "no cubin captured for crc %u: its opcodes will be unknown", crc);
-        return;
-    }
-    if (cb->written || !au_g.cubin_dir)
-        return;
-    cb->written = 1;
-    char path[4096];
-    mkdir(au_g.cubin_dir, 0755);
-    snprintf(path, sizeof path, "%s/%u.cubin", au_g.cubin_dir, crc);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(cb->data, 1, cb->size, f) != cb->size) {
-        au_diag("warning", "cannot write cubin %s", path);
-        if (f)
-            fclose(f);
-        return;
-    }
-    fclose(f);
-    au_diag("info", "cubin %u %s", crc, path);
 }
 
 typedef struct { size_t rec; } rec_ref;
@@ -160,7 +119,7 @@ static void write_group(const pending_launch *l, const CUpti_SassMetrics_Data *r
     if (total == 0)
         return; /* not a shared atomic (or never executed) */
     const CUpti_SassMetrics_Data *r0 = &recs[grp[0].rec];
-    write_cubin(r0->cubinCrc);
+    au_cubin_write_crc32(r0->cubinCrc);
     char kq[1024], fq[1024], line[2600];
     au_csv_quote(l->kernel, kq, sizeof kq);
     au_csv_quote(r0->functionName, fq, sizeof fq);
@@ -278,32 +237,6 @@ static int sass_resume(ctx_state *c)
     return c->enabled ? 0 : sass_enable(c);
 }
 
-static void sass_module_loaded(const CUpti_ModuleResourceData *m)
-{
-    if (!m->pCubin || m->cubinSize == 0)
-        return;
-    CUpti_GetCubinCrcParams cp = {.size = CUpti_GetCubinCrcParamsSize};
-    cp.cubinSize = m->cubinSize;
-    cp.cubin = m->pCubin;
-    CUPTI_CHECK(cuptiGetCubinCrc(&cp), return);
-    for (size_t i = 0; i < s.ncubins; ++i)
-        if (s.cubins[i].crc == cp.cubinCrc)
-            return;
-    if (s.ncubins == s.capcubins) {
-        size_t ncap = s.capcubins ? s.capcubins * 2 : 16;
-        cubin *nc = realloc(s.cubins, ncap * sizeof *nc);
-        if (!nc)
-            return;
-        s.cubins = nc;
-        s.capcubins = ncap;
-    }
-    char *copy = malloc(m->cubinSize);
-    if (!copy)
-        return;
-    memcpy(copy, m->pCubin, m->cubinSize);
-    s.cubins[s.ncubins++] = (cubin){cp.cubinCrc, copy, m->cubinSize, 0};
-}
-
 const collector au_sass_collector = {
-    "sass", sass_setup, sass_enable, sass_flush, sass_pause, sass_resume, sass_disable, sass_module_loaded,
+    "sass", sass_setup, sass_enable, sass_flush, sass_pause, sass_resume, sass_disable,
 };

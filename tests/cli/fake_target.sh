@@ -13,6 +13,13 @@ case $ATOMUTIL_COUNTERS_FILE in
 /*) ;;
 *) echo "fake_target: ATOMUTIL_COUNTERS_FILE='$ATOMUTIL_COUNTERS_FILE' is not absolute" >&2; exit 99 ;;
 esac
+# the kernels' cubins go to ATOMUTIL_CUBIN_DIR (default; unset with --no-opcodes), made beforehand
+case $ATOMUTIL_CUBIN_DIR in
+"") cubin_dir=unset ;;
+/*) [ -d "$ATOMUTIL_CUBIN_DIR" ] || { echo "fake_target: $ATOMUTIL_CUBIN_DIR is not a directory" >&2; exit 99; }
+    cubin_dir=set ;;
+*) echo "fake_target: ATOMUTIL_CUBIN_DIR='$ATOMUTIL_CUBIN_DIR' is not absolute" >&2; exit 99 ;;
+esac
 head -n 1 "$ATOMUTIL_COUNTERS_FILE" | grep -q '^"ID","Process ID",' ||
     { echo "fake_target: the counters file has no header" >&2; exit 99; }
 echo "==ATOMUTIL== $$ info: attached" >> "$ATOMUTIL_COUNTERS_FILE"
@@ -23,6 +30,7 @@ tool-error)
     exit 0 ;;
 esac
 grep '^"0",' "$export_file" >> "$ATOMUTIL_COUNTERS_FILE"
+echo "fake_target: cubin dir $cubin_dir"
 echo "fake_target: one launch measured"
 case $mode in
 ok) exit 0 ;;

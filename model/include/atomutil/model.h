@@ -113,7 +113,10 @@ enum {
     AU_F_NO_WAVEFRONTS = 1u << 10, /* wavefront counter missing: a assumed 1 */
     AU_F_SM_ROLLUP = 1u << 11,     /* per SM: N and T are the GPU means (no per-SM counters) */
     AU_F_PASS_MISMATCH = 1u << 12, /* per SM: the SASS run counted other job numbers (> 0.5 %) */
-    AU_F_UNKNOWN_OPCODE = 1u << 13,/* per SM: an instruction's opcode is unknown: priced as add */
+    AU_F_UNKNOWN_OPCODE = 1u << 13,/* an instruction's opcode is unknown: priced as add */
+    AU_F_OPCODES = 1u << 14,       /* priced by the opcodes of the kernel's code (--opcodes) */
+    AU_F_SPLIT_ESTIMATED = 1u << 15,/* --opcodes: families of one kind split by instruction count */
+    AU_F_OPCODE_MISMATCH = 1u << 16,/* --opcodes: the CAS counter disagrees with the code's opcodes */
 };
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
@@ -289,6 +292,30 @@ typedef struct au_persm {
 } au_persm;
 void au_persm_free(au_persm *p);
 
+/* One class of a launch's jobs (--opcodes): the jobs of one table family. */
+typedef struct au_class_share {
+    char family[AU_FAMILY_MAX];
+    size_t ninstr; /* its shared-atomic instructions in the kernel's code */
+    double jobs;   /* its jobs, GPU-wide (the counters' CAS / non-CAS split) */
+    double busy;   /* its share of B, cycles per SM */
+} au_class_share;
+
+#define AU_MAX_CLASSES 16
+
+/* Opcode classes of a launch (atomutil-profile --opcodes, docs/opcodes.md): the shared-atomic
+ * instructions of its kernel's code, and the launch priced class by class. */
+typedef struct au_opsplit {
+    size_t ninstr;
+    au_instr *instr;         /* the kernel's ATOMS instructions in code order: function, pc, opcode,
+                                family, source (no counts: jobs, wavefronts, busy are 0) */
+    size_t nclass;
+    au_class_share cls[AU_MAX_CLASSES]; /* by jobs, largest first */
+    au_result by_family;     /* this launch priced with the single --family, for comparison */
+    char classes[128];       /* "cast_spin 98%, popc_inc 2%" (shares of jobs) */
+    unsigned flags;          /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
+} au_opsplit;
+void au_opsplit_free(au_opsplit *o);
+
 /* One kernel launch of a report. */
 typedef struct au_launch {
     long long id;          /* launch id in its source (ncu "ID") */
@@ -304,7 +331,21 @@ typedef struct au_launch {
     char missing_names[256];  /* names of the missing metrics, comma separated */
     au_result res;
     au_persm *persm;          /* per-SM results, NULL unless --per-sm data exists */
+    au_opsplit *ops;          /* opcode classes, NULL unless --opcodes data exists */
 } au_launch;
+
+/* Prices launch l by the opcodes of its kernel's code (atomutil-profile --opcodes).  instr[0..n)
+ * are the kernel's instructions (opcode, function, pc, source; others than ATOMS are ignored); each
+ * gets its table family from the opcode (unknown opcodes and families the table lacks: add, flag
+ * AU_F_UNKNOWN_OPCODE).  The counters split the jobs: the CAS counter's jobs go to the CAS-class
+ * families (ATOMS.CAS*, .CAST.SPIN*), the rest to the others; two or more families of one kind
+ * share their kind's jobs by instruction count (AU_F_SPLIT_ESTIMATED); a counter share the code
+ * cannot hold (CAS jobs without a CAS-class opcode, or the reverse) goes to the kind the code has
+ * (AU_F_OPCODE_MISMATCH).  Every class has the launch's a, N and T.  l->res becomes the class
+ * result (au_model_eval_classes), the previous one is kept in l->ops->by_family.  A launch
+ * without usable counters gets the instruction list only. */
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n,
+                            const au_thresholds *thr, au_busy_mode busy);
 
 typedef struct au_report {
     au_launch *launches;

@@ -1,0 +1,143 @@
+/*
+ * opsplit.c - a launch priced by the opcodes of its kernel's shared atomics (atomutil-profile
+ * --opcodes, docs/opcodes.md).  The code says which families the jobs belong to; the counters say
+ * how many jobs are CAS-class (the CAS counter counts ATOMS.CAS* and .CAST.SPIN*) and how many are
+ * not; au_model_eval_classes prices the classes.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void au_opsplit_free(au_opsplit *o)
+{
+    if (!o)
+        return;
+    free(o->instr);
+    free(o);
+}
+
+static int is_shared_atomic(const char *opcode)
+{
+    return strncmp(opcode, "ATOMS", 5) == 0 && (opcode[5] == '\0' || opcode[5] == '.');
+}
+
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n,
+                            const au_thresholds *thr, au_busy_mode busy)
+{
+    if (!l || !t || (!in && n) || !thr)
+        return au_set_error(AU_E_INVAL, "au_launch_apply_opcodes: invalid argument");
+    au_opsplit *o = calloc(1, sizeof *o);
+    if (!o || !(o->instr = calloc(n ? n : 1, sizeof *o->instr))) {
+        free(o);
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    }
+    o->by_family = l->res;
+    /* the kernel's shared atomics and their families; instructions per family */
+    size_t ninstr_cas = 0, ninstr_other = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!is_shared_atomic(in[i].opcode))
+            continue;
+        au_instr *x = &o->instr[o->ninstr++];
+        *x = in[i];
+        x->jobs = x->wavefronts = x->threads = x->busy = 0;
+        const char *fam = au_opcode_family(x->opcode);
+        if (!fam || !au_table_has_family(t, fam)) {
+            o->flags |= AU_F_UNKNOWN_OPCODE;
+            fam = "add";
+        }
+        au_strlcpy(x->family, fam, sizeof x->family);
+        size_t c;
+        for (c = 0; c < o->nclass; ++c)
+            if (strcmp(o->cls[c].family, fam) == 0)
+                break;
+        if (c == o->nclass) {
+            if (o->nclass == AU_MAX_CLASSES)
+                continue; /* cannot happen: the table has fewer families */
+            memset(&o->cls[c], 0, sizeof o->cls[c]);
+            au_strlcpy(o->cls[c].family, fam, sizeof o->cls[c].family);
+            o->nclass++;
+        }
+        o->cls[c].ninstr++;
+        *(au_family_is_cas_class(fam) ? &ninstr_cas : &ninstr_other) += 1;
+    }
+    int usable = !(l->res.flags & AU_F_MISSING);
+    double J = usable ? l->ctr.jobs : 0;
+    if (o->nclass == 0) {
+        /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
+        if (J > 0)
+            o->flags |= AU_F_UNKNOWN_OPCODE;
+        l->res.flags |= o->flags;
+        au_opsplit_free(l->ops);
+        l->ops = o;
+        return AU_OK;
+    }
+    /* the counters' split; a share the code cannot hold goes to the kind it has */
+    double Jc = J > 0 ? fmin(fmax(l->ctr.cas_jobs, 0), J) : 0, Jn = J - Jc;
+    if (ninstr_cas == 0 && Jc > 0) {
+        if (Jc > 0.005 * J)
+            o->flags |= AU_F_OPCODE_MISMATCH;
+        Jn = J, Jc = 0;
+    }
+    if (ninstr_other == 0 && Jn > 0) {
+        if (Jn > 0.005 * J)
+            o->flags |= AU_F_OPCODE_MISMATCH;
+        Jc = J, Jn = 0;
+    }
+    size_t fam_cas = 0, fam_other = 0;
+    for (size_t c = 0; c < o->nclass; ++c) {
+        int cas = au_family_is_cas_class(o->cls[c].family);
+        o->cls[c].jobs = cas ? Jc * o->cls[c].ninstr / ninstr_cas : Jn * o->cls[c].ninstr / ninstr_other;
+        *(cas ? &fam_cas : &fam_other) += o->cls[c].jobs > 0;
+    }
+    if (fam_cas > 1 || fam_other > 1)
+        o->flags |= AU_F_SPLIT_ESTIMATED;
+    /* largest class first */
+    for (size_t a = 1; a < o->nclass; ++a)
+        for (size_t b = a; b > 0 && o->cls[b].jobs > o->cls[b - 1].jobs; --b) {
+            au_class_share tmp = o->cls[b];
+            o->cls[b] = o->cls[b - 1];
+            o->cls[b - 1] = tmp;
+        }
+    size_t used = 0;
+    for (size_t c = 0; c < o->nclass && J > 0 && o->cls[c].jobs > 0 && used < sizeof o->classes; ++c) {
+        int w = snprintf(o->classes + used, sizeof o->classes - used, "%s%s %.0f%%", c ? ", " : "",
+                         o->cls[c].family, 100.0 * o->cls[c].jobs / J);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (!(J > 0)) {
+        /* no jobs (or no counters): nothing to price */
+        l->res.flags |= o->flags;
+        au_opsplit_free(l->ops);
+        l->ops = o;
+        return AU_OK;
+    }
+    /* per SM, with the launch's a (passes per job) for every class */
+    double scale = l->res.jobs / J, a = l->res.a > 0 ? l->res.a : 1;
+    au_class_jobs cj[AU_MAX_CLASSES];
+    double share[AU_MAX_CLASSES];
+    for (size_t c = 0; c < o->nclass; ++c) {
+        double jobs = o->cls[c].jobs * scale;
+        cj[c] = (au_class_jobs){o->cls[c].family, jobs,
+                                jobs * a * (au_family_is_cas_class(o->cls[c].family) ? 2 : 1)};
+    }
+    au_result r;
+    int rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy, &r, share);
+    if (rc) {
+        au_opsplit_free(o);
+        return rc;
+    }
+    for (size_t c = 0; c < o->nclass; ++c)
+        o->cls[c].busy = share[c];
+    r.flags |= AU_F_OPCODES | o->flags |
+               (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU | AU_F_NO_WAVEFRONTS));
+    r.missing = l->res.missing;
+    au_opsplit_free(l->ops);
+    l->ops = o;
+    l->res = r;
+    return AU_OK;
+}

@@ -1,0 +1,211 @@
+/*
+ * cubins.c - the code of the measured kernels, for atomutil-profile --opcodes (docs/opcodes.md).
+ * With ATOMUTIL_CUBIN_DIR set, every module's cubin is kept when it is loaded; at the first launch
+ * of each kernel the cubin holding its code (the one with a ".text.<mangled name>" section) is
+ * written to that directory as <crc>.cubin, and a line
+ *     ==ATOMUTIL== <pid> code: <crc> <mangled name> <demangled name>
+ * goes to the output file, so that atomutil-profile can disassemble the kernel and read the opcodes
+ * of its shared atomics.  Both collectors use it (sass.c also for its records' CRCs).
+ */
+#include "inject_internal.h"
+
+#include <cupti_pcsampling.h> /* cuptiGetCubinCrc */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct cubin {
+    uint64_t crc;
+    int have_crc;
+    char *data;
+    size_t size;
+    int written;
+} cubin;
+
+typedef struct seen_kernel {
+    uint64_t hash;
+    char *name; /* mangled */
+    int done;   /* found and written, or given up */
+    int misses; /* launches after which no kept cubin held it */
+} seen_kernel;
+
+static struct {
+    cubin *v;
+    size_t n, cap;
+    seen_kernel *seen;
+    size_t nseen, capseen;
+} s;
+
+/* Makes room for one more element in *v (of *cap elements of size each, n used); 0 on success. */
+static int grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+    void **pv = v;
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : first;
+    void *nv = realloc(*pv, ncap * size);
+    if (!nv)
+        return -1;
+    *pv = nv;
+    *cap = ncap;
+    return 0;
+}
+
+/* The CRC is computed when the cubin is needed, not in the module-load callback: a module can load
+ * while a stream is being captured, and no CUPTI call may run then (it broke the capture). */
+static int crc_of(cubin *cb)
+{
+    if (cb->have_crc)
+        return 0;
+    CUpti_GetCubinCrcParams cp = {.size = CUpti_GetCubinCrcParamsSize};
+    cp.cubinSize = cb->size;
+    cp.cubin = cb->data;
+    CUPTI_CHECK(cuptiGetCubinCrc(&cp), return -1);
+    cb->crc = cp.cubinCrc;
+    cb->have_crc = 1;
+    return 0;
+}
+
+void au_cubin_loaded(const CUpti_ModuleResourceData *m)
+{
+    if (!m || !m->pCubin || m->cubinSize == 0)
+        return;
+    for (size_t i = 0; i < s.n; ++i)
+        if (s.v[i].size == m->cubinSize && memcmp(s.v[i].data, m->pCubin, m->cubinSize) == 0)
+            return;
+    if (grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) != 0)
+        return;
+    char *copy = malloc(m->cubinSize);
+    if (!copy)
+        return;
+    memcpy(copy, m->pCubin, m->cubinSize);
+    s.v[s.n++] = (cubin){0, 0, copy, m->cubinSize, 0};
+}
+
+/* The kept cubin a SASS record's 32-bit CRC refers to (which half of cuptiGetCubinCrc's 64 bits
+ * the record carries is not documented: both are tried). */
+static cubin *by_crc32(uint32_t crc)
+{
+    for (size_t i = 0; i < s.n; ++i)
+        if (crc_of(&s.v[i]) == 0 && ((uint32_t)s.v[i].crc == crc || (uint32_t)(s.v[i].crc >> 32) == crc))
+            return &s.v[i];
+    return NULL;
+}
+
+/* Writes cb to the cubin directory as <name>.cubin (once); 0 on success. */
+static int write_cubin(cubin *cb, const char *name)
+{
+    if (cb->written)
+        return 0;
+    if (!au_g.cubin_dir)
+        return -1;
+    char path[4096];
+    mkdir(au_g.cubin_dir, 0755);
+    snprintf(path, sizeof path, "%s/%s.cubin", au_g.cubin_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(cb->data, 1, cb->size, f) != cb->size) {
+        au_diag("warning", "cannot write cubin %s", path);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    if (fclose(f) != 0) {
+        au_diag("warning", "cannot write cubin %s", path);
+        return -1;
+    }
+    cb->written = 1;
+    return 0;
+}
+
+void au_cubin_write_crc32(uint32_t crc)
+{
+    cubin *cb = by_crc32(crc);
+    char name[32];
+    snprintf(name, sizeof name, "%u", crc);
+    if (!cb)
+        au_diag("warning", "no cubin kept for crc %u: its opcodes will be unknown", crc);
+    else if (!cb->written && write_cubin(cb, name) == 0)
+        au_diag("info", "cubin %u %s/%s.cubin", crc, au_g.cubin_dir, name);
+}
+
+static uint64_t fnv1a(const char *p)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *p; ++p)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return h;
+}
+
+/* Does the cubin hold a section ".text.<mangled>"? (an exact, NUL-terminated string) */
+static int holds(const cubin *cb, const char *mangled)
+{
+    size_t ml = strlen(mangled);
+    const char *p = cb->data, *end = cb->data + cb->size;
+    while (p + 6 + ml < end) {
+        const char *q = memchr(p, '.', (size_t)(end - p));
+        if (!q || q + 6 + ml >= end)
+            return 0;
+        if (memcmp(q, ".text.", 6) == 0 && memcmp(q + 6, mangled, ml) == 0 && q[6 + ml] == '\0')
+            return 1;
+        p = q + 1;
+    }
+    return 0;
+}
+
+void au_cubin_note_launch(const char *mangled)
+{
+    if (!au_g.cubin_dir || !mangled || !*mangled)
+        return;
+    uint64_t h = fnv1a(mangled);
+    seen_kernel *k = NULL;
+    for (size_t i = 0; i < s.nseen && !k; ++i)
+        if (s.seen[i].hash == h && strcmp(s.seen[i].name, mangled) == 0)
+            k = &s.seen[i];
+    if (k && k->done)
+        return;
+    if (!k) {
+        if (grow(&s.seen, &s.capseen, s.nseen, sizeof *s.seen, 64) != 0)
+            return;
+        char *copy = strdup(mangled);
+        if (!copy)
+            return;
+        k = &s.seen[s.nseen++];
+        *k = (seen_kernel){h, copy, 0, 0};
+    }
+    /* the most recently loaded module that holds the kernel (a module loads during its first
+     * launch: this runs when the launch call returns) */
+    cubin *cb = NULL;
+    for (size_t i = s.n; i-- > 0 && !cb;)
+        if (holds(&s.v[i], mangled))
+            cb = &s.v[i];
+    if (!cb) {
+        if (++k->misses == 3) {
+            k->done = 1;
+            au_diag("warning", "no loaded module holds kernel %s: its opcodes are unknown", mangled);
+        }
+        return;
+    }
+    k->done = 1;
+    if (crc_of(cb) != 0)
+        return;
+    char name[32];
+    snprintf(name, sizeof name, "%u", (uint32_t)cb->crc);
+    if (write_cubin(cb, name) != 0)
+        return;
+    char *demangled = au_demangle(mangled);
+    const char *dn = demangled ? demangled : mangled;
+    size_t len = strlen(mangled) + strlen(dn) + 96;
+    char *line = malloc(len);
+    if (line) {
+        int n = snprintf(line, len, "==ATOMUTIL== %ld code: %s %s %s\n", au_g.pid, name, mangled, dn);
+        for (int i = 0; i + 1 < n; ++i)
+            if (line[i] == '\n' || line[i] == '\r')
+                line[i] = ' ';
+        if (n > 0)
+            au_write_all(line, (size_t)n);
+        free(line);
+    }
+    free(demangled);
+}

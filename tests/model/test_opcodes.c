@@ -1,0 +1,165 @@
+/*
+ * test_opcodes.c - au_launch_apply_opcodes (atomutil-profile --opcodes, docs/opcodes.md) against
+ * the single-family model on the measured H200 table: a kernel whose code has one family prices
+ * exactly as --family <that family>; the CAS counter splits CAS-class from other jobs; the flags
+ * for split estimates, mismatches and unknown opcodes.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const au_thresholds thr = {0.80, 0.40};
+
+/* A launch of 132 SMs with the given counters, evaluated as family fam (the by-family price). */
+static au_launch launch(const au_table *t, const char *fam, double jobs, double cas, double waves)
+{
+    au_launch l;
+    memset(&l, 0, sizeof l);
+    l.sm_count = 132;
+    l.ctr.jobs = jobs;
+    l.ctr.cas_jobs = cas;
+    l.ctr.wavefronts = waves;
+    l.ctr.active_cycles = 200000;
+    l.ctr.warps = 40;
+    l.ctr.have = AU_C_REQUIRED;
+    CHECK_EQ_INT(au_model_eval(t, fam, &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    return l;
+}
+
+static au_instr ins(const char *opcode, unsigned pc)
+{
+    au_instr x;
+    memset(&x, 0, sizeof x);
+    strcpy(x.function, "_Z1kv");
+    strcpy(x.opcode, opcode);
+    x.pc = pc;
+    strcpy(x.source, "k.cu:7");
+    return x;
+}
+
+/* Prices l by code[0..n) and checks that it equals the family fam's price of the same counters. */
+static void same_as_family(const au_table *t, const char *fam, const au_instr *code, size_t n, double jobs,
+                           double cas, double waves, const char *classes)
+{
+    au_launch l = launch(t, "add", jobs, cas, waves);
+    au_launch want = launch(t, fam, jobs, cas, waves);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, n, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops != NULL);
+    if (!l.ops)
+        return;
+    CHECK(l.res.flags & AU_F_OPCODES);
+    CHECK_NEAR(l.res.util, want.res.util, 1e-12);
+    CHECK_NEAR(l.res.service, want.res.service, 1e-12);
+    CHECK_NEAR(l.res.a, want.res.a, 1e-12);
+    CHECK_NEAR(l.ops->by_family.util, launch(t, "add", jobs, cas, waves).res.util, 1e-12);
+    if (strcmp(l.ops->classes, classes) != 0) {
+        fprintf(stderr, "classes '%s', want '%s'\n", l.ops->classes, classes);
+        CHECK(0);
+    }
+    double busy = 0;
+    for (size_t c = 0; c < l.ops->nclass; ++c)
+        busy += l.ops->cls[c].busy;
+    CHECK_NEAR(busy, l.res.busy, 1e-6 * l.res.busy);
+    CHECK(!(l.ops->flags & (AU_F_SPLIT_ESTIMATED | AU_F_OPCODE_MISMATCH | AU_F_UNKNOWN_OPCODE)));
+    au_opsplit_free(l.ops);
+}
+
+static void test_single_families(const au_table *t)
+{
+    /* POPC.INC (a global atomic in the same code is not a job of the unit) */
+    au_instr popc[3] = {ins("ATOMS.POPC.INC.32", 0x100), ins("ATOMG.E.ADD.STRONG.GPU", 0x110),
+                        ins("ATOMS.POPC.INC.32", 0x120)};
+    same_as_family(t, "popc_inc", popc, 3, 1e6, 0, 3.2e6, "popc_inc 100%");
+    /* a float atomicAdd loop: CAST.SPIN, counted as CAS by the hardware */
+    au_instr spin[1] = {ins("ATOMS.CAST.SPIN", 0x200)};
+    same_as_family(t, "cast_spin", spin, 1, 2e6, 2e6, 4e6, "cast_spin 100%");
+    au_instr spin64[1] = {ins("ATOMS.CAST.SPIN.64", 0x200)};
+    same_as_family(t, "cast_spin64", spin64, 1, 2e6, 2e6, 6e6, "cast_spin64 100%");
+    au_instr mx[2] = {ins("ATOMS.MAX.S32", 0x300), ins("ATOMS.MAX.S32", 0x310)};
+    same_as_family(t, "max", mx, 2, 5e5, 0, 1e6, "max 100%");
+    /* ADD and CAS: the CAS jobs are priced in add's c column, as --family add does */
+    au_instr mix[3] = {ins("ATOMS.ADD", 0x100), ins("ATOMS.ADD", 0x110), ins("ATOMS.CAS", 0x120)};
+    same_as_family(t, "add", mix, 3, 4e6, 1e6, 5e6, "add 75%, cas 25%");
+}
+
+static void test_flags(const au_table *t)
+{
+    /* CAS jobs counted, but the code has no CAS-class opcode: all jobs are the code's */
+    au_instr add[1] = {ins("ATOMS.ADD", 0x100)};
+    au_launch l = launch(t, "add", 1e6, 5e5, 1.5e6);
+    au_launch want = launch(t, "add", 1e6, 0, 1.5e6);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops && (l.ops->flags & AU_F_OPCODE_MISMATCH) && (l.res.flags & AU_F_OPCODE_MISMATCH));
+    CHECK_NEAR(l.res.jobs, want.res.jobs, 1e-9);
+    CHECK_NEAR(l.res.cas_queued, 0, 1e-12);
+    if (l.ops)
+        CHECK(strcmp(l.ops->classes, "add 100%") == 0);
+    au_opsplit_free(l.ops);
+
+    /* two non-CAS families: their jobs split by instruction count, flagged */
+    au_instr two[4] = {ins("ATOMS.ADD", 0x100), ins("ATOMS.ADD", 0x110), ins("ATOMS.ADD", 0x120),
+                       ins("ATOMS.MIN.S32", 0x130)};
+    l = launch(t, "add", 8e5, 0, 8e5);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, two, 4, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops && (l.res.flags & AU_F_SPLIT_ESTIMATED));
+    if (l.ops) {
+        CHECK(strcmp(l.ops->classes, "add 75%, min 25%") == 0);
+        CHECK_EQ_INT(l.ops->nclass, 2);
+        CHECK_NEAR(l.ops->cls[0].jobs, 6e5, 1e-6);
+        CHECK_EQ_INT(l.ops->cls[0].ninstr, 3);
+        CHECK_NEAR(l.ops->cls[1].jobs, 2e5, 1e-6);
+        CHECK_EQ_INT(l.ops->ninstr, 4);
+    }
+    au_opsplit_free(l.ops);
+
+    /* an opcode atomutil does not know is priced as add */
+    au_instr odd[1] = {ins("ATOMS.FOO", 0x100)};
+    l = launch(t, "add", 1e6, 0, 1e6);
+    want = launch(t, "add", 1e6, 0, 1e6);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, odd, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.res.flags & AU_F_UNKNOWN_OPCODE);
+    CHECK_NEAR(l.res.util, want.res.util, 1e-12);
+    au_opsplit_free(l.ops);
+
+    /* jobs, but no shared atomic in the kernel's own code: the family's price stays */
+    au_instr none[1] = {ins("ATOMG.E.ADD.STRONG.GPU", 0x100)};
+    l = launch(t, "add", 1e6, 0, 1e6);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, none, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK((l.res.flags & AU_F_UNKNOWN_OPCODE) && !(l.res.flags & AU_F_OPCODES));
+    CHECK_NEAR(l.res.util, want.res.util, 1e-12);
+    if (l.ops)
+        CHECK_EQ_INT(l.ops->ninstr, 0);
+    au_opsplit_free(l.ops);
+
+    /* a launch without its counters keeps 'unknown' and gets the instruction list */
+    memset(&l, 0, sizeof l);
+    l.res.flags = AU_F_MISSING;
+    l.res.verdict = AU_VERDICT_UNKNOWN;
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && !(l.res.flags & AU_F_OPCODES));
+    CHECK(l.ops && l.ops->ninstr == 1 && l.ops->classes[0] == '\0');
+    au_opsplit_free(l.ops);
+
+    /* invalid arguments */
+    CHECK_EQ_INT(au_launch_apply_opcodes(NULL, t, add, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, NULL, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_opcodes TABLE.csv (a measured table with every family)\n");
+        return 2;
+    }
+    au_table *t = NULL;
+    if (au_table_load(argv[1], &t) != AU_OK) {
+        fprintf(stderr, "test_opcodes: %s\n", au_last_error());
+        return 1;
+    }
+    test_single_families(t);
+    test_flags(t);
+    au_table_free(t);
+    return check_report("test_opcodes");
+}
