@@ -17,6 +17,9 @@ static const au_metric_def defs[] = {
     {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)"},
     {"sm__warps_active.avg.per_cycle_active", AU_C_WARPS, 1,
      "N estimate: resident warps per active cycle"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max", AU_C_WAVEFRONTS_MAX, 0,
+     "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)"},
+    {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM"},
     {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table"},
     {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)"},
     {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only"},
@@ -39,6 +42,8 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_WAVEFRONTS: c->wavefronts = v; break;
         case AU_C_ACTIVE_CYCLES: c->active_cycles = v; break;
         case AU_C_WARPS: c->warps = v; break;
+        case AU_C_WAVEFRONTS_MAX: c->wavefronts_max = v; break;
+        case AU_C_ACTIVE_MAX: c->active_max = v; break;
         default: return 0;
         }
         c->have |= defs[i].counter;

@@ -19,7 +19,7 @@ static const char *const flag_names[] = {
     "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
     "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
-    "opcodes",     "split_estimated", "opcode_mismatch",
+    "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -143,6 +143,22 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
     return AU_OK;
 }
 
+void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count)
+{
+    res->imbalance = res->util_busiest = 0;
+    res->flags &= ~AU_F_IMBALANCED;
+    if ((res->flags & AU_F_MISSING) || sm_count <= 0 || !(gpu->have & AU_C_WAVEFRONTS_MAX) ||
+        !(gpu->have & AU_C_WAVEFRONTS) || !(gpu->wavefronts > 0) || !(res->busy > 0))
+        return;
+    res->imbalance = gpu->wavefronts_max / (gpu->wavefronts / sm_count);
+    if (res->imbalance >= 1.25)
+        res->flags |= AU_F_IMBALANCED;
+    /* the most utilized SM's U is at least the mean (U is an active-time weighted mean over SMs)
+     * and at least the busiest SM's busy cycles over the longest active time */
+    if ((gpu->have & AU_C_ACTIVE_MAX) && gpu->active_max > 0)
+        res->util_busiest = fmax(res->util, res->busy * res->imbalance / gpu->active_max);
+}
+
 int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
                   const au_thresholds *thr, au_busy_mode busy, au_result *res)
 {
@@ -151,7 +167,10 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
     double k = 1.0 / sm_count;
-    return eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, busy, res);
+    int rc = eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, busy, res);
+    if (rc == AU_OK)
+        au_result_busiest(res, gpu, sm_count);
+    return rc;
 }
 
 int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,

@@ -238,8 +238,8 @@ static void render_table(const au_report *r, FILE *out)
                                      : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
     fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
             r->thr.significant * 100);
-    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s  %-12s %s\n", "id", "kernel",
-            "grid", "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "verdict", "flags");
+    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel",
+            "grid", "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
@@ -259,19 +259,24 @@ static void render_table(const au_report *r, FILE *out)
             dst[k][o] = '\0';
         }
         if (x->flags & AU_F_MISSING) {
-            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s  %-12s missing: %s\n",
-                    l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
+            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s missing: %s\n",
+                    l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
                     l->missing_names[0] ? l->missing_names : fl);
             continue;
         }
-        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6.2f %6.1f %6.2f %7.2f %8s %8s %6.1f  %-12s %s\n",
+        char um[16] = "-";
+        if (x->util_busiest > 0)
+            snprintf(um, sizeof um, "%.1f", x->util_busiest * 100);
+        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6.2f %6.1f %6.2f %7.2f %8s %8s %6.1f %6s  %-12s %s\n",
                 l->id, kn, g, b, human_num(x->jobs, j, sizeof j), x->a, x->queue_len, x->cas_queued,
                 x->service, human_num(x->busy, bb, sizeof bb), human_num(x->active, tt, sizeof tt),
-                x->util * 100, au_verdict_name(x->verdict), fl);
+                x->util * 100, um, au_verdict_name(x->verdict), fl);
     }
     fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
-                 "per SM; U = B/T.\n");
+                 "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
+                 "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
+                 "time).\n");
     render_persm_human(r, out);
     render_opcodes_human(r, out);
 }
@@ -295,7 +300,8 @@ static void render_csv(const au_report *r, FILE *out)
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
-          "opcode_classes,util_pct_by_family\n",
+          "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
+          "util_pct_busiest_sm\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -332,6 +338,18 @@ static void render_csv(const au_report *r, FILE *out)
             fprintf(out, ",%.1f", l->ops->by_family.util * 100);
         else
             fputc(',', out);
+        fputc(',', out);
+        if (l->ctr.have & AU_C_WAVEFRONTS_MAX)
+            fprintf(out, "%.0f", l->ctr.wavefronts_max);
+        fputc(',', out);
+        if (l->ctr.have & AU_C_ACTIVE_MAX)
+            fprintf(out, "%.0f", l->ctr.active_max);
+        fputc(',', out);
+        if (x->imbalance > 0)
+            fprintf(out, "%.4f", x->imbalance);
+        fputc(',', out);
+        if (x->util_busiest > 0)
+            fprintf(out, "%.3f", x->util_busiest * 100);
         fputc('\n', out);
     }
 }
@@ -489,7 +507,9 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "cas_jobs", (l->ctr.have & AU_C_CAS) ? l->ctr.cas_jobs : NAN, 0);
         json_num(out, "wavefronts", (l->ctr.have & AU_C_WAVEFRONTS) ? l->ctr.wavefronts : NAN, 0);
         json_num(out, "active_cycles_avg", (l->ctr.have & AU_C_ACTIVE_CYCLES) ? l->ctr.active_cycles : NAN, 0);
-        json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 1);
+        json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 0);
+        json_num(out, "wavefronts_max", (l->ctr.have & AU_C_WAVEFRONTS_MAX) ? l->ctr.wavefronts_max : NAN, 0);
+        json_num(out, "active_cycles_max", (l->ctr.have & AU_C_ACTIVE_MAX) ? l->ctr.active_max : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
         json_num(out, "a_passes_per_job", ok ? x->a : NAN, 0);
@@ -498,7 +518,9 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "service_cycles", ok ? x->service : NAN, 0);
         json_num(out, "busy_cycles", ok ? x->busy : NAN, 0);
         json_num(out, "active_cycles", ok ? x->active : NAN, 0);
-        json_num(out, "util_pct", ok ? x->util * 100 : NAN, 1);
+        json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
+        json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
+        json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 1);
         fprintf(out, "},\n     \"verdict\": \"%s\", \"flags\": [", au_verdict_name(x->verdict));
         char fl[256];
         au_flags_string(x->flags, fl, sizeof fl);

@@ -2,7 +2,9 @@
 """GPU test of atomutil-profile --opcodes (docs/opcodes.md) on persm_targets, whose job counts are
 known: `uneven` issues only ATOMS.ADD, `mix` as many ATOMS.ADD as ATOMS.CAS (no CAS fails).  Checks
 that the kernels' opcodes are read from their code, that the jobs of each class are exactly the
-program's, and that the launches are priced by their classes.  Exit 77 (skipped) without a GPU.
+program's, and that the launches are priced by their classes.  And the busiest SM: `uneven` puts
+one block on every SM, with (1 + smid % 4) x 256 jobs per warp, so the busiest SM's wavefronts
+(the .max rollup) and the imbalance (max / mean) are known exactly.  Exit 77 (skipped) without a GPU.
 usage: opcodes_check.py ATOMUTIL_PROFILE PERSM_TARGETS WORKDIR"""
 import json
 import os
@@ -69,6 +71,21 @@ def main():
     check(mo["classes"] in ("add 50%, cas 50%", "cas 50%, add 50%"), f"mix: classes '{mo['classes']}'")
     print(f"mix: U {m['model']['util_pct']:.1f} % by opcode classes, {mo['util_pct_by_family']:.1f} % priced as "
           f"'{rep['family']}'")
+    # busiest SM (one wavefront per job: every lane its own bank word)
+    per_sm = [int(line.split(",")[2]) for line in p.stdout.splitlines() if line.startswith("uneven,")]
+    ul = by_kernel["uneven"][0]
+    wmax = ul["counters"]["wavefronts_max"]
+    check(wmax == max(per_sm), f"uneven: busiest SM's wavefronts {wmax}, the program's {max(per_sm)}")
+    want_imb = max(per_sm) / (sum(per_sm) / len(per_sm))
+    imb = ul["model"]["imbalance"]
+    check(imb is not None and abs(imb - want_imb) < 1e-6, f"uneven: imbalance {imb}, want {want_imb:.4f}")
+    check("imbalanced" in ul["flags"], f"uneven: flags {ul['flags']}")
+    ub = ul["model"]["util_pct_busiest_sm"]
+    check(ub is not None and ub >= ul["model"]["util_pct"], f"uneven: busiest SM U {ub} >= mean U {ul['model']['util_pct']}")
+    mimb = m["model"]["imbalance"]
+    check(mimb is not None and mimb < 1.25 and "imbalanced" not in m["flags"], f"mix (2 blocks per SM): imbalance {mimb}")
+    passes = [l for l in open(base + ".counters.csv") if "passes:" in l]
+    check(bool(passes) and all("passes: 1 " in l for l in passes), f"one pass: {passes[:1]}")
     for f in (base + ".counters.csv", base + ".cubins"):
         check(os.path.exists(f), f"kept: {f}")
     return fail

@@ -94,7 +94,7 @@ static void test_continuity(void)
 
 static au_counters counters(double J, double cas, double W, double T, double warps)
 {
-    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED};
+    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED, 0, 0};
     return c;
 }
 
@@ -175,14 +175,14 @@ static void test_zero_and_missing(void)
 {
     au_result r;
     /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
-    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES};
+    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0};
     CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0);
     CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
     CHECK(r.flags & AU_F_NO_ATOMICS);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* no active cycles either (an empty launch) */
-    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED};
+    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED, 0, 0};
     CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
     /* jobs but no warp counter: U unknown, the missing bit says which */
@@ -269,7 +269,7 @@ static void test_cas_class(void)
     CHECK(au_family_is_cas_class("cas") && au_family_is_cas_class("cast_spin64"));
     CHECK(!au_family_is_cas_class("add") && !au_family_is_cas_class("popc_inc"));
     /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
-    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED};
+    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0};
     au_result r;
     CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16, 1e-12);
@@ -310,6 +310,42 @@ static void test_strings(void)
     CHECK_EQ_INT(required, 5);
 }
 
+/* The busiest SM from the .max rollups: 2 SMs, the launch of test_saturated (B = 1600 * 20.625 per
+ * SM on average); one SM made 3/4 of the wavefronts (imbalance 1.5) and was active 70000 cycles. */
+static void test_busiest(void)
+{
+    au_result r;
+    au_counters g = counters(3200, 800, (3200 + 800) * 16.5, 64000, 40);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(r.imbalance == 0 && r.util_busiest == 0 && !(r.flags & AU_F_IMBALANCED)); /* no .max counters */
+    g.wavefronts_max = 0.75 * g.wavefronts;
+    g.have |= AU_C_WAVEFRONTS_MAX;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.imbalance, 1.5, 1e-12);
+    CHECK(r.flags & AU_F_IMBALANCED);
+    CHECK(r.util_busiest == 0); /* no active .max: no bound */
+    g.active_max = 70000;
+    g.have |= AU_C_ACTIVE_MAX;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util_busiest, 1600 * 20.625 * 1.5 / 70000, 1e-12);
+    CHECK_NEAR(r.util, 1600 * 20.625 / 64000, 1e-12); /* the mean is unchanged */
+    /* active times that differ more than the loads: the bound is the mean U */
+    g.active_max = 200000;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util_busiest, r.util, 1e-15);
+    /* even load: no flag */
+    g.wavefronts_max = 0.55 * g.wavefronts;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.imbalance, 1.1, 1e-12);
+    CHECK(!(r.flags & AU_F_IMBALANCED));
+    /* the metric names the importer and the live collector know */
+    au_counters c;
+    memset(&c, 0, sizeof c);
+    CHECK(au_counters_set(&c, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max", 7));
+    CHECK(au_counters_set(&c, "sm__cycles_active.max", 9));
+    CHECK(c.wavefronts_max == 7 && c.active_max == 9 && c.have == (AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -326,6 +362,7 @@ int main(int argc, char **argv)
     test_continuity();
     test_queue_gpu();
     test_saturated();
+    test_busiest();
     test_zero_and_missing();
     test_per_sm();
     test_cas_class();

@@ -117,6 +117,7 @@ enum {
     AU_F_OPCODES = 1u << 14,       /* priced by the opcodes of the kernel's code (--opcodes) */
     AU_F_SPLIT_ESTIMATED = 1u << 15,/* --opcodes: families of one kind split by instruction count */
     AU_F_OPCODE_MISMATCH = 1u << 16,/* --opcodes: the CAS counter disagrees with the code's opcodes */
+    AU_F_IMBALANCED = 1u << 17,    /* the busiest SM has >= 1.25 x the mean SM's atomic wavefronts */
 };
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
@@ -149,6 +150,8 @@ enum {
     AU_C_ACTIVE_CYCLES = 1u << 3,
     AU_C_WARPS = 1u << 4,
     AU_C_QUEUE = 1u << 5, /* a measured queue length (overrides warps) */
+    AU_C_WAVEFRONTS_MAX = 1u << 6, /* shared-atomic wavefronts of the busiest SM (optional) */
+    AU_C_ACTIVE_MAX = 1u << 7,     /* active cycles of the longest-active SM (optional) */
 };
 #define AU_C_REQUIRED (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
 
@@ -163,6 +166,8 @@ typedef struct au_counters {
     double warps;         /* resident warps per active cycle (queue-length estimate) */
     double queue;         /* measured queue length, when AU_C_QUEUE */
     unsigned have;        /* AU_C_* bits of the fields that were collected */
+    double wavefronts_max;/* GPU-wide: the most shared-atomic wavefronts of one SM (L1TEX .max) */
+    double active_max;    /* GPU-wide: the most active cycles of one SM (sm__cycles_active.max) */
 } au_counters;
 
 /* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).
@@ -218,7 +223,17 @@ typedef struct au_result {
     unsigned flags;    /* AU_F_* */
     unsigned missing;  /* AU_C_* bits that were needed but absent */
     au_verdict verdict;
+    /* GPU-wide input with the .max rollups (0 when absent): the busiest SM's wavefronts over the
+     * mean SM's, and a lower bound of the most utilized SM's U: the larger of U (a weighted mean
+     * over SMs) and the busiest SM's busy cycles (B * imbalance, same a and S) over the
+     * longest-active SM's active cycles */
+    double imbalance;
+    double util_busiest;
 } au_result;
+
+/* The busiest-SM figures of res (imbalance, util_busiest; flag AU_F_IMBALANCED) from GPU-wide
+ * counters with the .max rollups; leaves them 0 without them.  au_model_eval calls it. */
+void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count);
 
 /* GPU-wide evaluation from rollups.  family prices the non-CAS jobs ("add" unless the user knows
  * better).  sm_count > 0.  Returns AU_OK even when counters are missing (then res->flags has
