@@ -131,8 +131,9 @@ static int run_quiet(const char *cmd)
     return st == 0 ? 0 : -1;
 }
 
-/* Writes the listing of one function of dir/<crc>.cubin to `out`: nvdisasm -g of just that
- * function (its symbol index), else cuobjdump -sass -fun NAME (no source lines).  0 on success. */
+/* Writes the listing of one function of dir/<crc>.cubin to `out`: nvdisasm -gi (else -g) of just
+ * that function (its symbol index), else cuobjdump -sass -fun NAME (no source lines).  0 on
+ * success. */
 static int list_function(const char *dir, uint32_t crc, const char *mangled, long *sym, const char *out)
 {
     static char nvdisasm[1024], cuobjdump[1024];
@@ -153,8 +154,9 @@ static int list_function(const char *dir, uint32_t crc, const char *mangled, lon
     free(buf);
     if (*sym < 0 || strchr(mangled, '\''))
         return -1;
-    if (nvdisasm[0]) {
-        snprintf(cmd, sizeof cmd, "'%s' -g -fun %ld '%s' > '%s' 2>/dev/null", nvdisasm, *sym, path, out);
+    for (int gi = 1; nvdisasm[0] && gi >= 0; --gi) {
+        snprintf(cmd, sizeof cmd, "'%s' %s -fun %ld '%s' > '%s' 2>/dev/null", nvdisasm, gi ? "-gi" : "-g", *sym,
+                 path, out);
         if (run_quiet(cmd) == 0)
             return 0;
     }
@@ -191,7 +193,8 @@ static void list_functions(const char *dir, uint32_t crc, const char *const *nam
         free(buf);
         return;
     }
-    int used = snprintf(cmd, cmdcap, "'%s' -g -fun ", nvdisasm);
+    /* -gi: line info with the inline frames, so that a source line can be the user's */
+    int used = snprintf(cmd, cmdcap, "'%s' -gi -fun ", nvdisasm);
     for (size_t i = 0; i < n; ++i) {
         sym[i] = elf_function_index((const unsigned char *)buf, len, names[i]);
         char one[8300];

@@ -156,10 +156,43 @@ void au_sass_free(au_sass_data *d)
 
 /* ------------------------------------------------------------------ cuobjdump listing */
 
+/* A header of the CUDA toolkit (where atomicAdd & co. are defined), not the user's code. */
+static int toolkit_header(const char *path)
+{
+    return (strstr(path, "/targets/") && strstr(path, "/include/")) || strstr(path, "/cuda/include/") ||
+           strstr(path, "/crt/") != NULL;
+}
+
+/* "file:line" of a '//## File "F", line N[ inlined at "G", line M]' comment: F:N, or G:M when F is
+ * a toolkit header; file names without their directory.  Leaves out untouched if it does not
+ * parse. */
+static void line_info(const char *li, char *out, size_t size)
+{
+    const char *name = li + 12, *q = strchr(name, '"');
+    const char *ln = q ? strstr(q, "line ") : NULL;
+    if (!q || !ln)
+        return;
+    const char *at = strstr(ln, "inlined at \"");
+    char file[400];
+    int n = atoi(ln + 5);
+    snprintf(file, sizeof file, "%.*s", (int)(q - name), name);
+    if (at && toolkit_header(file)) {
+        const char *g = at + 12, *gq = strchr(g, '"');
+        const char *gl = gq ? strstr(gq, "line ") : NULL;
+        if (gq && gl) {
+            snprintf(file, sizeof file, "%.*s", (int)(gq - g), g);
+            n = atoi(gl + 5);
+        }
+    }
+    const char *base = strrchr(file, '/');
+    snprintf(out, size, "%s:%d", base ? base + 1 : file, n);
+}
+
 int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
 {
     char *fn = NULL;
     char source[160] = "";
+    int in_block = 0; /* inside the line-info lines before an instruction */
     const char *s = text, *end = text + len;
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -188,14 +221,14 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
             continue;
         }
         char *li = strstr(line, "//## File \"");
-        if (li) { /* '//## File "/path/histogram.cu", line 64' */
-            char *name = li + 12, *q = strchr(name, '"');
-            char *ln = q ? strstr(q, "line ") : NULL;
-            if (q && ln) {
-                *q = '\0';
-                const char *base = strrchr(name, '/');
-                snprintf(source, sizeof source, "%s:%d", base ? base + 1 : name, atoi(ln + 5));
-            }
+        if (li) {
+            /* '//## File "/path/histogram.cu", line 64'; with nvdisasm -gi an instruction's block
+             * starts with its innermost frame, e.g. '//## File ".../device_atomic_functions.hpp",
+             * line 112 inlined at "/path/histogram.cu", line 66': the first frame outside the
+             * toolkit's headers is the user's line */
+            if (!in_block)
+                line_info(li, source, sizeof source);
+            in_block = 1;
             continue;
         }
         /* an instruction line: the PC in a comment, the opcode, operands, ';', the encoding */
@@ -204,6 +237,7 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
         int used = 0;
         if (!fn || !c || sscanf(c, "/*%x*/%n", &pc, &used) != 1 || used == 0)
             continue;
+        in_block = 0;
         char *op = c + used;
         while (*op == ' ' || *op == '\t')
             ++op;

@@ -84,6 +84,28 @@ static void test_listing(void)
     op = au_sass_ops_find(&ops, "_Z1kPi", 0x360);
     CHECK(op && strcmp(op, "ATOMS.CAST.SPIN") == 0);
     au_sass_ops_free(&ops);
+    /* nvdisasm -gi (inline frames; recorded from examples/histogram on an H100): the source is the
+     * first frame outside the toolkit's headers, the user's atomicAdd; a block without inline
+     * frames keeps its own line, and a block is read from its first line only */
+    static const char gi[] =
+        ".text._Z16hist_rotated_addPK6uchar4mPjS2_:\n"
+        "        /*0460*/                   PRMT R20, R17, 0x7610, R20 ;\n"
+        "\t//## File \"/usr/local/cuda/bin/../targets/x86_64-linux/include/device_atomic_functions.hpp\", line 112 "
+        "inlined at \"/work/main/examples/histogram/histogram.cu\", line 66\n"
+        "\t//## File \"/work/main/examples/histogram/histogram.cu\", line 66 inlined at "
+        "\"/work/main/examples/histogram/histogram.cu\", line 90\n"
+        "\t//## File \"/work/main/examples/histogram/histogram.cu\", line 90\n"
+        "        /*0470*/                   ATOMS.ADD R18, [R19], R16 ;\n"
+        "\t//## File \"/work/main/examples/histogram/histogram.cu\", line 70\n"
+        "        /*0480*/                   ATOMS.POPC.INC.32 RZ, [R14+URZ] ;\n";
+    memset(&ops, 0, sizeof ops);
+    CHECK_EQ_INT(au_sass_ops_parse(gi, strlen(gi), &ops), AU_OK);
+    CHECK_EQ_INT(ops.count, 2);
+    if (ops.count == 2) {
+        CHECK(strcmp(ops.v[0].source, "histogram.cu:66") == 0);
+        CHECK(strcmp(ops.v[1].source, "histogram.cu:70") == 0);
+    }
+    au_sass_ops_free(&ops);
     free(buf);
 }
 
