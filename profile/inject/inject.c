@@ -258,6 +258,8 @@ static int stream_capturing(CUstream s)
     return cuStreamIsCapturing(s, &st) == CUDA_SUCCESS && st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+static void at_exit(void);
+
 static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
     pending_launch l;
@@ -272,6 +274,13 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         if (!stream_capturing(stream))
             au_g.capture_skipped++;
         return;
+    }
+    if (!au_g.atexit_late) {
+        /* exit handlers run last registered first: registered again now, after the CUDA runtime
+         * and driver registered theirs, ours stops all collection before they tear CUDA down
+         * (another thread's exit() while this one launches) */
+        au_g.atexit_late = 1;
+        atexit(at_exit);
     }
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
@@ -387,6 +396,10 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
 static void at_exit(void)
 {
     pthread_mutex_lock(&au_g.lock);
+    if (au_g.exiting) { /* registered twice (see on_launch_enter): the first call did it */
+        pthread_mutex_unlock(&au_g.lock);
+        return;
+    }
     au_g.exiting = 1;
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)

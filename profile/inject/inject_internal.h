@@ -77,6 +77,7 @@ typedef struct inject_state {
     long long graph_skipped;   /* graph launches, not measured */
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
+    int atexit_late;           /* at_exit registered again at the first launch */
     const collector *col;
     const char *cubin_dir; /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
