@@ -45,9 +45,9 @@ B=$build/bin
 # 1. ground truth: T_full, T_atom, U_true of every point, the program alone
 step vtime 300 "$B/validation" -o "$res/vtime.csv" 2> "$res/vtime.log"
 # 2. atomutil's counters of the same points (each point's full kernel twice, atomics-only once);
-#    the reports are made with the paper's pricing (--busy queue): validate.py computes atomutil's
-#    default, saturated pricing from the same counters with its port of the model
-step vprof 300 "$P" -q --busy queue -o "$res/vprof" --csv -- "$B/validation" --mode profile -o "$res/vprof_points.csv" \
+#    the reports are made with one family (--no-opcodes) and the paper's pricing (--busy queue):
+#    validate.py computes the saturated pricing from the same counters with its port of the model
+step vprof 300 "$P" -q --no-opcodes --busy queue -o "$res/vprof" --csv -- "$B/validation" --mode profile -o "$res/vprof_points.csv" \
     > "$res/vprof.log" 2>&1
 for f in popc_inc cas cas64 cast_spin cast_spin64; do
     step "vprof-$f" 60 "$P" -q --busy queue --import "$res/vprof.counters.csv" --family "$f" --csv -o "$res/vprof_$f"
@@ -60,12 +60,12 @@ step validate-opcodes 60 python3 "$here/scripts/validate_opcodes.py" "$res" > "$
 
 # 3. histogram case study: every size, block size, image and kernel; timings, then counters
 step hist-time 300 "$B/histogram" --sweep -i all > "$res/hist_time.txt"
-step hist-prof 300 "$P" -q -o "$res/hprof" --csv -- "$B/histogram" --sweep -i all -r 1 > "$res/hist_prof.txt"
+step hist-prof 300 "$P" -q --no-opcodes -o "$res/hprof" --csv -- "$B/histogram" --sweep -i all -r 1 > "$res/hist_prof.txt"
 step hist-popc 60 "$P" -q --import "$res/hprof.counters.csv" --family popc_inc --csv -o "$res/hprof_popc_inc"
 
 # 4. k-means centroid update: replication and padding
 step km-time 300 "$B/kmeans" --sweep > "$res/km_time.txt"
-step km-prof 300 "$P" -q -o "$res/kprof" --csv -- "$B/kmeans" --sweep -r 1 > "$res/km_prof.txt"
+step km-prof 300 "$P" -q --no-opcodes -o "$res/kprof" --csv -- "$B/kmeans" --sweep -r 1 > "$res/km_prof.txt"
 step km-cast 60 "$P" -q --import "$res/kprof.counters.csv" --family cast_spin --csv -o "$res/kprof_cast_spin"
 step case-study 120 python3 "$here/scripts/case_study.py" "$res" --img "$img" > "$res/case_study.log" 2>&1
 
