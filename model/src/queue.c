@@ -261,7 +261,9 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
     memset(res, 0, sizeof *res);
     res->active = active_cycles;
     res->queue_len = queue_len;
-    double J = 0, Jcas = 0, Jnc = 0, passes_w = 0, waves_p = 0;
+    /* Jplain: 32-bit CAS jobs (family "cas"), the CAS of the tables' c column; Jother: the other
+     * CAS-class jobs (CAS.64, CAS loops' CAST.SPIN), which no c column was measured with */
+    double J = 0, Jplain = 0, Jother = 0, Jnc = 0, passes_w = 0, waves_p = 0;
     for (size_t k = 0; k < ncls; ++k) {
         if (busy_share)
             busy_share[k] = 0;
@@ -269,10 +271,16 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
             continue;
         int cas = au_family_is_cas_class(cls[k].family);
         J += cls[k].jobs;
-        *(cas ? &Jcas : &Jnc) += cls[k].jobs;
+        if (!cas)
+            Jnc += cls[k].jobs;
+        else if (strcmp(cls[k].family, "cas") == 0)
+            Jplain += cls[k].jobs;
+        else
+            Jother += cls[k].jobs;
         passes_w += cls[k].jobs;
         waves_p += cls[k].wavefronts / (cas ? 2.0 : 1.0);
     }
+    double Jmix = Jnc + Jplain; /* the jobs priced in the non-CAS families' c column */
     res->jobs = J;
     if (!(J > 0)) {
         res->flags |= AU_F_NO_ATOMICS;
@@ -280,8 +288,8 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         return AU_OK;
     }
     res->a = waves_p / passes_w;
-    res->cas_queued = Jnc > 0 ? queue_len * Jcas / J : 0;
-    double pure_sum = 0, mix = 0;
+    res->cas_queued = Jnc > 0 ? queue_len * Jplain / Jmix : 0;
+    double pure_sum = 0, mix = 0, other = 0;
     double pure[64];
     if (ncls > sizeof pure / sizeof pure[0])
         return au_set_error(AU_E_INVAL, "au_model_eval_classes: more than 64 classes");
@@ -304,12 +312,14 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         pure[k] = cls[k].jobs * s0;
         pure_sum += pure[k];
         if (!cas && Jnc > 0) {
-            if ((rc = au_table_interp(t, fam, n, a, n * Jcas / J, &sc, &res->flags)))
+            if ((rc = au_table_interp(t, fam, n, a, n * Jplain / Jmix, &sc, &res->flags)))
                 return rc;
             mix += cls[k].jobs / Jnc * sc;
+        } else if (cas && strcmp(cls[k].family, "cas") != 0) {
+            other += pure[k];
         }
     }
-    res->busy = Jnc > 0 ? J * mix : pure_sum;
+    res->busy = Jnc > 0 ? Jmix * mix + other : pure_sum;
     res->service = res->busy / J;
     res->util = active_cycles > 0 ? res->busy / active_cycles : 0;
     if (res->util > 1)

@@ -84,6 +84,24 @@ static void test_single_families(const au_table *t)
     same_as_family(t, "add", mix, 3, 4e6, 1e6, 5e6, "add 75%, cas 25%");
 }
 
+/* A CAS loop next to other atomics (k-means: CAST.SPIN for float atomicAdd, POPC.INC for a count):
+ * the CAST.SPIN jobs cost their own family's S, added to the others' (no c column was measured
+ * with CAS loops); 32-bit CAS stays in the c column (test_single_families). */
+static void test_cas_loop_mix(const au_table *t)
+{
+    au_instr code[3] = {ins("ATOMS.CAST.SPIN", 0x100), ins("ATOMS.CAST.SPIN", 0x110), ins("ATOMS.POPC.INC.32", 0x120)};
+    double J = 132 * 50000.0, Jcas = 0.98 * J;
+    au_launch l = launch(t, "add", J, Jcas, J + Jcas); /* one pass per job: a = 1 */
+    au_launch pop = launch(t, "popc_inc", 0.02 * J, 0, 0.02 * J);
+    au_launch spin = launch(t, "cast_spin", Jcas, Jcas, 2 * Jcas);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops && strcmp(l.ops->classes, "cast_spin 98%, popc_inc 2%") == 0);
+    CHECK_NEAR(l.res.busy, pop.res.busy + spin.res.busy, 1e-9 * l.res.busy);
+    CHECK_NEAR(l.res.cas_queued, 0, 1e-12); /* no 32-bit CAS among the popc jobs */
+    CHECK(l.res.util > 1.4 * l.ops->by_family.util); /* add's CAS column prices a CAS, not a loop */
+    au_opsplit_free(l.ops);
+}
+
 static void test_flags(const au_table *t)
 {
     /* CAS jobs counted, but the code has no CAS-class opcode: all jobs are the code's */
@@ -159,6 +177,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_single_families(t);
+    test_cas_loop_mix(t);
     test_flags(t);
     au_table_free(t);
     return check_report("test_opcodes");

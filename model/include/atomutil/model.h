@@ -267,10 +267,12 @@ typedef struct au_class_jobs {
     double wavefronts;  /* their shared wavefronts */
 } au_class_jobs;
 
-/* One SM with jobs of several classes (per-SM counts from SASS metrics):
- *   J = sum of jobs, J_cas = jobs of CAS-class families, c = N * J_cas / J;
- *   with non-CAS classes: B = J * sum_k (J_k / J_noncas) * S_k(N, a_k, c) over the non-CAS classes
- *   (the table's c column holds the CAS jobs' share of the queue);
+/* One SM (or the mean SM) with jobs of several classes:
+ *   J_mix = non-CAS jobs + 32-bit CAS jobs (family "cas"), c = N * J_cas32 / J_mix;
+ *   with non-CAS classes: B = J_mix * sum_k (J_k / J_noncas) * S_k(N, a_k, c) over the non-CAS
+ *   classes (the table's c column holds the 32-bit CAS jobs' share of the queue), plus
+ *   J_k * S_k(N, a_k, 0) for each other CAS-class family (cas64, cast_spin, cast_spin64: no c
+ *   column was measured with them, and the c column is close to linear in c);
  *   with CAS classes only: B = sum_k J_k * S_k(N, a_k, 0);
  *   a_k = wavefronts_k / J_k, halved for CAS-class families (two wavefronts per pass).
  * busy_share[k] (may be NULL) receives class k's share of B, apportioned by J_k * S_k(N, a_k, 0).
