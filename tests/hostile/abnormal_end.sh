@@ -3,7 +3,11 @@
 # after its N-th launch (examples/launches --crash-after / --exit-thread-after / --kill-after).
 # Checks, for one host thread (exact) and for 4 threads x 2 streams (at least N, another thread
 # may have launched meanwhile):
-#   - atomutil-profile's exit status is the target's (139 segfault, 3 exit(3), 137 SIGKILL);
+#   - atomutil-profile's exit status is the target's (139 segfault, 3 exit(3), 137 SIGKILL); for
+#     exit(3) with four threads the program itself races: the other threads' failing CUDA calls
+#     make it exit with 1, or its statically linked CUDA runtime faults (139), also without
+#     atomutil (tests/hostile/exit_thread_census.sh, docs/reliability.md), so there any of 3, 1,
+#     139 is the program's, and stderr must say which;
 #   - the counters file holds every launch made before the end, and the report covers them all;
 #   - stderr says how the program ended and that the counters were kept (what is missing).
 #   abnormal_end.sh MODE [BIN_DIR [WORK_DIR]]      MODE: segfault | exit-thread | sigkill
@@ -30,7 +34,18 @@ one_case() {
     mkdir -p "$label" && cd "$label" || return
     "$profile" --csv -- "$launches" -n 400 "$opt" "$n" "$@" >report.csv 2>stderr.txt
     local st=$?
-    check "$label: exit status is the target's ($st, want $want_status)" test "$st" = "$want_status"
+    if [ "$mode" = exit-thread ] && [ "$exact" = 0 ]; then
+        check "$label: exit status is one the program itself ends with ($st: 3, 1 or 139)" \
+            test "$st" = 3 -o "$st" = 1 -o "$st" = 139
+        if [ "$st" = 139 ]; then
+            check "$label: stderr says the program was ended by signal 11" grep -q "ended by signal 11" stderr.txt
+        else
+            check "$label: stderr says the program ended with status $st" \
+                grep -qiE "(exit|status)[^0-9]*$st([^0-9]|$)" stderr.txt
+        fi
+    else
+        check "$label: exit status is the target's ($st, want $want_status)" test "$st" = "$want_status"
+    fi
     local counters
     counters=$(ls atomutil-*.counters.csv 2>/dev/null | head -n 1)
     check "$label: the counters file is kept" test -n "$counters"
@@ -46,7 +61,9 @@ one_case() {
     fi
     check "$label: the report covers every measured launch ($rows of $measured)" test "$rows" = "$measured"
     check "$label: stderr names the kept counters file" grep -q "counters kept in $counters" stderr.txt
-    if [ -n "$said" ]; then
+    if [ "$mode" = exit-thread ] && [ "$exact" = 0 ]; then
+        : # checked above, with the status
+    elif [ -n "$said" ]; then
         check "$label: stderr says '$said'" grep -q "$said" stderr.txt
     else
         # exit(3) is an ordinary exit status: the report must still say the program failed
