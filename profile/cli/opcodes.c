@@ -14,9 +14,12 @@
 #include "sass_file.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *prog = "atomutil-profile";
@@ -125,10 +128,25 @@ static long elf_function_index(const unsigned char *f, size_t size, const char *
 
 /* ------------------------------------------------------------------ listings */
 
-static int run_quiet(const char *cmd)
+/* Runs argv (argv[0] a path) with stdout to the file `out` and stderr discarded, no shell (paths
+ * may hold any character); 0 if it exited with 0. */
+static int run_to_file(char *const argv[], const char *out)
 {
-    int st = system(cmd);
-    return st == 0 ? 0 : -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), nul = open("/dev/null", O_WRONLY);
+        if (fd < 0 || nul < 0 || dup2(fd, 1) < 0 || dup2(nul, 2) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 /* Writes the listing of one function of dir/<crc>.cubin to `out`: nvdisasm -gi (else -g) of just
@@ -143,7 +161,7 @@ static int list_function(const char *dir, uint32_t crc, const char *mangled, lon
         find_tool("cuobjdump", cuobjdump, sizeof cuobjdump);
         found = 1;
     }
-    char path[8192], cmd[16384];
+    char path[8192], symtxt[32];
     snprintf(path, sizeof path, "%s/%u.cubin", dir, crc);
     char *buf;
     size_t len;
@@ -152,17 +170,17 @@ static int list_function(const char *dir, uint32_t crc, const char *mangled, lon
         return -1;
     *sym = elf_function_index((const unsigned char *)buf, len, mangled);
     free(buf);
-    if (*sym < 0 || strchr(mangled, '\''))
+    if (*sym < 0)
         return -1;
+    snprintf(symtxt, sizeof symtxt, "%ld", *sym);
     for (int gi = 1; nvdisasm[0] && gi >= 0; --gi) {
-        snprintf(cmd, sizeof cmd, "'%s' %s -fun %ld '%s' > '%s' 2>/dev/null", nvdisasm, gi ? "-gi" : "-g", *sym,
-                 path, out);
-        if (run_quiet(cmd) == 0)
+        char *argv[] = {nvdisasm, gi ? "-gi" : "-g", "-fun", symtxt, path, NULL};
+        if (run_to_file(argv, out) == 0)
             return 0;
     }
     if (cuobjdump[0]) {
-        snprintf(cmd, sizeof cmd, "'%s' -sass -fun '%s' '%s' > '%s' 2>/dev/null", cuobjdump, mangled, path, out);
-        if (run_quiet(cmd) == 0)
+        char *argv[] = {cuobjdump, "-sass", "-fun", (char *)mangled, path, NULL};
+        if (run_to_file(argv, out) == 0)
             return 0;
     }
     unlink(out);
@@ -185,29 +203,29 @@ static void list_functions(const char *dir, uint32_t crc, const char *const *nam
     if (au_read_file(cubin, (size_t)1 << 31, &buf, &len) != AU_OK)
         return;
     long *sym = calloc(n, sizeof *sym);
-    size_t cmdcap = 16384 + 24 * n, missing = 0;
-    char *cmd = malloc(cmdcap);
-    if (!sym || !cmd) {
+    size_t listcap = 24 * n + 1, used = 0, missing = 0;
+    char *list = malloc(listcap);
+    if (!sym || !list) {
         free(sym);
-        free(cmd);
+        free(list);
         free(buf);
         return;
     }
-    /* -gi: line info with the inline frames, so that a source line can be the user's */
-    int used = snprintf(cmd, cmdcap, "'%s' -gi -fun ", nvdisasm);
+    list[0] = '\0';
     for (size_t i = 0; i < n; ++i) {
         sym[i] = elf_function_index((const unsigned char *)buf, len, names[i]);
         char one[8300];
         snprintf(one, sizeof one, "%s/%u-%ld.sass", dir, crc, sym[i]);
         if (sym[i] < 0 || access(one, R_OK) == 0)
             continue;
-        used += snprintf(cmd + used, cmdcap - (size_t)used, "%s%ld", missing ? "," : "", sym[i]);
+        used += (size_t)snprintf(list + used, listcap - used, "%s%ld", missing ? "," : "", sym[i]);
         ++missing;
     }
     free(buf);
     snprintf(tmp, sizeof tmp, "%s/%u.part", dir, crc);
-    snprintf(cmd + used, cmdcap - (size_t)used, " '%s' > '%s' 2>/dev/null", cubin, tmp);
-    if (missing && run_quiet(cmd) == 0 && au_read_file(tmp, (size_t)1 << 31, &buf, &len) == AU_OK) {
+    /* -gi: line info with the inline frames, so that a source line can be the user's */
+    char *argv[] = {nvdisasm, "-gi", "-fun", list, cubin, NULL};
+    if (missing && run_to_file(argv, tmp) == 0 && au_read_file(tmp, (size_t)1 << 31, &buf, &len) == AU_OK) {
         /* split at the section headers: "\t.text.NAME:" lines */
         for (size_t i = 0; i < n; ++i) {
             if (sym[i] < 0)
@@ -242,7 +260,7 @@ static void list_functions(const char *dir, uint32_t crc, const char *const *nam
     }
     unlink(tmp);
     free(sym);
-    free(cmd);
+    free(list);
 }
 
 typedef struct {
