@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,22 @@ void au_strlcpy(char *dst, const char *src, size_t size)
         n = size - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first)
+{
+    void **pa = array;
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : first;
+    if (ncap <= n || ncap > SIZE_MAX / size)
+        return -1;
+    void *na = realloc(*pa, ncap * size);
+    if (!na)
+        return -1;
+    *pa = na;
+    *cap = ncap;
+    return 0;
 }
 
 int au_read_file(const char *path, size_t max, char **buf, size_t *len)

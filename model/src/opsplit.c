@@ -136,7 +136,8 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     r.flags |= AU_F_OPCODES | o->flags |
                (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU | AU_F_NO_WAVEFRONTS));
     r.missing = l->res.missing;
-    au_result_busiest(&r, &l->ctr, J > 0 && l->res.jobs > 0 ? (int)lround(J / l->res.jobs) : 0);
+    /* the SM count au_report_eval used: the launch's, else the table's */
+    au_result_busiest(&r, &l->ctr, l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count);
     au_opsplit_free(l->ops);
     l->ops = o;
     l->res = r;

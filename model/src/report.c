@@ -41,15 +41,9 @@ void au_report_free(au_report *r)
 
 au_launch *au_report_add(au_report *r)
 {
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        au_launch *nl = realloc(r->launches, ncap * sizeof *nl);
-        if (!nl) {
-            au_set_error(AU_E_NOMEM, "out of memory");
-            return NULL;
-        }
-        r->launches = nl;
-        r->cap = ncap;
+    if (au_grow(&r->launches, &r->cap, r->count, sizeof *r->launches, 16) != 0) {
+        au_set_error(AU_E_NOMEM, "out of memory");
+        return NULL;
     }
     au_launch *l = &r->launches[r->count++];
     memset(l, 0, sizeof *l);

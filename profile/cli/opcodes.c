@@ -149,10 +149,10 @@ static int run_to_file(char *const argv[], const char *out)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* Writes the listing of one function of dir/<crc>.cubin to `out`: nvdisasm -gi (else -g) of just
- * that function (its symbol index), else cuobjdump -sass -fun NAME (no source lines).  0 on
+/* Writes the listing of one function of dir/<crc>.cubin (symbol index sym) to `out`: nvdisasm -gi
+ * (else -g) of just that function, else cuobjdump -sass -fun NAME (no source lines).  0 on
  * success. */
-static int list_function(const char *dir, uint32_t crc, const char *mangled, long *sym, const char *out)
+static int list_function(const char *dir, uint32_t crc, const char *mangled, long sym, const char *out)
 {
     static char nvdisasm[1024], cuobjdump[1024];
     static int found;
@@ -163,16 +163,7 @@ static int list_function(const char *dir, uint32_t crc, const char *mangled, lon
     }
     char path[8192], symtxt[32];
     snprintf(path, sizeof path, "%s/%u.cubin", dir, crc);
-    char *buf;
-    size_t len;
-    *sym = -1;
-    if (au_read_file(path, (size_t)1 << 31, &buf, &len) != AU_OK)
-        return -1;
-    *sym = elf_function_index((const unsigned char *)buf, len, mangled);
-    free(buf);
-    if (*sym < 0)
-        return -1;
-    snprintf(symtxt, sizeof symtxt, "%ld", *sym);
+    snprintf(symtxt, sizeof symtxt, "%ld", sym);
     for (int gi = 1; nvdisasm[0] && gi >= 0; --gi) {
         char *argv[] = {nvdisasm, gi ? "-gi" : "-g", "-fun", symtxt, path, NULL};
         if (run_to_file(argv, out) == 0)
@@ -296,8 +287,8 @@ static void add_listing(au_sass_ops *ops, const char *path)
 /* The parsed listing that holds `mangled` of cubin crc: with the cubin, the function's
  * <crc>-<symbol>.sass (made now if missing); without it (an --import of kept listings), every
  * <crc>-*.sass of dir together.  NULL if none can be had. */
-static const au_sass_ops *listing_for(listing **cache, size_t *n, const char *dir, uint32_t crc,
-                                      const char *mangled)
+static const au_sass_ops *listing_for(listing **cache, size_t *n, size_t *cap, const char *dir,
+                                      uint32_t crc, const char *mangled)
 {
     char path[8192], cubin[8192];
     snprintf(cubin, sizeof cubin, "%s/%u.cubin", dir, crc);
@@ -310,7 +301,7 @@ static const au_sass_ops *listing_for(listing **cache, size_t *n, const char *di
         if (sym < 0)
             return NULL;
         snprintf(path, sizeof path, "%s/%u-%ld.sass", dir, crc, sym);
-        if (access(path, R_OK) != 0 && list_function(dir, crc, mangled, &sym, path) != 0)
+        if (access(path, R_OK) != 0 && list_function(dir, crc, mangled, sym, path) != 0)
             return NULL;
     } else {
         snprintf(path, sizeof path, "%s/%u-*.sass", dir, crc);
@@ -318,11 +309,9 @@ static const au_sass_ops *listing_for(listing **cache, size_t *n, const char *di
     for (size_t i = 0; i < *n; ++i)
         if (strcmp((*cache)[i].path, path) == 0)
             return &(*cache)[i].ops;
-    listing *nc = realloc(*cache, (*n + 1) * sizeof *nc);
-    if (!nc)
+    if (au_grow(cache, cap, *n, sizeof **cache, 8) != 0)
         return NULL;
-    *cache = nc;
-    listing *l = &nc[(*n)++];
+    listing *l = &(*cache)[(*n)++];
     memset(l, 0, sizeof *l);
     au_strlcpy(l->path, path, sizeof l->path);
     if (have_cubin) {
@@ -381,13 +370,8 @@ static int read_code_lines(const char *path, code_line **out, size_t *nout)
                     if (strcmp(v[k].demangled, sp + 1) == 0)
                         break;
                 if (k == n) {
-                    if (n == cap) {
-                        cap = cap ? cap * 2 : 16;
-                        code_line *nv = realloc(v, cap * sizeof *nv);
-                        if (!nv)
-                            break;
-                        v = nv;
-                    }
+                    if (au_grow(&v, &cap, n, sizeof *v, 16) != 0)
+                        break;
                     v[n].demangled = strdup(sp + 1);
                     v[n].mangled = strdup(mangled);
                     v[n].crc = (uint32_t)crc;
@@ -453,7 +437,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
                             counters_path);
     }
     listing *cache = NULL;
-    size_t ncache = 0, nocode = 0, unlisted = 0;
+    size_t ncache = 0, capcache = 0, nocode = 0, unlisted = 0;
     /* one nvdisasm run per cubin for the kernels that need a listing */
     const char **names = calloc(ncode ? ncode : 1, sizeof *names);
     int *want = calloc(ncode ? ncode : 1, sizeof *want);
@@ -497,7 +481,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
             ++nocode;
             continue;
         }
-        const au_sass_ops *ops = listing_for(&cache, &ncache, cubin_dir, k->crc, k->mangled);
+        const au_sass_ops *ops = listing_for(&cache, &ncache, &capcache, cubin_dir, k->crc, k->mangled);
         if (!ops || ops->count == 0) {
             ++unlisted;
             continue;

@@ -25,15 +25,9 @@ static char *intern(au_sass_data *d, char *s)
             free(s);
             return d->strings[d->nstrings - back];
         }
-    if (d->nstrings == d->capstrings) {
-        size_t ncap = d->capstrings ? d->capstrings * 2 : 64;
-        char **ns = realloc(d->strings, ncap * sizeof *ns);
-        if (!ns) {
-            free(s);
-            return NULL;
-        }
-        d->strings = ns;
-        d->capstrings = ncap;
+    if (au_grow(&d->strings, &d->capstrings, d->nstrings, sizeof *d->strings, 64) != 0) {
+        free(s);
+        return NULL;
     }
     return d->strings[d->nstrings++] = s;
 }
@@ -103,16 +97,8 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
                                      i + 1, fs.f[i]);
         if (rc == AU_OK && (v[3] > 4294967295.0 || v[5] > 4294967295.0 || v[6] > 1e6))
             rc = au_set_error_at(AU_E_PARSE, name, lineno, "cubin_crc, pc_offset or sm out of range");
-        if (rc == AU_OK && d->count == d->cap) {
-            size_t ncap = d->cap ? d->cap * 2 : 1024;
-            au_sass_row *nr = realloc(d->rows, ncap * sizeof *nr);
-            if (!nr)
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-            else {
-                d->rows = nr;
-                d->cap = ncap;
-            }
-        }
+        if (rc == AU_OK && au_grow(&d->rows, &d->cap, d->count, sizeof *d->rows, 1024) != 0)
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
         if (rc == AU_OK) {
             char *k = intern(d, fs.f[2]), *fn;
             fs.f[2] = NULL;
@@ -249,15 +235,9 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
         size_t ol = strcspn(op, " \t;");
         if (!((ol >= 5 && strncmp(op, "ATOMS", 5) == 0) || (ol >= 4 && strncmp(op, "ATOM", 4) == 0 && (op[4] == '.' || op[4] == ' ' || ol == 4))))
             continue;
-        if (ops->count == ops->cap) {
-            size_t ncap = ops->cap ? ops->cap * 2 : 64;
-            au_sass_op *nv = realloc(ops->v, ncap * sizeof *nv);
-            if (!nv) {
-                free(fn);
-                return au_set_error(AU_E_NOMEM, "out of memory");
-            }
-            ops->v = nv;
-            ops->cap = ncap;
+        if (au_grow(&ops->v, &ops->cap, ops->count, sizeof *ops->v, 64) != 0) {
+            free(fn);
+            return au_set_error(AU_E_NOMEM, "out of memory");
         }
         au_sass_op *o = &ops->v[ops->count];
         if (!(o->function = strdup(fn))) {

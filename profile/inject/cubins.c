@@ -9,6 +9,8 @@
  */
 #include "inject_internal.h"
 
+#include "atomutil/util.h"
+
 #include <cupti_pcsampling.h> /* cuptiGetCubinCrc */
 
 #include <stdio.h>
@@ -38,21 +40,6 @@ static struct {
     size_t nseen, capseen;
 } s;
 
-/* Makes room for one more element in *v (of *cap elements of size each, n used); 0 on success. */
-static int grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
-{
-    void **pv = v;
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : first;
-    void *nv = realloc(*pv, ncap * size);
-    if (!nv)
-        return -1;
-    *pv = nv;
-    *cap = ncap;
-    return 0;
-}
-
 /* The CRC is computed when the cubin is needed, not in the module-load callback: a module can load
  * while a stream is being captured, and no CUPTI call may run then (it broke the capture). */
 static int crc_of(cubin *cb)
@@ -75,7 +62,7 @@ void au_cubin_loaded(const CUpti_ModuleResourceData *m)
     for (size_t i = 0; i < s.n; ++i)
         if (s.v[i].size == m->cubinSize && memcmp(s.v[i].data, m->pCubin, m->cubinSize) == 0)
             return;
-    if (grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) != 0)
+    if (au_grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) != 0)
         return;
     char *copy = malloc(m->cubinSize);
     if (!copy)
@@ -166,7 +153,7 @@ void au_cubin_note_launch(const char *mangled)
     if (k && k->done)
         return;
     if (!k) {
-        if (grow(&s.seen, &s.capseen, s.nseen, sizeof *s.seen, 64) != 0)
+        if (au_grow(&s.seen, &s.capseen, s.nseen, sizeof *s.seen, 64) != 0)
             return;
         char *copy = strdup(mangled);
         if (!copy)

@@ -19,6 +19,8 @@
  */
 #include "inject_internal.h"
 
+#include "atomutil/util.h"
+
 #include "atomutil/model.h"
 #include "ncu_import.h"
 #include "sass_file.h"
@@ -293,14 +295,8 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     }
     if (au_g.col->resume(c) != 0)
         return;
-    if (c->npend == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 16;
-        pending_launch *np = realloc(c->pend, ncap * sizeof *np);
-        if (!np)
-            return;
-        c->pend = np;
-        c->cap = ncap;
-    }
+    if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0)
+        return;
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
     l.kernel = au_demangle(cb->symbolName);

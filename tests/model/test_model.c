@@ -5,8 +5,10 @@
  * Along n the table interpolates T = n * S, along a and c it interpolates S.
  */
 #include "atomutil/model.h"
+#include "atomutil/util.h"
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static au_table *golden;
@@ -346,6 +348,25 @@ static void test_busiest(void)
     CHECK(c.wavefronts_max == 7 && c.active_max == 9 && c.have == (AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX));
 }
 
+/* au_grow: room for element n, doubling; the array is kept when it cannot grow */
+static void test_grow(void)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    for (size_t n = 0; n < 100; ++n) {
+        CHECK_EQ_INT(au_grow(&v, &cap, n, sizeof *v, 4), 0);
+        v[n] = (int)n;
+    }
+    CHECK_EQ_INT(cap, 128); /* 4, 8, ..., 128 */
+    CHECK(v[99] == 99 && v[0] == 0);
+    CHECK_EQ_INT(au_grow(&v, &cap, 50, sizeof *v, 4), 0); /* room already */
+    CHECK_EQ_INT(cap, 128);
+    size_t huge = (size_t)-1 / 2 + 1;
+    CHECK_EQ_INT(au_grow(&v, &huge, huge, sizeof *v, 4), -1); /* would overflow */
+    CHECK(v[99] == 99);
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -367,6 +388,7 @@ int main(int argc, char **argv)
     test_per_sm();
     test_cas_class();
     test_strings();
+    test_grow();
     au_table_free(golden);
     return check_report("test_model");
 }

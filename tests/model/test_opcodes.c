@@ -100,6 +100,18 @@ static void test_cas_loop_mix(const au_table *t)
     CHECK_NEAR(l.res.cas_queued, 0, 1e-12); /* no 32-bit CAS among the popc jobs */
     CHECK(l.res.util > 1.4 * l.ops->by_family.util); /* add's CAS column prices a CAS, not a loop */
     au_opsplit_free(l.ops);
+    /* the busiest SM (.max rollups) is priced with the classes too */
+    l = launch(t, "add", J, Jcas, J + Jcas);
+    l.ctr.wavefronts_max = 1.5 * (J + Jcas) / 132;
+    l.ctr.active_max = 210000;
+    l.ctr.have |= AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX;
+    CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(l.res.imbalance, 1.5, 1e-12);
+    CHECK(l.res.flags & AU_F_IMBALANCED);
+    CHECK_NEAR(l.res.util_busiest, fmax(l.res.util, l.res.busy * 1.5 / 210000), 1e-12);
+    CHECK(l.res.util_busiest > l.ops->by_family.util_busiest);
+    au_opsplit_free(l.ops);
 }
 
 static void test_flags(const au_table *t)

@@ -24,6 +24,10 @@ int au_set_error_at(int status, const char *name, long line, const char *fmt, ..
 
 /* Copies src into dst[size] with truncation; always NUL-terminates. */
 void au_strlcpy(char *dst, const char *src, size_t size);
+/* Makes room for element n of the array *(T **)array, which has room for *cap elements of size
+ * bytes: doubles it (first: the size of a new one) when n == *cap.  0 on success, -1 out of memory
+ * (the array is left as it was). */
+int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
 int au_read_file(const char *path, size_t max, char **buf, size_t *len);
 /* Strict parsing of a whole string: no blanks or junk around it, finite values only
