@@ -1,15 +1,16 @@
 /*
  * dec.cu - kernel family `dec`: atomicDec(unsigned *, wrap) with the result used -> ATOMS.DEC.
- * wrap varies at run time, so the compiler cannot fold the operation.
+ * wrap = v | 0x80000000, a run-time value computed once, so the compiler cannot fold the
+ * operation and issues nothing per job besides the atomic and the checksum.
  */
 #include "harness.cuh"
 
 struct au_op_dec {
     typedef unsigned T;
     AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned i)
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
-        return atomicDec(p, i | 0x80000000u);
+        return atomicDec(p, v | 0x80000000u);
     }
 };
 

@@ -1,15 +1,15 @@
 /*
  * exch.cu - kernel family `exch`: atomicExch(unsigned *, v) with the result used -> ATOMS.EXCH.
- * Its own family: single-pass jobs cost differently from add at low load (docs/calibration.md).
+ * v is a run-time operand computed once: every job's only other instruction folds its result.
  */
 #include "harness.cuh"
 
 struct au_op_exch {
     typedef unsigned T;
     AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned i)
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
-        return atomicExch(p, i);
+        return atomicExch(p, v);
     }
 };
 

@@ -208,17 +208,22 @@ __device__ __forceinline__ int au_index64(int pattern, int w, int lane)
 }
 
 /* k back-to-back jobs of Op on one address.  The address never depends on a result, so the warp
- * may have several jobs in flight: the closed loop keeps its share of the queue filled. */
+ * may have several jobs in flight: the closed loop keeps its share of the queue filled.  The
+ * operand v is the same for every job (a run-time value the compiler cannot fold): besides the
+ * atomic, a job then issues at most the add that folds its result into the checksum, and the
+ * unit, not instruction issue, sets the pace (operands computed per job cost up to 1.7 cycles per
+ * job where the unit needs 1.0; calibrate/tools/unit_bound.cu, docs/calibration.md). */
 template <class Op>
 __device__ __forceinline__ unsigned au_run_jobs(typename Op::T *p, int k, unsigned seed)
 {
+    const unsigned v = seed + 1u; /* 1 at run time */
     unsigned acc = 0;
     /* 8 independent jobs per iteration: a warp keeps up to 8 in flight, and S at low n depends
      * on it (builds that kept 2-4 in flight measured 3-4x more cycles per job at n = 1, a = 1
      * and up to 80 % more at saturation for a <= 4 on an H200) */
 #pragma unroll 8
     for (int i = 0; i < k; ++i)
-        acc += Op::job(p, (unsigned)i + seed);
+        acc += Op::job(p, v);
     return acc;
 }
 
@@ -257,11 +262,11 @@ __device__ __forceinline__ void au_measure_warp(typename Op::T *p, unsigned fl, 
     }
 }
 
-/* ATOMS.CAS (32-bit), the operation of the c CAS warps of every family.  cmp tracks the value the
- * lane's own word holds after i jobs, so with one lane per word every CAS succeeds and writes. */
+/* ATOMS.CAS (32-bit), the operation of the c CAS warps of every family: cmp = val = v - 1 = 0 on
+ * words that hold 0, so every CAS succeeds. */
 struct au_op_cas_mix {
     typedef unsigned T;
-    static __device__ __forceinline__ unsigned job(T *p, unsigned i) { return atomicCAS(p, i, i + 1); }
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v) { return atomicCAS(p, v - 1u, v - 1u); }
 };
 
 template <class Op>

@@ -1,15 +1,16 @@
 /*
  * max.cu - kernel family `max`: atomicMax(unsigned *, v) with the result used -> ATOMS.MAX.
- * v rises every job, so every job changes the word.
+ * v = 1, a run-time operand computed once (unit_bound.cu: the unit's cost does not depend on
+ * whether the word changes).
  */
 #include "harness.cuh"
 
 struct au_op_max {
     typedef unsigned T;
     AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned i)
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
-        return atomicMax(p, i + 1);
+        return atomicMax(p, v);
     }
 };
 

@@ -1,15 +1,15 @@
 /*
  * min.cu - kernel family `min`: atomicMin(int *, v) with the result used -> ATOMS.MIN.S32.
- * v falls every job (-1, -2, ...), so every job changes the word.
+ * v = -1, computed once (a value that changes every job cost instruction issue, not unit time).
  */
 #include "harness.cuh"
 
 struct au_op_min {
     typedef int T;
     AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned i)
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
-        return (unsigned)atomicMin(p, -(int)i - 1);
+        return (unsigned)atomicMin(p, -(int)v);
     }
 };
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """analyze.py - checks and summaries behind docs/calibration.md (no third-party modules).
 
-  sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs families.def
+  sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs families.def,
+                                  and instructions issued per job in the unrolled main loop
+                                  (more than 3 per cycle of unit time: issue-bound)
   ncu   NCU.csv POINTS.csv        per --point launch: ATOMS instructions and wavefronts per
                                   instruction (ncu --csv --page raw) vs what the point intends
   ops   TABLE.csv                 every family against add at equal n, a (c = 0)
@@ -21,16 +23,49 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from plot_calibration import load_table  # noqa: E402
 
 
-def families_def():
-    """[(name, sass prefix)] from calibrate/families.def."""
+def families_def(with_pattern=False):
+    """[(name, sass prefix)] from calibrate/families.def (with_pattern: also wavefronts per pass
+    and lane pattern)."""
     out = []
-    pat = re.compile(r'^AU_CAL_FAMILY\((\w+), "([^"]+)",')
+    pat = re.compile(r'^AU_CAL_FAMILY\((\w+), "([^"]+)", \d+, (\d+), (\w+),')
     with open(os.path.join(ROOT, "calibrate", "families.def")) as f:
         for line in f:
             m = pat.match(line)
             if m:
-                out.append((m.group(1), m.group(2)))
+                out.append((m.group(1), m.group(2), int(m.group(3)), m.group(4)) if with_pattern
+                           else (m.group(1), m.group(2)))
     return out
+
+
+# An SM issues 4 warp-instructions per cycle (one per sub-partition) and the unit serves one
+# single-pass job per cycle (a CAS-class pass: 2 cycles): a loop that issues 4 instructions per
+# one-cycle job can just keep it saturated, and any stall of issue then shows in S.  3 per cycle
+# of unit time leaves a margin of one issue slot per cycle.
+MAX_ISSUE_PER_JOB = 3
+
+
+def own_op(op, sass):
+    return op == sass or (op.startswith(sass + ".") and sass != "ATOMS.CAS")
+
+
+def issue_per_job(code, sass):
+    """Instructions per job of the loop (a backward branch) with the most jobs of the family's own
+    opcode per instruction, among loops with at least 2: the unrolled main loop (the loops
+    around it hold the same jobs and more instructions).  (jobs, instructions) of that loop."""
+    best = (0, 0)
+    addr = {a: i for i, (a, _) in enumerate(code)}
+    for i, (a, ins) in enumerate(code):
+        m = re.match(r"BRA\s+(?:`\()?0x([0-9a-f]+)", ins)
+        if not m:
+            continue
+        t = int(m.group(1), 16)
+        if t >= a or t not in addr:
+            continue
+        body = code[addr[t]:i + 1]
+        jobs = sum(1 for _, x in body if x.startswith("ATOMS") and own_op(x.split()[0], sass))
+        if jobs >= 2 and (best[0] == 0 or jobs * best[1] > best[0] * len(body)):
+            best = (jobs, len(body))
+    return best
 
 
 # instructions that wait on the shared-memory (MIO) pipe or its special-register path
@@ -85,23 +120,32 @@ def cmd_sass(path):
                     found.setdefault(cur, {})
                     code.setdefault(cur, [])
                 continue
-            ins = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([^;]+);", line)
+            ins = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([^;]+);", line)
             if cur and ins:
-                code[cur].append(ins.group(1).strip())
+                code[cur].append((int(ins.group(1), 16), ins.group(2).strip()))
                 for op in re.findall(r"\b(ATOMS\.[A-Z0-9.]+)", line):
                     found[cur][op] = found[cur].get(op, 0) + 1
     bad = 0
-    print("family,expected,atoms_opcodes_in_kernel,queued_before_first_job,jobs_in_flight,verdict")
-    for name, sass in families_def():
+    print("family,expected,atoms_opcodes_in_kernel,queued_before_first_job,jobs_in_flight,"
+          "main_loop_jobs,main_loop_instructions,issue_per_job,verdict")
+    for name, sass, wf_per_way, pattern in families_def(with_pattern=True):
         ops = found.get(name, {})
         # the family's own op must be there; besides it only the c warps' ATOMS.CAS
-        own = [o for o in ops if o == sass or (o.startswith(sass + ".") and sass != "ATOMS.CAS")]
+        own = [o for o in ops if own_op(o, sass)]
         extra = [o for o in ops if o not in own and o != "ATOMS.CAS"]
         ok = bool(own) and not extra
+        lines = [x for _, x in code.get(name, [])]
+        jobs, instrs = issue_per_job(code.get(name, []), sass)
+        per = instrs / jobs if jobs else float("nan")
+        # CAS loops (the DISTINCT families) issue a load, the CAS, a compare and a branch per
+        # attempt by construction: reported, not judged
+        if pattern != "DISTINCT" and not per <= MAX_ISSUE_PER_JOB * wf_per_way:
+            ok = False
         bad += not ok
         desc = " ".join(f"{o}x{c}" for o, c in sorted(ops.items()))
-        queued = " | ".join(q.replace(",", "") for q in start_paths(code.get(name, []))) or "none"
-        print(f"{name},{sass},{desc},{queued},{in_flight(code.get(name, []), sass)},{'ok' if ok else 'FAIL'}")
+        queued = " | ".join(q.replace(",", "") for q in start_paths(lines)) or "none"
+        print(f"{name},{sass},{desc},{queued},{in_flight(lines, sass)},{jobs},{instrs},{per:.2f},"
+              f"{'ok' if ok else 'FAIL'}")
     return 1 if bad else 0
 
 

@@ -20,6 +20,12 @@ static const au_metric_def defs[] = {
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max", AU_C_WAVEFRONTS_MAX, 0,
      "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)"},
     {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM"},
+    /* the loads of CAS loops: shared wavefronts of every kind, and the load and store instructions
+     * they belong to (with the above, still one pass on GH100: docs/counters.md) */
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", AU_C_SHARED_WAVEFRONTS, 0,
+     "CAS loops: all shared wavefronts (minus the atomic ones: the loops' loads and other LDS/STS)"},
+    {"smsp__inst_executed_op_shared_ld.sum", AU_C_LD_INST, 0, "CAS loops: LDS instructions (one per attempt)"},
+    {"smsp__inst_executed_op_shared_st.sum", AU_C_ST_INST, 0, "CAS loops: STS instructions (not the loops')"},
     {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table"},
     {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)"},
     {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only"},
@@ -44,6 +50,9 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_WARPS: c->warps = v; break;
         case AU_C_WAVEFRONTS_MAX: c->wavefronts_max = v; break;
         case AU_C_ACTIVE_MAX: c->active_max = v; break;
+        case AU_C_SHARED_WAVEFRONTS: c->shared_wavefronts = v; break;
+        case AU_C_LD_INST: c->ld_inst = v; break;
+        case AU_C_ST_INST: c->st_inst = v; break;
         default: return 0;
         }
         c->have |= defs[i].counter;

@@ -120,16 +120,35 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     double scale = l->res.jobs / J, a = l->res.a > 0 ? l->res.a : 1;
     au_class_jobs cj[AU_MAX_CLASSES];
     double share[AU_MAX_CLASSES];
-    for (size_t c = 0; c < o->nclass; ++c) {
-        double jobs = o->cls[c].jobs * scale;
-        cj[c] = (au_class_jobs){o->cls[c].family, jobs,
-                                jobs * a * (au_family_is_cas_class(o->cls[c].family) ? 2 : 1)};
+    /* the loads of the CAS loops' attempts (docs/model.md, "CAS loops"), shared by the loop
+     * classes in proportion to their jobs */
+    double loop_jobs = 0, lw[3];
+    for (size_t c = 0; c < o->nclass; ++c)
+        if (au_family_is_cas_loop(o->cls[c].family))
+            loop_jobs += o->cls[c].jobs;
+    int loads = au_loop_loads(&l->ctr, loop_jobs, &lw[0], &lw[1], &lw[2]);
+    au_result r, rb[2];
+    int rc = AU_OK;
+    /* the point estimate, then (loads estimated) U at the loads' lower and upper bounds */
+    for (int v = 0; v < (loads == 2 ? 3 : 1) && rc == AU_OK; ++v) {
+        for (size_t c = 0; c < o->nclass; ++c) {
+            double jobs = o->cls[c].jobs * scale;
+            int loop = au_family_is_cas_loop(o->cls[c].family);
+            cj[c] = (au_class_jobs){o->cls[c].family, jobs,
+                                    jobs * a * (au_family_is_cas_class(o->cls[c].family) ? 2 : 1),
+                                    !loop ? 0 : loads ? lw[v] * scale * o->cls[c].jobs / loop_jobs : -1};
+        }
+        rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy,
+                                   v ? &rb[v - 1] : &r, v ? NULL : share);
     }
-    au_result r;
-    int rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy, &r, share);
     if (rc) {
         au_opsplit_free(o);
         return rc;
+    }
+    if (loads == 2) {
+        r.util_lo = rb[0].util;
+        r.util_hi = rb[1].util;
+        r.flags |= AU_F_LOOP_LOADS_ESTIMATED;
     }
     for (size_t c = 0; c < o->nclass; ++c)
         o->cls[c].busy = share[c];

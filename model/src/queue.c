@@ -19,7 +19,8 @@ static const char *const flag_names[] = {
     "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
     "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
-    "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced",
+    "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
+    "loop_loads_unknown",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -42,6 +43,52 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
 int au_family_is_cas_class(const char *family)
 {
     return family && strncmp(family, "cas", 3) == 0;
+}
+
+int au_family_is_cas_loop(const char *family)
+{
+    return family && strncmp(family, "cast_spin", 9) == 0;
+}
+
+int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
+                    double *service_cycles, unsigned *flags)
+{
+    if (!t || !family || !service_cycles || !(wf_attempt >= 0))
+        return au_set_error(AU_E_INVAL, "au_loop_service: invalid argument");
+    int amax = au_table_a_max(t, family);
+    if (amax <= 0)
+        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    double s_top;
+    int rc = au_table_interp(t, family, n, amax, 0, &s_top, flags);
+    if (rc)
+        return rc;
+    *service_cycles = s_top * wf_attempt / (AU_LOOP_WF_PER_A * amax);
+    return AU_OK;
+}
+
+int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *lo, double *hi)
+{
+    *w = *lo = *hi = -1;
+    if (!gpu || (gpu->have & (AU_C_LOOP_LOADS | AU_C_WAVEFRONTS)) != (AU_C_LOOP_LOADS | AU_C_WAVEFRONTS))
+        return 0;
+    *w = *lo = *hi = 0;
+    if (!(loop_jobs > 0))
+        return 0;
+    /* wavefronts of the non-atomic shared instructions: the loops' loads and any other LDS/STS */
+    double other_wf = fmax(gpu->shared_wavefronts - gpu->wavefronts, 0);
+    double other_inst = fmax(gpu->ld_inst, 0) + fmax(gpu->st_inst, 0);
+    if (other_inst <= loop_jobs * 1.005) {
+        *w = *lo = *hi = other_wf;
+        return 1;
+    }
+    *w = other_wf * loop_jobs / other_inst;
+    *lo = fmin(loop_jobs, other_wf);
+    *hi = fmax(other_wf - (other_inst - loop_jobs), *lo);
+    if (*w < *lo)
+        *w = *lo;
+    if (*w > *hi)
+        *w = *hi;
+    return 2;
 }
 
 const char *au_verdict_name(au_verdict v)
@@ -76,9 +123,15 @@ const char *au_busy_mode_name(au_busy_mode m)
     return m == AU_BUSY_QUEUE ? "queue" : "saturated";
 }
 
+/* The loads of a CAS-loop family's attempts, per SM (eval_one): known = au_loop_loads's status. */
+typedef struct loop_loads {
+    int known;
+    double w, lo, hi;
+} loop_loads;
+
 static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
-                    double cas, double wavefronts, const au_thresholds *thr, au_busy_mode busy,
-                    au_result *res)
+                    double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
+                    au_busy_mode busy, au_result *res)
 {
     memset(res, 0, sizeof *res);
     unsigned need = AU_C_JOBS | AU_C_ACTIVE_CYCLES;
@@ -132,7 +185,24 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
     /* the CAS share is what the counters give; at the pricing n it is the same share */
     double n = pricing_n(t, family, res->queue_len, busy);
     double c = au_family_is_cas_class(family) ? 0 : n * share;
-    int rc = au_table_interp(t, family, n, a, c, &res->service, &res->flags);
+    int rc;
+    if (au_family_is_cas_loop(family) && ld && ld->known) {
+        /* every job an attempt of the loop: priced by its wavefronts, its load's included */
+        rc = au_loop_service(t, family, n, (wavefronts + ld->w) / jobs, &res->service, &res->flags);
+        if (rc == AU_OK && ld->known == 2) {
+            double s_lo, s_hi;
+            if ((rc = au_loop_service(t, family, n, (wavefronts + ld->lo) / jobs, &s_lo, NULL)) ||
+                (rc = au_loop_service(t, family, n, (wavefronts + ld->hi) / jobs, &s_hi, NULL)))
+                return rc;
+            res->util_lo = jobs * s_lo / res->active;
+            res->util_hi = jobs * s_hi / res->active;
+            res->flags |= AU_F_LOOP_LOADS_ESTIMATED;
+        }
+    } else {
+        if (au_family_is_cas_loop(family))
+            res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
+        rc = au_table_interp(t, family, n, a, c, &res->service, &res->flags);
+    }
     if (rc)
         return rc;
     res->busy = jobs * res->service;
@@ -167,7 +237,14 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
     double k = 1.0 / sm_count;
-    int rc = eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, thr, busy, res);
+    /* priced as one CAS-loop family, every job is an attempt of its loop */
+    loop_loads ld = {0, 0, 0, 0};
+    if (au_family_is_cas_loop(family)) {
+        ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
+        ld.w *= k, ld.lo *= k, ld.hi *= k;
+    }
+    int rc = eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
+                      busy, res);
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
     return rc;
@@ -185,7 +262,7 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
     double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
     for (size_t i = 0; i < nsm; ++i) {
         const au_counters *c = &per_sm[i];
-        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, thr, busy, &out[i]);
+        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
         if (rc)
             return rc;
         total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
@@ -305,8 +382,17 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         if (a > AU_A_MAX && a <= AU_A_MAX * 1.01)
             a = AU_A_MAX;
         double s0, sc, n = pricing_n(t, fam, queue_len, busy);
-        /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
-        int rc = au_table_interp(t, fam, n, a, cas && !have ? n : 0, &s0, &res->flags);
+        int rc;
+        if (have && au_family_is_cas_loop(fam) && cls[k].load_wavefronts >= 0) {
+            /* an attempt of a CAS loop: its wavefronts, its load's included */
+            rc = au_loop_service(t, fam, n, (cls[k].wavefronts + cls[k].load_wavefronts) / cls[k].jobs,
+                                 &s0, &res->flags);
+        } else {
+            if (have && au_family_is_cas_loop(fam))
+                res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
+            /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
+            rc = au_table_interp(t, fam, n, a, cas && !have ? n : 0, &s0, &res->flags);
+        }
         if (rc)
             return rc;
         pure[k] = cls[k].jobs * s0;

@@ -271,6 +271,19 @@ static void render_table(const au_report *r, FILE *out)
                  "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
                  "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
                  "time).\n");
+    /* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic */
+    int ranges = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_result *x = &r->launches[i].res;
+        if (!(x->flags & AU_F_LOOP_LOADS_ESTIMATED))
+            continue;
+        if (!ranges++)
+            fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
+                         "load counters with other\nshared loads and stores; U is the estimate, the range "
+                         "bounds them):\n");
+        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%\n", r->launches[i].id, x->util * 100,
+                x->util_lo * 100, x->util_hi * 100);
+    }
     render_persm_human(r, out);
     render_opcodes_human(r, out);
 }
@@ -288,6 +301,14 @@ static void csv_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* ",value" where present, else ",": an optional column */
+static void csv_opt(FILE *out, int present, const char *fmt, double v)
+{
+    fputc(',', out);
+    if (present)
+        fprintf(out, fmt, v);
+}
+
 static void render_csv(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
@@ -295,7 +316,7 @@ static void render_csv(const au_report *r, FILE *out)
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
           "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
-          "util_pct_busiest_sm\n",
+          "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -332,18 +353,19 @@ static void render_csv(const au_report *r, FILE *out)
             fprintf(out, ",%.1f", l->ops->by_family.util * 100);
         else
             fputc(',', out);
-        fputc(',', out);
-        if (l->ctr.have & AU_C_WAVEFRONTS_MAX)
-            fprintf(out, "%.0f", l->ctr.wavefronts_max);
-        fputc(',', out);
-        if (l->ctr.have & AU_C_ACTIVE_MAX)
-            fprintf(out, "%.0f", l->ctr.active_max);
-        fputc(',', out);
-        if (x->imbalance > 0)
-            fprintf(out, "%.4f", x->imbalance);
-        fputc(',', out);
-        if (x->util_busiest > 0)
-            fprintf(out, "%.3f", x->util_busiest * 100);
+        /* optional columns: empty where the counter is absent or the figure does not apply; the
+         * last five are the load counters of CAS loops and U's range where their loads were
+         * estimated */
+        int est = (x->flags & AU_F_LOOP_LOADS_ESTIMATED) != 0;
+        csv_opt(out, l->ctr.have & AU_C_WAVEFRONTS_MAX, "%.0f", l->ctr.wavefronts_max);
+        csv_opt(out, l->ctr.have & AU_C_ACTIVE_MAX, "%.0f", l->ctr.active_max);
+        csv_opt(out, x->imbalance > 0, "%.4f", x->imbalance);
+        csv_opt(out, x->util_busiest > 0, "%.3f", x->util_busiest * 100);
+        csv_opt(out, l->ctr.have & AU_C_SHARED_WAVEFRONTS, "%.0f", l->ctr.shared_wavefronts);
+        csv_opt(out, l->ctr.have & AU_C_LD_INST, "%.0f", l->ctr.ld_inst);
+        csv_opt(out, l->ctr.have & AU_C_ST_INST, "%.0f", l->ctr.st_inst);
+        csv_opt(out, est, "%.3f", x->util_lo * 100);
+        csv_opt(out, est, "%.3f", x->util_hi * 100);
         fputc('\n', out);
     }
 }
@@ -503,7 +525,10 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "active_cycles_avg", (l->ctr.have & AU_C_ACTIVE_CYCLES) ? l->ctr.active_cycles : NAN, 0);
         json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 0);
         json_num(out, "wavefronts_max", (l->ctr.have & AU_C_WAVEFRONTS_MAX) ? l->ctr.wavefronts_max : NAN, 0);
-        json_num(out, "active_cycles_max", (l->ctr.have & AU_C_ACTIVE_MAX) ? l->ctr.active_max : NAN, 1);
+        json_num(out, "active_cycles_max", (l->ctr.have & AU_C_ACTIVE_MAX) ? l->ctr.active_max : NAN, 0);
+        json_num(out, "shared_wavefronts", (l->ctr.have & AU_C_SHARED_WAVEFRONTS) ? l->ctr.shared_wavefronts : NAN, 0);
+        json_num(out, "shared_ld_inst", (l->ctr.have & AU_C_LD_INST) ? l->ctr.ld_inst : NAN, 0);
+        json_num(out, "shared_st_inst", (l->ctr.have & AU_C_ST_INST) ? l->ctr.st_inst : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
         json_num(out, "a_passes_per_job", ok ? x->a : NAN, 0);
@@ -514,7 +539,9 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "active_cycles", ok ? x->active : NAN, 0);
         json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
         json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
-        json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 1);
+        json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 0);
+        json_num(out, "util_pct_lo", (x->flags & AU_F_LOOP_LOADS_ESTIMATED) ? x->util_lo * 100 : NAN, 0);
+        json_num(out, "util_pct_hi", (x->flags & AU_F_LOOP_LOADS_ESTIMATED) ? x->util_hi * 100 : NAN, 1);
         fprintf(out, "},\n     \"verdict\": \"%s\", \"flags\": [", au_verdict_name(x->verdict));
         char fl[256];
         au_flags_string(x->flags, fl, sizeof fl);

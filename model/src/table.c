@@ -692,6 +692,12 @@ int au_table_n_max(const au_table *t, const char *family)
     return f && f->nn ? f->nv[f->nn - 1] : 0;
 }
 
+int au_table_a_max(const au_table *t, const char *family)
+{
+    const au_family *f = t && family ? au_table_family(t, family) : NULL;
+    return f && f->na ? f->av[f->na - 1] : 0;
+}
+
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out)
 {
     if (!t || !family || !out || !t->finalized)

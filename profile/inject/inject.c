@@ -461,9 +461,16 @@ EXPORT int InitializeInjection(void)
      * come from the driver (range.c) */
     size_t n;
     const au_metric_def *defs = au_metric_defs(&n);
-    for (size_t i = 0; i < n && au_g.nmetrics < sizeof au_g.metrics / sizeof au_g.metrics[0]; ++i)
-        if (defs[i].counter || strcmp(defs[i].name, AU_METRIC_DURATION) == 0)
-            au_g.metrics[au_g.nmetrics++] = defs[i].name;
+    for (size_t i = 0; i < n; ++i) {
+        if (!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0)
+            continue;
+        if (au_g.nmetrics == sizeof au_g.metrics / sizeof au_g.metrics[0]) {
+            au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
+                    defs[i].name);
+            break;
+        }
+        au_g.metrics[au_g.nmetrics++] = defs[i].name;
+    }
 
     CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
     CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,

@@ -60,6 +60,10 @@ typedef struct collector {
 extern const collector au_range_collector;
 extern const collector au_sass_collector;
 
+/* Metrics one range collects at most (model/src/metrics.c lists them; inject.c warns when they
+ * do not fit). */
+#define AU_INJECT_MAX_METRICS 16
+
 typedef struct inject_state {
     pthread_mutex_t lock;
     int initialized;
@@ -68,7 +72,7 @@ typedef struct inject_state {
     long long next_id;
     long pid;
     char proc_name[64];
-    const char *metrics[8];
+    const char *metrics[AU_INJECT_MAX_METRICS];
     size_t nmetrics;
     size_t max_ranges;
     ctx_state *contexts;

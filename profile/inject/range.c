@@ -74,7 +74,7 @@ static void range_flush(ctx_state *c)
         au_diag("warning", "%zu ranges for %zu launches: extra ranges ignored", n, c->npend);
         n = c->npend;
     }
-    double values[8];
+    double values[AU_INJECT_MAX_METRICS];
     for (size_t r = 0; r < n; ++r) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};

@@ -47,4 +47,20 @@ static int check_report(const char *name)
     return check_failures ? 1 : 0;
 }
 
+#ifdef CHECK_WANT_INSTR
+#include "atomutil/model.h"
+#include <string.h>
+/* One instruction of a kernel's listing for the opcode tests: function _Z1kv at pc. */
+static au_instr check_instr(const char *opcode, unsigned pc)
+{
+    au_instr x;
+    memset(&x, 0, sizeof x);
+    strcpy(x.function, "_Z1kv");
+    strcpy(x.opcode, opcode);
+    x.pc = pc;
+    strcpy(x.source, "k.cu:7");
+    return x;
+}
+#endif
+
 #endif

@@ -5,6 +5,7 @@
  * for split estimates, mismatches and unknown opcodes.
  */
 #include "atomutil/model.h"
+#define CHECK_WANT_INSTR
 #include "check.h"
 
 #include <stdlib.h>
@@ -28,16 +29,7 @@ static au_launch launch(const au_table *t, const char *fam, double jobs, double 
     return l;
 }
 
-static au_instr ins(const char *opcode, unsigned pc)
-{
-    au_instr x;
-    memset(&x, 0, sizeof x);
-    strcpy(x.function, "_Z1kv");
-    strcpy(x.opcode, opcode);
-    x.pc = pc;
-    strcpy(x.source, "k.cu:7");
-    return x;
-}
+#define ins check_instr
 
 /* Prices l by code[0..n) and checks that it equals the family fam's price of the same counters. */
 static void same_as_family(const au_table *t, const char *fam, const au_instr *code, size_t n, double jobs,

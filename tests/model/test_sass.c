@@ -132,21 +132,21 @@ static void test_classes(const au_table *t)
     au_result r;
     double share[2];
     /* ADD only: 1000 jobs a=32 at N=40: S = 32 -> B = 32000, T = 64000 -> U = 0.5 */
-    au_class_jobs add_only[1] = {{"add", 1000, 32000}};
+    au_class_jobs add_only[1] = {{"add", 1000, 32000, -1}};
     CHECK_EQ_INT(au_model_eval_classes(t, add_only, 1, 40, 64000, NULL, AU_BUSY_QUEUE, &r, share), AU_OK);
     CHECK_NEAR(r.busy, 32000, 1e-9);
     CHECK_NEAR(r.util, 0.5, 1e-12);
     CHECK_NEAR(share[0], 32000, 1e-9);
     /* ADD + CAS, a = 32 passes each (CAS counts 2 wavefronts per pass), N = 40, 1/4 CAS:
      * c = 10, S_add(40, 32, 10) = 32 * (1 + 10/40) = 40 (the c column doubles S linearly) -> B = 1333.33 * 40 */
-    au_class_jobs mix[2] = {{"add", 1000, 32000}, {"cas", 1000.0 / 3, 1000.0 / 3 * 64}};
+    au_class_jobs mix[2] = {{"add", 1000, 32000, -1}, {"cas", 1000.0 / 3, 1000.0 / 3 * 64, -1}};
     CHECK_EQ_INT(au_model_eval_classes(t, mix, 2, 40, 64000, NULL, AU_BUSY_QUEUE, &r, share), AU_OK);
     CHECK_NEAR(r.a, 32, 1e-9);
     CHECK_NEAR(r.cas_queued, 10, 1e-9);
     CHECK_NEAR(r.busy, (1000 + 1000.0 / 3) * 40, 1e-6);
     CHECK_NEAR(share[0] + share[1], r.busy, 1e-6);
     /* a family the table lacks is priced as add (the golden table has only add) */
-    au_class_jobs unknown[1] = {{"max", 1000, 32000}};
+    au_class_jobs unknown[1] = {{"max", 1000, 32000, -1}};
     CHECK_EQ_INT(au_model_eval_classes(t, unknown, 1, 40, 64000, NULL, AU_BUSY_QUEUE, &r, NULL), AU_OK);
     CHECK_NEAR(r.busy, 32000, 1e-9);
     /* no jobs */

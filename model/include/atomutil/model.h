@@ -95,6 +95,8 @@ const char *au_table_family_name(const au_table *t, size_t i);
 int au_table_has_family(const au_table *t, const char *family);
 /* Largest n of a family's grid (0 if the family is missing). */
 int au_table_n_max(const au_table *t, const char *family);
+/* Largest a of a family's grid (0 if the family is missing). */
+int au_table_a_max(const au_table *t, const char *family);
 /* Exact grid point, AU_E_NOTFOUND when (n, a, c) is not a measured point. */
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out);
 
@@ -118,6 +120,12 @@ enum {
     AU_F_SPLIT_ESTIMATED = 1u << 15,/* --opcodes: families of one kind split by instruction count */
     AU_F_OPCODE_MISMATCH = 1u << 16,/* --opcodes: the CAS counter disagrees with the code's opcodes */
     AU_F_IMBALANCED = 1u << 17,    /* the busiest SM has >= 1.25 x the mean SM's atomic wavefronts */
+    AU_F_LOOP_LOADS_ESTIMATED = 1u << 18, /* CAS loops: their loads' wavefronts estimated from
+                                             shared-memory traffic they share with other loads or
+                                             stores; U has a range (util_lo..util_hi) */
+    AU_F_LOOP_LOADS_UNKNOWN = 1u << 19,   /* CAS loops: no load counters (an older export): each
+                                             attempt priced as uncontended, which contention makes
+                                             too low or too high */
 };
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
@@ -152,7 +160,12 @@ enum {
     AU_C_QUEUE = 1u << 5, /* a measured queue length (overrides warps) */
     AU_C_WAVEFRONTS_MAX = 1u << 6, /* shared-atomic wavefronts of the busiest SM (optional) */
     AU_C_ACTIVE_MAX = 1u << 7,     /* active cycles of the longest-active SM (optional) */
+    AU_C_SHARED_WAVEFRONTS = 1u << 8, /* all shared-memory wavefronts: loads, stores, atomics (optional) */
+    AU_C_LD_INST = 1u << 9,        /* shared-memory load warp-instructions, LDS (optional) */
+    AU_C_ST_INST = 1u << 10,       /* shared-memory store warp-instructions, STS (optional) */
 };
+/* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
+#define AU_C_LOOP_LOADS (AU_C_SHARED_WAVEFRONTS | AU_C_LD_INST | AU_C_ST_INST)
 #define AU_C_REQUIRED (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
 
 /* Counters of one launch, either of one SM or GPU-wide:
@@ -168,7 +181,21 @@ typedef struct au_counters {
     unsigned have;        /* AU_C_* bits of the fields that were collected */
     double wavefronts_max;/* GPU-wide: the most shared-atomic wavefronts of one SM (L1TEX .max) */
     double active_max;    /* GPU-wide: the most active cycles of one SM (sm__cycles_active.max) */
+    double shared_wavefronts; /* every shared-memory wavefront (l1tex ..._mem_shared.sum) */
+    double ld_inst;       /* LDS warp-instructions */
+    double st_inst;       /* STS warp-instructions */
 } au_counters;
+
+/* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
+ * compiler emits for atomicAdd on float or 64-bit shared words, and for 64-bit And/Or/Xor), GPU-wide
+ * sums, for loop_jobs attempts (ATOMS.CAST.SPIN* jobs).  The non-atomic shared wavefronts W_o =
+ * shared - atomic wavefronts belong to LDS and STS instructions; each attempt has one LDS.  When
+ * the loads and stores are the loops' alone (ld + st <= loop_jobs, to 0.5 %), *w = W_o exactly and
+ * the function returns 1.  Otherwise it returns 2 with the per-instruction share *w = W_o * loop_jobs
+ * / (ld + st) and the bounds *lo = loop_jobs (a load takes at least one wavefront) and *hi = W_o
+ * minus one wavefront for each other instruction.  0 when the counters are missing (*w = *lo =
+ * *hi = -1) or there are no loop jobs (0). */
+int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *lo, double *hi);
 
 /* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).
  * counter = the AU_C_* bit it fills (0 for descriptive metrics); required = needed for U. */
@@ -229,6 +256,9 @@ typedef struct au_result {
      * longest-active SM's active cycles */
     double imbalance;
     double util_busiest;
+    /* with AU_F_LOOP_LOADS_ESTIMATED: U with the CAS loops' load wavefronts at their lower and upper
+     * bounds (util is the point estimate between them); 0 otherwise */
+    double util_lo, util_hi;
 } au_result;
 
 /* The busiest-SM figures of res (imbalance, util_busiest; flag AU_F_IMBALANCED) from GPU-wide
@@ -251,6 +281,17 @@ const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "no
 /* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
  * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
 int au_family_is_cas_class(const char *family);
+/* 1 for the CAS-loop families (ATOMS.CAST.SPIN*: names that start with "cast_spin"), whose jobs are
+ * attempts of a compiler-made loop, each preceded by a shared load. */
+int au_family_is_cas_loop(const char *family);
+/* One attempt of a CAS loop: the table's S at the family's largest a (an uncontended attempt of a
+ * full warp: AU_LOOP_WF_PER_A wavefronts per a, the CAS's two and its load's one) scaled to
+ * wf_attempt, the attempt's shared wavefronts, its load's included.  The unit serves every
+ * shared wavefront in about a cycle at saturation, whether the attempt's lanes conflict, fail or
+ * share a word (calibrate/tools/unit_bound.cu; docs/calibration.md). */
+#define AU_LOOP_WF_PER_A 3.0
+int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
+                    double *service_cycles, unsigned *flags);
 
 /* ---------------------------------------------------------------- per-SM, per-class model */
 
@@ -265,6 +306,9 @@ typedef struct au_class_jobs {
     const char *family; /* table family; one missing from the table is priced as "add" */
     double jobs;        /* executed warp-instructions */
     double wavefronts;  /* their shared wavefronts */
+    /* CAS loops (au_family_is_cas_loop): the wavefronts of the loads before their attempts, or
+     * < 0 when unknown (then priced by the table at a from the atomic wavefronts alone) */
+    double load_wavefronts;
 } au_class_jobs;
 
 /* One SM (or the mean SM) with jobs of several classes:
@@ -274,7 +318,9 @@ typedef struct au_class_jobs {
  *   J_k * S_k(N, a_k, 0) for each other CAS-class family (cas64, cast_spin, cast_spin64: no c
  *   column was measured with them, and the c column is close to linear in c);
  *   with CAS classes only: B = sum_k J_k * S_k(N, a_k, 0);
- *   a_k = wavefronts_k / J_k, halved for CAS-class families (two wavefronts per pass).
+ *   a_k = wavefronts_k / J_k, halved for CAS-class families (two wavefronts per pass);
+ *   CAS-loop classes with known load wavefronts cost au_loop_service per job instead, at
+ *   (wavefronts_k + load_wavefronts_k) / J_k wavefronts per attempt.
  * busy_share[k] (may be NULL) receives class k's share of B, apportioned by J_k * S_k(N, a_k, 0).
  * queue_len and active_cycles are this SM's (or estimates, flagged by the caller). */
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,

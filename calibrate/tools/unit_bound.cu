@@ -1,0 +1,292 @@
+/*
+ * unit_bound.cu - the shared atomic unit's saturated cost per family and lane pattern, measured
+ * with kernels that do nothing but the atomic: 2 blocks x 32 warps on every SM, every warp issuing
+ * K jobs from a fully unrolled loop whose operands are loop-invariant registers, each result folded
+ * into a checksum by one LOP3 (at most 3 instructions per job, so the 4 schedulers of an SM can
+ * issue more than one job per cycle and the unit, not issue, sets the pace).  Cycles per job of an
+ * SM = (last block end - first block start, clock64 of that SM) / jobs of that SM; the median over
+ * SMs is printed.  The independent check of atomutil-calibrate's saturated costs
+ * (tests/model/test_family_costs.c reads the results committed in docs/results).
+ *
+ * Lane patterns: lane l of a warp uses word l % W of W words, laid out B per row of 128 bytes
+ * (B = banks for 32-bit words, bank pairs for 64-bit): B = W puts the words in distinct banks,
+ * B = 1 puts all W words in one bank.  Every warp owns its words unless --shared (then all warps
+ * of a block use warp 0's words: CAS loops contend across warps, as in a histogram of constant
+ * data).
+ *
+ * usage: unit_bound [--list] [--filter TEXT] [--jobs K] [--reps N]
+ * Output: CSV on stdout (one row per case), progress on stderr.  A standalone tool: it links
+ * nothing of atomutil.
+ */
+#include <cuda_runtime.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call)                                                                                  \
+    do {                                                                                          \
+        cudaError_t e_ = (call);                                                                  \
+        if (e_ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "unit_bound: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,             \
+                    cudaGetErrorString(e_));                                                      \
+            exit(1);                                                                              \
+        }                                                                                         \
+    } while (0)
+
+#define WORDS 1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit) */
+#define UNROLL 16
+
+struct Args {
+    long long *t0, *t1; /* per block: clock64 at start and end */
+    unsigned *smid;     /* per block */
+    unsigned *sink;     /* written only if the checksum equals `guard` (never) */
+    unsigned guard;
+    unsigned v;         /* operand, a run-time value (1) */
+    int W, B, shared;   /* lane pattern */
+    int lanes;          /* active lanes per warp (the first `lanes`) */
+    int iters;          /* loop iterations; jobs per warp = iters * UNROLL */
+};
+
+/* Word of lane `lane` of warp `w` (see the header); P = slots per row. */
+__device__ __forceinline__ int word_of(int lane, int w, int W, int B, int P)
+{
+    const int k = lane % W;
+    const int rows = (W + B - 1) / B;
+    const int grp = (w * B) / P;
+    return (k / B + rows * grp) * P + (k % B + w * B) % P;
+}
+
+/* One job: the operation on *p with the loop-invariant operand v; returns what feeds the
+ * checksum (0 where the result is unused). */
+#define OP32(name, expr)                                                                          \
+    struct name {                                                                                 \
+        typedef unsigned T;                                                                       \
+        static __device__ __forceinline__ unsigned job(T *p, T v) { return expr; }                \
+    };
+#define OP64(name, expr)                                                                          \
+    struct name {                                                                                 \
+        typedef unsigned long long T;                                                             \
+        static __device__ __forceinline__ unsigned long long job(T *p, T v) { return expr; }      \
+    };
+OP32(op_add, atomicAdd(p, v))
+OP32(op_popc_inc, (atomicAdd(p, 1u), 0u))
+OP32(op_cas, atomicCAS(p, v, v))
+OP32(op_exch, atomicExch(p, v))
+OP32(op_min, (unsigned)atomicMin((int *)p, (int)v))
+OP32(op_max, atomicMax(p, v))
+OP32(op_and, atomicAnd(p, ~v))
+OP32(op_or, atomicOr(p, v))
+OP32(op_xor, atomicXor(p, v))
+OP32(op_inc, atomicInc(p, v | 0x80000000u))
+OP32(op_dec, atomicDec(p, v | 0x80000000u))
+OP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u))
+OP64(op_cas64, atomicCAS(p, v, v))
+OP64(op_exch64, atomicExch(p, v))
+OP64(op_min64, (unsigned long long)atomicMin((long long *)p, (long long)v))
+OP64(op_max64, atomicMax(p, v))
+OP64(op_add64, (atomicAdd(p, v), 0ull))
+OP64(op_and64, (atomicAnd(p, ~v), 0ull))
+OP64(op_or64, (atomicOr(p, v), 0ull))
+OP64(op_xor64, (atomicXor(p, v), 0ull))
+
+template <class Op>
+__global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
+{
+    typedef typename Op::T T;
+    __shared__ __align__(8) T sh[WORDS];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    for (int i = tid; i < WORDS; i += blockDim.x)
+        sh[i] = (T)g.v; /* CAS(v, v) then succeeds */
+    const int P = sizeof(T) == 8 ? 16 : 32;
+    T *p = sh + word_of(lane, g.shared ? 0 : warp, g.W, g.B, P);
+    /* the operand: loop-invariant, unknown to the compiler; inc/dec/and fold their constants
+     * into it once, outside the loop */
+    const T v = (T)g.v;
+    const bool active = lane < g.lanes;
+    __syncthreads();
+    long long t0 = clock64();
+    T acc = 0;
+    if (active) {
+        for (int i = 0; i < g.iters; ++i) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u)
+                acc ^= Op::job(p, v);
+        }
+        acc ^= *(volatile T *)p; /* ordered after this lane's atomics */
+    }
+    /* the comparison waits for that load, and the store it guards cannot move past the barrier:
+     * every warp's jobs have completed when the barrier opens */
+    if ((unsigned)acc == g.guard)
+        g.sink[0] = (unsigned)acc;
+    __syncthreads();
+    long long t1 = clock64();
+    if (tid == 0) {
+        unsigned id;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+        g.t0[blockIdx.x] = t0;
+        g.t1[blockIdx.x] = t1;
+        g.smid[blockIdx.x] = id;
+    }
+}
+
+typedef void (*kfn)(Args);
+static const struct {
+    const char *name, *sass; /* case name, the opcode the kernel should hold */
+    kfn k;
+    int width;
+    int loop; /* compiled as a CAS loop: jobs are source-level operations */
+} ops[] = {
+    {"add", "ATOMS.ADD", ub_kernel<op_add>, 32, 0},
+    {"popc_inc", "ATOMS.POPC.INC.32", ub_kernel<op_popc_inc>, 32, 0},
+    {"cas", "ATOMS.CAS", ub_kernel<op_cas>, 32, 0},
+    {"exch", "ATOMS.EXCH", ub_kernel<op_exch>, 32, 0},
+    {"min", "ATOMS.MIN", ub_kernel<op_min>, 32, 0},
+    {"max", "ATOMS.MAX", ub_kernel<op_max>, 32, 0},
+    {"bit_and", "ATOMS.AND", ub_kernel<op_and>, 32, 0},
+    {"bit_or", "ATOMS.OR", ub_kernel<op_or>, 32, 0},
+    {"bit_xor", "ATOMS.XOR", ub_kernel<op_xor>, 32, 0},
+    {"inc", "ATOMS.INC", ub_kernel<op_inc>, 32, 0},
+    {"dec", "ATOMS.DEC", ub_kernel<op_dec>, 32, 0},
+    {"cast_spin", "ATOMS.CAST.SPIN", ub_kernel<op_fadd>, 32, 1},
+    {"cas64", "ATOMS.CAS.64", ub_kernel<op_cas64>, 64, 0},
+    {"exch64", "ATOMS.EXCH.64", ub_kernel<op_exch64>, 64, 0},
+    {"min64", "ATOMS.MIN.S64", ub_kernel<op_min64>, 64, 0},
+    {"max64", "ATOMS.MAX.64", ub_kernel<op_max64>, 64, 0},
+    {"cast_spin64", "ATOMS.CAST.SPIN.64", ub_kernel<op_add64>, 64, 1},
+    {"and64", "ATOMS.CAST.SPIN.64", ub_kernel<op_and64>, 64, 1},
+    {"or64", "ATOMS.CAST.SPIN.64", ub_kernel<op_or64>, 64, 1},
+    {"xor64", "ATOMS.CAST.SPIN.64", ub_kernel<op_xor64>, 64, 1},
+};
+#define NOPS (int)(sizeof ops / sizeof ops[0])
+
+static const struct {
+    const char *name;
+    int W, B, shared; /* B = 0: all slots of a row (32 banks or 16 bank pairs); -d: d lanes per slot */
+    int lanes;        /* active lanes */
+} pats[] = {
+    {"distinct", 32, 0, 0, 32},       {"bank2", 32, -2, 0, 32},      {"bank4", 32, -4, 0, 32},
+    {"bank8", 32, -8, 0, 32},         {"bank16", 32, -16, 0, 32},    {"bank32", 32, 1, 0, 32},
+    {"word", 1, 1, 0, 32},            {"words4_bank", 4, 1, 0, 32},  {"words4_distinct", 4, 4, 0, 32},
+    {"words2_bank", 2, 1, 0, 32},     {"block_word", 1, 1, 1, 32},   {"lane1", 32, 0, 0, 1},
+    {"half", 32, 0, 0, 16},
+};
+#define NPATS (int)(sizeof pats / sizeof pats[0])
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option lo[] = {{"list", no_argument, 0, 'l'}, {"filter", required_argument, 0, 'f'},
+                                       {"jobs", required_argument, 0, 'k'}, {"reps", required_argument, 0, 'r'},
+                                       {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *filter = NULL;
+    int list = 0, jobs = 2048, reps = 3, c;
+    while ((c = getopt_long(argc, argv, "lf:k:r:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'l': list = 1; break;
+        case 'f': filter = optarg; break;
+        case 'k': jobs = atoi(optarg); break;
+        case 'r': reps = atoi(optarg); break;
+        case 'h':
+            puts("usage: unit_bound [--list] [--filter TEXT] [--jobs K (per warp, default 2048)] [--reps N (default 3)]");
+            return 0;
+        default: return 2;
+        }
+    }
+    if (optind < argc || jobs < UNROLL || reps < 1 || reps > 15) {
+        fprintf(stderr, "unit_bound: bad arguments (see --help)\n");
+        return 2;
+    }
+    if (list) {
+        for (int o = 0; o < NOPS; ++o)
+            for (int q = 0; q < NPATS; ++q)
+                printf("%s/%s\n", ops[o].name, pats[q].name);
+        return 0;
+    }
+    int dev;
+    cudaDeviceProp prop;
+    CK(cudaGetDevice(&dev));
+    CK(cudaGetDeviceProperties(&prop, dev));
+    const int nsm = prop.multiProcessorCount, grid = 2 * nsm;
+    Args a;
+    memset(&a, 0, sizeof a);
+    CK(cudaMalloc(&a.t0, grid * sizeof(long long)));
+    CK(cudaMalloc(&a.t1, grid * sizeof(long long)));
+    CK(cudaMalloc(&a.smid, grid * sizeof(unsigned)));
+    CK(cudaMalloc(&a.sink, sizeof(unsigned)));
+    a.guard = 0xA5A5F00Du;
+    a.v = 1;
+    a.iters = jobs / UNROLL;
+    long long *t0 = (long long *)malloc(grid * sizeof(long long)), *t1 = (long long *)malloc(grid * sizeof(long long));
+    unsigned *sm = (unsigned *)malloc(grid * sizeof(unsigned));
+    double *cpj = (double *)malloc(nsm * sizeof(double)), *med = (double *)malloc(reps * sizeof(double));
+    printf("# unit_bound gpu=\"%s\" sm_count=%d jobs_per_warp=%d reps=%d warps_per_sm=64\n", prop.name, nsm,
+           a.iters * UNROLL, reps);
+    printf("case,family,sass,width,pattern,words,words_per_row,shared,lanes,jobs_per_sm,sms,cycles_per_job,"
+           "cycles_per_job_min,cycles_per_job_max,rep_spread\n");
+    for (int o = 0; o < NOPS; ++o)
+        for (int q = 0; q < NPATS; ++q) {
+            char name[64];
+            snprintf(name, sizeof name, "%s/%s", ops[o].name, pats[q].name);
+            if (filter && !strstr(name, filter))
+                continue;
+            const int P = ops[o].width == 64 ? 16 : 32;
+            int W = pats[q].W, B = pats[q].B;
+            if (B == 0)
+                B = W < P ? W : P;
+            else if (B < 0) { /* -d: d lanes per slot, distinct words */
+                B = 32 / -B;
+                B = B > P ? P : B;
+            }
+            if (ops[o].loop == 0 && !strcmp(pats[q].name, "block_word") && strcmp(ops[o].name, "add"))
+                continue; /* cross-warp sharing matters for CAS loops; add is the reference */
+            a.W = W, a.B = B, a.shared = pats[q].shared, a.lanes = pats[q].lanes;
+            double lo_all = 1e30, hi_all = 0;
+            int used = 0;
+            for (int r = -1; r < reps; ++r) { /* r = -1: warm-up */
+                ops[o].k<<<grid, 1024>>>(a);
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+                if (r < 0)
+                    continue;
+                CK(cudaMemcpy(t0, a.t0, grid * sizeof(long long), cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(t1, a.t1, grid * sizeof(long long), cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(sm, a.smid, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+                int n = 0;
+                for (int b = 0; b < grid; ++b) {
+                    int other = -1;
+                    for (int b2 = 0; b2 < grid; ++b2)
+                        if (b2 != b && sm[b2] == sm[b])
+                            other = other == -1 ? b2 : -2;
+                    if (other < 0 || other < b)
+                        continue; /* not exactly two blocks on this SM, or counted already */
+                    long long s = t0[b] < t0[other] ? t0[b] : t0[other];
+                    long long e = t1[b] > t1[other] ? t1[b] : t1[other];
+                    cpj[n++] = (double)(e - s) / (64.0 * a.iters * UNROLL);
+                }
+                if (n == 0) {
+                    fprintf(stderr, "unit_bound: %s: no SM held exactly two blocks\n", name);
+                    return 1;
+                }
+                qsort(cpj, n, sizeof *cpj, cmp_d);
+                med[r] = cpj[n / 2];
+                lo_all = cpj[0] < lo_all ? cpj[0] : lo_all;
+                hi_all = cpj[n - 1] > hi_all ? cpj[n - 1] : hi_all;
+                used = n;
+            }
+            qsort(med, reps, sizeof *med, cmp_d);
+            const double m = med[reps / 2];
+            printf("%s,%s,%s,%d,%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", name, ops[o].name, ops[o].sass,
+                   ops[o].width, pats[q].name, W, B, pats[q].shared, pats[q].lanes, 64 * a.iters * UNROLL, used, m, lo_all,
+                   hi_all, (med[reps - 1] - med[0]) / m);
+            fflush(stdout);
+            fprintf(stderr, "%-28s %8.3f cycles/job\n", name, m);
+        }
+    return 0;
+}
