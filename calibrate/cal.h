@@ -80,7 +80,7 @@ typedef struct au_cal_config {
     const char *file_a, *file_b; /* --compare A B, --check-thinning A */
 } au_cal_config;
 
-#define AU_CAL_DEFAULT_JOBS 256
+#define AU_CAL_DEFAULT_JOBS 2048
 #define AU_CAL_DEFAULT_REPS 5
 #define AU_CAL_QUICK_REPS 3
 

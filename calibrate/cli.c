@@ -26,7 +26,7 @@ static const char usage_text[] =
     "      --quick            small grid (n 1,2,4,...,max; a 1,2,4,8,16,32; c 0, n/2, n) and 3\n"
     "                         repetitions: a check in a few seconds, not a table to ship\n"
     "      --reps N           repetitions per grid point, each on another SM (default: 5)\n"
-    "      --jobs K           jobs per warp of the steady method (default: 256)\n"
+    "      --jobs K           jobs per warp of the steady method (default: 2048)\n"
     "      --c-grid G         c values: auto (each family's, see --list), full (0..n), sparse\n"
     "                         (0,n/4,n/2,3n/4,n) or ends (0,n) (default: auto)\n"
     "      --point F:N:A:C    measure one point on one SM in its own launch and print it as CSV\n"

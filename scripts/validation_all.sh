@@ -6,9 +6,20 @@
 #
 # RESULT_DIR receives every raw output and the tables (validation_tables.md, case_tables.md);
 # figures go to RESULT_DIR/img (IMG_DIR=docs/img to write them where the docs look).  BUILD_DIR
-# (default build) is configured and built here if it lacks the four programs.  Needs a CUDA GPU
-# with counter access, python3 (matplotlib for the figures), and ncu for the LSU-queue step
-# (SKIP_NCU=1 leaves it out).  Clocks are left as they are (ncu --clock-control none).
+# (default build) is configured if needed and the programs are built (incrementally).  Needs a
+# CUDA GPU with counter access and python3 (matplotlib for the figures; ncu for the optional
+# LSU-queue step).  Clocks are left as they are.
+#
+# The steps the summary comes from run first (a few tens of seconds on an H100):
+#   unit_bound   unit_bound.csv: the unit's cycles per job of every case (the boundness check)
+#   vtime        vtime.csv: T_full, T_atom, U_true, the reference's cycles per job, per point
+#   vop          vop.counters.csv + vop.cubins/ (raw counters and kernel code) and vop.csv, the
+#                report with the default pricing; vop_points.csv, the launch list
+#   validate     validate.py: the report remade from vop.counters.csv, validation_tables.md,
+#                validate.log whose last line is the summary
+# then the older and optional ones, none of which the summary needs: validate_opcodes.py, the
+# --busy queue run with its per-family re-imports (SKIP_OLD=1 leaves them out), the case studies
+# (SKIP_CASES=1), and the ncu LSU-queue run (SKIP_NCU=1, or no ncu).
 # Each step has a time limit and the script goes on after a failed step, so that one failure
 # does not lose the others' results; the exit status is 1 if any step failed.
 set -uo pipefail
@@ -29,47 +40,60 @@ step() { # step NAME SECONDS COMMAND...: runs with a time limit, logs the wall t
     return $rc
 }
 
-if [ ! -x "$build/bin/atomutil-profile" ] || [ ! -x "$build/bin/validation" ] ||
-   [ ! -x "$build/bin/histogram" ] || [ ! -x "$build/bin/kmeans" ]; then
-    step build 600 bash -c "cmake -S '$here' -B '$build' -DATOMUTIL_ENABLE_TESTS=OFF > '$res/build.log' &&
-        cmake --build '$build' -j --target atomutil-profile validation histogram kmeans >> '$res/build.log'" || exit 1
+# build (configure first if BUILD_DIR is not configured); incremental: up-to-date programs cost
+# seconds, and stale ones (an older validation without the family class) are never measured
+targets="atomutil-profile validation unit_bound"
+[ "${SKIP_CASES:-0}" = 1 ] || targets="$targets histogram kmeans"
+if [ -f "$build/CMakeCache.txt" ]; then
+    step build 600 bash -c "cmake --build '$build' -j --target $targets > '$res/build.log' 2>&1" || exit 1
+else
+    step build 600 bash -c "cmake -S '$here' -B '$build' -DATOMUTIL_ENABLE_TESTS=OFF > '$res/build.log' 2>&1 &&
+        cmake --build '$build' -j --target $targets >> '$res/build.log' 2>&1" || exit 1
 fi
 P=$build/bin/atomutil-profile
 B=$build/bin
 {
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-    (cd "$here" && git rev-parse HEAD 2>/dev/null)
+    (cd "$here" && git rev-parse HEAD 2>/dev/null && git status --short 2>/dev/null | head -50)
     date -u +%Y-%m-%dT%H:%M:%SZ
 } > "$res/env.txt" 2>&1
 
-# 1. ground truth: T_full, T_atom, U_true of every point, the program alone
+# 1. the unit's rate for the jobs of every reference (calibrate/tools/unit_bound.cu)
+step unit_bound 120 bash -c "'$B/unit_bound' > '$res/unit_bound.csv' 2> '$res/unit_bound.log'"
+# 2. ground truth: T_full, T_atom, U_true and the reference's cycles per job of every point
 step vtime 300 "$B/validation" -o "$res/vtime.csv" 2> "$res/vtime.log"
-# 2. atomutil's counters of the same points (each point's full kernel twice, atomics-only once);
-#    the reports are made with one family (--no-opcodes) and the paper's pricing (--busy queue):
-#    validate.py computes the saturated pricing from the same counters with its port of the model
-step vprof 300 "$P" -q --no-opcodes --busy queue -o "$res/vprof" --csv -- "$B/validation" --mode profile -o "$res/vprof_points.csv" \
-    > "$res/vprof.log" 2>&1
-for f in popc_inc cas cas64 cast_spin cast_spin64; do
-    step "vprof-$f" 60 "$P" -q --busy queue --import "$res/vprof.counters.csv" --family "$f" --csv -o "$res/vprof_$f"
-done
-step validate 120 python3 "$here/scripts/validate.py" "$res" --img "$img" > "$res/validate.log" 2>&1
-# 2b. the same points with --opcodes (each kernel priced by the opcodes of its code)
+# 3. atomutil's counters of the same points, live, default pricing (each kernel priced by the
+#    opcodes of its code): each point's full kernel twice, atomics-only once
 step vop 300 "$P" -q --opcodes -o "$res/vop" --csv -- "$B/validation" --mode profile -o "$res/vop_points.csv" \
     > "$res/vop.log" 2>&1
+# 4. the summary, from the raw files: the report remade from vop.counters.csv
+step validate 120 python3 "$here/scripts/validate.py" "$res" --profile "$P" --img "$img" > "$res/validate.log" 2>&1
+tail -n 1 "$res/validate.log"
+
+# 5. older tables (not needed for the summary)
 step validate-opcodes 60 python3 "$here/scripts/validate_opcodes.py" "$res" > "$res/validate_opcodes.md" 2>&1
+if [ "${SKIP_OLD:-0}" != 1 ]; then
+    # the paper's pricing (--busy queue) with one family, and the same counters re-imported per family
+    step vprof 300 "$P" -q --no-opcodes --busy queue -o "$res/vprof" --csv -- "$B/validation" --mode profile \
+        -o "$res/vprof_points.csv" > "$res/vprof.log" 2>&1
+    for f in popc_inc cas cas64 cast_spin cast_spin64; do
+        step "vprof-$f" 60 "$P" -q --busy queue --import "$res/vprof.counters.csv" --family "$f" --csv -o "$res/vprof_$f"
+    done
+fi
 
-# 3. histogram case study: every size, block size, image and kernel; timings, then counters
-step hist-time 300 "$B/histogram" --sweep -i all > "$res/hist_time.txt"
-step hist-prof 300 "$P" -q --no-opcodes -o "$res/hprof" --csv -- "$B/histogram" --sweep -i all -r 1 > "$res/hist_prof.txt"
-step hist-popc 60 "$P" -q --import "$res/hprof.counters.csv" --family popc_inc --csv -o "$res/hprof_popc_inc"
+# 6. case studies: histogram (every size, block size, image and kernel) and k-means (replication, padding)
+if [ "${SKIP_CASES:-0}" != 1 ]; then
+    step hist-time 300 "$B/histogram" --sweep -i all > "$res/hist_time.txt"
+    step hist-prof 300 "$P" -q --no-opcodes -o "$res/hprof" --csv -- "$B/histogram" --sweep -i all -r 1 > "$res/hist_prof.txt"
+    step hist-popc 60 "$P" -q --import "$res/hprof.counters.csv" --family popc_inc --csv -o "$res/hprof_popc_inc"
+    step km-time 300 "$B/kmeans" --sweep > "$res/km_time.txt"
+    step km-prof 300 "$P" -q --no-opcodes -o "$res/kprof" --csv -- "$B/kmeans" --sweep -r 1 > "$res/km_prof.txt"
+    step km-cast 60 "$P" -q --import "$res/kprof.counters.csv" --family cast_spin --csv -o "$res/kprof_cast_spin"
+    step case-study 120 python3 "$here/scripts/case_study.py" "$res" --img "$img" > "$res/case_study.log" 2>&1
+fi
 
-# 4. k-means centroid update: replication and padding
-step km-time 300 "$B/kmeans" --sweep > "$res/km_time.txt"
-step km-prof 300 "$P" -q --no-opcodes -o "$res/kprof" --csv -- "$B/kmeans" --sweep -r 1 > "$res/km_prof.txt"
-step km-cast 60 "$P" -q --import "$res/kprof.counters.csv" --family cast_spin --csv -o "$res/kprof_cast_spin"
-step case-study 120 python3 "$here/scripts/case_study.py" "$res" --img "$img" > "$res/case_study.log" 2>&1
-
-# 5. (last: the slowest step) the LSU-queue estimate of N needs counters atomutil does not collect: ncu on the same program
+# 7. (last: the slowest step) the LSU-queue estimate of N needs counters atomutil does not collect:
+#    ncu on the same program (the summary does not use it)
 if [ "${SKIP_NCU:-0}" != 1 ] && command -v ncu > /dev/null; then
     m="$("$P" --print-ncu-metrics),sm__cycles_active.sum,sm__cycles_active.max"
     m="$m,sm__inst_pending_pipe_lsu_mem_shared_cmd_read.sum,sm__inst_executed_pipe_lsu_mem_shared_cmd_read.sum"
@@ -78,7 +102,6 @@ if [ "${SKIP_NCU:-0}" != 1 ] && command -v ncu > /dev/null; then
         --kernel-name regex:^vk_ --metrics '$m' '$B/validation' --mode profile --no-warm -o '$res/vncu_points.csv' \
         > '$res/vncu.csv' 2> '$res/vncu.log'"
 fi
-step validate-ncu 120 python3 "$here/scripts/validate.py" "$res" --img "$img" > "$res/validate.log" 2>&1
 
 cat "$res/steps.txt"
 exit $failed

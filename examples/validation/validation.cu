@@ -20,6 +20,19 @@
  * --mode profile launches, per point, the full kernel twice (warm-up, measured) and the
  * atomics-only kernel once, and writes the list of those launches in order, for joining with
  * atomutil-profile's or ncu's per-launch rows (scripts/validate.py).
+ *
+ * Class "family" (issue 11): every table family, 20 operations (32- and 64-bit) x 3 lane patterns
+ * x 4 work levels, each kernel mirroring calibrate/tools/unit_bound.cu's op structs (loop-invariant
+ * operand, result folded into a checksum with XOR, unrolled) and its lane patterns (word_of: lane
+ * l uses word l % W of W words laid B per 128-byte row, every warp its own words), 2 blocks x 32
+ * warps per SM, so that the atomics-only launch is the unit_bound case named in column ub_case.
+ *
+ * Reference boundness: every atomics-only kernel records per block clock64 at its start and end
+ * (the end after all its lanes' atomics have completed) and its SM; --mode time writes per point
+ * atom_cycles_per_job: per timed launch, the median over the SMs that held exactly the launch's
+ * blocks per SM of (last end - first start) / jobs of the SM, then the median over the launches;
+ * scripts/validate.py compares it with unit_bound's cycles_per_job of case ub_case (the same jobs
+ * at the unit's rate; empty where the reference is not 2 x 32 warps per SM or mixes opcodes).
  * A profiling target: it links nothing of atomutil.
  */
 #include <cuda_runtime.h>
@@ -43,7 +56,8 @@
 
 enum { OP_ADD, OP_POPC, OP_MIX, OP_CAS64, OP_FADD, OP_IADD64, NOPS };
 enum { J_ADD, J_POPC, J_CAS, J_CAS64, J_FADD, J_IADD64 };
-enum { PAT_BANK, PAT_ADDR }; /* d lanes per bank on distinct words | all lanes on one word */
+/* d lanes per bank on distinct words | all lanes on one word | unit_bound's word_of(W, B) */
+enum { PAT_BANK, PAT_ADDR, PAT_WORDS };
 
 #define SHWORDS 2048       /* 8 KB per block: two regions of 1024 words, or 1024 64-bit words */
 #define REGION 1024u
@@ -61,7 +75,21 @@ struct VParams {
     int L, G;           /* FFMAs and global loads before each job */
     int pattern, d, q;  /* lane pattern, lanes per bank, CAS warps per 4 (OP_MIX) */
     unsigned magic;
+    long long *t0, *t1; /* atomics-only kernels: per block, clock64 at start and end of the jobs */
+    unsigned long long *blocksum64; /* family kernels: per block, wrapping sum of its words */
+    unsigned long long init, v;     /* family kernels: initial word value, operand */
+    int W, B;           /* PAT_WORDS and family kernels: W words, B per 128-byte row (word_of) */
 };
+
+/* unit_bound.cu's lane pattern: lane `lane` of warp `w` uses word lane % W of W words laid out B
+ * per row of P slots (32 banks, or 16 bank pairs for 64-bit words); every warp owns its words. */
+__host__ __device__ __forceinline__ int word_of(int lane, int w, int W, int B, int P)
+{
+    const int k = lane % W;
+    const int rows = (W + B - 1) / B;
+    const int grp = (w * B) / P;
+    return (k / B + rows * grp) * P + (k % B + w * B) % P;
+}
 
 /* Word of this lane: d lanes on distinct words of one bank (nb banks of the operand width), so a
  * job takes d passes; or every lane on word 0. 64-bit words with d = 1 need 32 bank pairs of which
@@ -110,6 +138,35 @@ __device__ __forceinline__ void job_loop(const VParams &p, void *word, unsigned 
     }
 }
 
+/* After a lane's jobs: keeps its checksum r alive (stored only if it equals a never-seen value; the
+ * comparison waits for r, and the store cannot pass the barrier), waits for every lane of the
+ * block, then reads the end clock of an atomics-only launch (0 otherwise). */
+__device__ __forceinline__ long long jobs_done(const VParams &p, unsigned r, bool timed)
+{
+    if (r == p.magic)
+        *p.sink = r;
+    __syncthreads();
+    return timed ? clock64() : 0;
+}
+
+/* Warp 0, after each lane summed its share of the block's words: the block's checksum (the warp's
+ * sum), the SM it ran on and, for an atomics-only launch, its start and end clocks. */
+template <class S>
+__device__ __forceinline__ void report_block(const VParams &p, S s, S *out, bool timed, long long t0,
+                                             long long t1)
+{
+    for (int o = 16; o; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if ((threadIdx.x & 31u) == 0) {
+        unsigned id;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+        out[blockIdx.x] = s;
+        p.smid[blockIdx.x] = id;
+        if (timed)
+            p.t0[blockIdx.x] = t0, p.t1[blockIdx.x] = t1;
+    }
+}
+
 template <int OP, bool WORK>
 __device__ __forceinline__ void vk_body(const VParams &p)
 {
@@ -129,10 +186,18 @@ __device__ __forceinline__ void vk_body(const VParams &p)
     }
     __syncthreads();
 
-    unsigned w = lane_word(p.pattern, p.d, wide ? 16u : 32u, lane);
+    unsigned w;
+    if (p.pattern == PAT_WORDS) /* the family class (add, cas64): unit_bound's patterns */
+        w = (unsigned)word_of((int)lane, (int)warp, p.W, p.B, wide ? 16 : 32);
+    else
+        w = lane_word(p.pattern, p.d, wide ? 16u : 32u, lane);
     /* CAS loops: each warp gets words of its own, so warps never make each other retry */
-    if (OP == OP_FADD || OP == OP_IADD64)
+    if ((OP == OP_FADD || OP == OP_IADD64) && p.pattern != PAT_WORDS)
         w += warp * 32u;
+    /* atomics-only kernels time their jobs (the reference's boundness): clock64 after the barrier */
+    long long t0 = 0;
+    if (!WORK)
+        t0 = clock64();
     const unsigned gidx = blockIdx.x * blockDim.x + threadIdx.x, nthr = gridDim.x * blockDim.x;
     unsigned acc = 0;
     float y = (float)lane;
@@ -153,11 +218,19 @@ __device__ __forceinline__ void vk_body(const VParams &p)
         job_loop<J_FADD, WORK>(p, &sh[w], gidx, nthr, acc, y, acc64);
     else
         job_loop<J_IADD64, WORK>(p, &sh64[w], gidx, nthr, acc, y, acc64);
+    if (!WORK) {
+        /* a load of the lane's word, ordered after the lane's atomics on it; the comparison below
+         * waits for it and the store it guards cannot pass the barrier: when the barrier opens,
+         * every lane's jobs have completed */
+        if (wide)
+            acc64 ^= *(volatile unsigned long long *)&sh64[w];
+        else if (OP == OP_MIX && (warp & 3u) < (unsigned)p.q)
+            acc ^= *(volatile unsigned *)&sh[REGION + w];
+        else
+            acc ^= *(volatile unsigned *)&sh[w];
+    }
 
-    unsigned r = acc ^ __float_as_uint(y) ^ (unsigned)acc64 ^ (unsigned)(acc64 >> 32);
-    if (r == p.magic)
-        *p.sink = r;
-    __syncthreads();
+    const long long t1 = jobs_done(p, acc ^ __float_as_uint(y) ^ (unsigned)acc64 ^ (unsigned)(acc64 >> 32), !WORK);
 
     /* checksum of the block's shared words, exact in double for these counts */
     if (warp == 0) {
@@ -170,14 +243,7 @@ __device__ __forceinline__ void vk_body(const VParams &p)
             else
                 s += (double)sh[i] + (double)sh[REGION + i];
         }
-        for (int o = 16; o; o >>= 1)
-            s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
-        if (lane == 0) {
-            unsigned id;
-            asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-            p.blocksum[blockIdx.x] = s;
-            p.smid[blockIdx.x] = id;
-        }
+        report_block(p, s, p.blocksum, !WORK, t0, t1);
     }
 }
 
@@ -197,6 +263,111 @@ VK(vk_fadd_full, OP_FADD, true)
 VK(vk_fadd_atom, OP_FADD, false)
 VK(vk_iadd64_full, OP_IADD64, true)
 VK(vk_iadd64_atom, OP_IADD64, false)
+
+/* ------------------------------------------------------------------ the family class
+ * One job per operation, as calibrate/tools/unit_bound.cu defines them: the operation on *p with
+ * the loop-invariant operand v (min64 and max64 also use the job index k) (a kernel parameter, unknown to the compiler, so that no operation
+ * is an identity it could turn into a load); returns what feeds the checksum (0 where the result
+ * is unused: POPC.INC and the CAS loops).  add and cas64 use the kernels above (vk_add_*,
+ * vk_cas64_*: the same ATOMS.ADD / ATOMS.CAS.64 with pattern PAT_WORDS). */
+#define FOP32(name, expr)                                                                         \
+    struct name {                                                                                 \
+        typedef unsigned T;                                                                       \
+        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) { return expr; }    \
+    };
+#define FOP64(name, expr)                                                                         \
+    struct name {                                                                                 \
+        typedef unsigned long long T;                                                             \
+        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) { return expr; } \
+    };
+FOP32(op_popc_inc, (atomicAdd(p, 1u), 0u))                             /* ATOMS.POPC.INC.32 */
+FOP32(op_cas, atomicCAS(p, v, v))                                      /* ATOMS.CAS */
+FOP32(op_exch, atomicExch(p, v))                                       /* ATOMS.EXCH */
+FOP32(op_min, (unsigned)atomicMin((int *)p, (int)v))                   /* ATOMS.MIN.S32 */
+FOP32(op_max, atomicMax(p, v))                                         /* ATOMS.MAX */
+FOP32(op_and, atomicAnd(p, ~v))                                        /* ATOMS.AND */
+FOP32(op_or, atomicOr(p, v))                                           /* ATOMS.OR */
+FOP32(op_xor, atomicXor(p, v))                                         /* ATOMS.XOR */
+FOP32(op_inc, atomicInc(p, v | 0x80000000u))                           /* ATOMS.INC */
+FOP32(op_dec, atomicDec(p, v | 0x80000000u))                           /* ATOMS.DEC */
+FOP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u))                  /* ATOMS.CAST.SPIN loop */
+FOP64(op_exch64, atomicExch(p, v))                                     /* ATOMS.EXCH.64 */
+/* 64-bit min and max: sm_90 has no such shared atomic; the compiler loads the word and runs a
+ * CAS loop only where the value must change, so their operand falls (min) or rises (max) with
+ * the job index k: every job changes the word once */
+FOP64(op_min64, (unsigned long long)atomicMin((long long *)p, (long long)v - (long long)k))
+FOP64(op_max64, atomicMax(p, v + k))
+FOP64(op_add64, (atomicAdd(p, v), 0ull))                               /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_and64, (atomicAnd(p, ~v), 0ull))                              /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_or64, (atomicOr(p, v), 0ull))                                 /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_xor64, (atomicXor(p, v), 0ull))                               /* ATOMS.CAST.SPIN.64 loop */
+
+#define FWORDS 1024 /* words per block: 4 KB (32-bit) or 8 KB (64-bit) */
+#define FUNROLL 16  /* jobs per loop iteration, as unit_bound */
+
+template <class Op, bool WORK>
+__device__ __forceinline__ void fam_body(const VParams &p)
+{
+    typedef typename Op::T T;
+    __shared__ __align__(8) T sh[FWORDS];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    for (int i = tid; i < FWORDS; i += blockDim.x)
+        sh[i] = (T)p.init;
+    const int P = sizeof(T) == 8 ? 16 : 32;
+    T *const w = sh + word_of(lane, warp, p.W, p.B, P);
+    const T v = (T)p.v;
+    float y = (float)lane;
+    T acc = 0;
+    __syncthreads();
+    long long t0 = 0;
+    if (!WORK)
+        t0 = clock64();
+    for (unsigned i = 0; i < p.iters; i += FUNROLL) {
+#pragma unroll
+        for (int u = 0; u < FUNROLL; ++u) {
+            if (WORK) {
+                /* the same dependent FFMA chain as the other classes */
+                for (int l = 0; l < p.L; ++l)
+                    y = fmaf(y, 0.999f, 1.0f);
+            }
+            acc ^= Op::job(w, v, i + u);
+        }
+    }
+    /* ordered after this lane's atomics on its word; the comparison waits for the load, and the
+     * store it guards cannot pass the barrier: every lane's jobs have completed when it opens */
+    acc ^= *(volatile T *)w;
+    const long long t1 =
+        jobs_done(p, (unsigned)acc ^ (unsigned)((unsigned long long)acc >> 32) ^ __float_as_uint(y), !WORK);
+    /* checksum: the wrapping 64-bit sum of the block's words (the host computes it exactly) */
+    if (warp == 0) {
+        unsigned long long s = 0;
+        for (int i = lane; i < FWORDS; i += 32)
+            s += (unsigned long long)sh[i];
+        report_block(p, s, p.blocksum64, !WORK, t0, t1);
+    }
+}
+
+#define VKF(op, st)                                                                               \
+    __global__ void __launch_bounds__(1024, 2) vk_##op##_full(VParams p) { fam_body<st, true>(p); } \
+    __global__ void __launch_bounds__(1024, 2) vk_##op##_atom(VParams p) { fam_body<st, false>(p); }
+VKF(popc_inc, op_popc_inc)
+VKF(cas, op_cas)
+VKF(exch, op_exch)
+VKF(min, op_min)
+VKF(max, op_max)
+VKF(bit_and, op_and)
+VKF(bit_or, op_or)
+VKF(bit_xor, op_xor)
+VKF(inc, op_inc)
+VKF(dec, op_dec)
+VKF(cast_spin, op_fadd)
+VKF(exch64, op_exch64)
+VKF(min64, op_min64)
+VKF(max64, op_max64)
+VKF(cast_spin64, op_add64)
+VKF(and64, op_and64)
+VKF(or64, op_or64)
+VKF(xor64, op_xor64)
 
 __global__ void overhead_empty(void) {}
 
@@ -220,6 +391,59 @@ static const struct {
     {"fadd", vk_fadd_full, vk_fadd_atom},    {"iadd64", vk_iadd64_full, vk_iadd64_atom},
 };
 
+/* Expected final value of a family word hit by n jobs (the host's side of the checksum). */
+enum { FV_ADD, FV_POPC, FV_CAS, FV_EXCH, FV_MIN32, FV_MAX, FV_AND, FV_OR, FV_XOR, FV_INC, FV_DEC,
+       FV_FADD, FV_MIN64, FV_MAX64, FV_ADD64 };
+
+/* The family class's operations: unit_bound's op names, the table family atomutil prices them
+ * with, the opcode the compiler emits on sm_90 (confirmed on an H100 with unit_bound), initial
+ * word value and operand, and the saturated cycles per job unit_bound measured on an H100 (64
+ * warps per SM) for the patterns distinct / words4_bank / word (per source-level operation for
+ * the CAS loops).  old_op >= 0: the kernels of that op above (vk_add_*, vk_cas64_*). */
+typedef struct {
+    const char *name, *family, *sass;
+    int width, loop, old_op, rule;
+    vk_fn full, atom;
+    unsigned long long init, v;
+    double est[3];
+} fam_op;
+
+#define I64(x) ((unsigned long long)(x))
+static const fam_op fops[] = {
+    {"add", "add", "ATOMS.ADD", 32, 0, OP_ADD, FV_ADD, vk_add_full, vk_add_atom, 0, 1, {1.0, 32, 32}},
+    {"popc_inc", "popc_inc", "ATOMS.POPC.INC.32", 32, 0, -1, FV_POPC, vk_popc_inc_full, vk_popc_inc_atom, 0, 1, {1.0, 4.0, 1.0}},
+    {"cas", "cas", "ATOMS.CAS", 32, 0, -1, FV_CAS, vk_cas_full, vk_cas_atom, K0, K0, {2.0, 64, 64}},
+    {"exch", "exch", "ATOMS.EXCH", 32, 0, -1, FV_EXCH, vk_exch_full, vk_exch_atom, 0, K0, {1.0, 32, 32}},
+    {"min", "min", "ATOMS.MIN.S32", 32, 0, -1, FV_MIN32, vk_min_full, vk_min_atom, K0, 7, {1.0, 32, 32}},
+    {"max", "max", "ATOMS.MAX", 32, 0, -1, FV_MAX, vk_max_full, vk_max_atom, 7, K0, {1.0, 32, 32}},
+    {"bit_and", "bit_and", "ATOMS.AND", 32, 0, -1, FV_AND, vk_bit_and_full, vk_bit_and_atom, K0, 1, {1.0, 32, 32}},
+    {"bit_or", "bit_or", "ATOMS.OR", 32, 0, -1, FV_OR, vk_bit_or_full, vk_bit_or_atom, K0, 0x100, {1.0, 32, 32}},
+    {"bit_xor", "bit_xor", "ATOMS.XOR", 32, 0, -1, FV_XOR, vk_bit_xor_full, vk_bit_xor_atom, K0, 0x5A5A, {1.0, 32, 32}},
+    /* inc: wrap v | 2^31 = 0x80000001, far above the counts: counts like add */
+    {"inc", "inc", "ATOMS.INC", 32, 0, -1, FV_INC, vk_inc_full, vk_inc_atom, 5, 1, {1.0, 32, 32}},
+    /* dec: wrap v | 2^31 = 0xFFFFFFFF: counts down from its initial value (mod 2^32) */
+    {"dec", "dec", "ATOMS.DEC", 32, 0, -1, FV_DEC, vk_dec_full, vk_dec_atom, 0x80000000u, 0xFFFFFFFFu, {1.0, 32, 32}},
+    /* float atomicAdd of 1.0f from 0.0f: exact while below 2^24 (checked on the host) */
+    {"cast_spin", "cast_spin", "ATOMS.CAST.SPIN", 32, 1, -1, FV_FADD, vk_cast_spin_full, vk_cast_spin_atom, 0, 1, {3.0, 186, 96}},
+    {"cas64", "cas64", "ATOMS.CAS.64", 64, 0, OP_CAS64, FV_CAS, vk_cas64_full, vk_cas64_atom, K0, K0, {4.0, 64, 64}},
+    {"exch64", "exch", "ATOMS.EXCH.64", 64, 0, -1, FV_EXCH, vk_exch64_full, vk_exch64_atom, 0, I64(0x123456789ABCDEF0), {2.0, 32, 32}},
+    /* min64/max64: operand v -/+ job index; the opcode (a CAS loop) is the compiler's */
+    {"min64", "min", "ATOMS.CAS.64 loop", 64, 1, -1, FV_MIN64, vk_min64_full, vk_min64_atom, K0, I64(-5), {6.0, 64, 64}},
+    {"max64", "max", "ATOMS.CAS.64 loop", 64, 1, -1, FV_MAX64, vk_max64_full, vk_max64_atom, K0, I64(0x100000001), {6.0, 64, 64}},
+    {"cast_spin64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_ADD64, vk_cast_spin64_full, vk_cast_spin64_atom, 0, I64(0x100000001), {6.0, 185, 140}},
+    {"and64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_AND, vk_and64_full, vk_and64_atom, I64(0xFFFFFFFF00003039), I64(0x100000001), {6.0, 177, 80}},
+    {"or64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_OR, vk_or64_full, vk_or64_atom, K0, I64(0x100000100), {6.0, 177, 80}},
+    {"xor64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_XOR, vk_xor64_full, vk_xor64_atom, K0, I64(0xA5A500005A5A), {6.0, 185, 140}},
+};
+#define NFOPS (int)(sizeof fops / sizeof fops[0])
+
+/* The family class's lane patterns, unit_bound's names; B = 0: all slots of a row (distinct). */
+static const struct {
+    const char *name;
+    int W, B;
+} fpats[] = {{"distinct", 32, 0}, {"words4_bank", 4, 1}, {"word", 1, 1}};
+#define NFPATS 3
+
 typedef struct {
     char name[48];
     const char *cls;    /* the knob the point belongs to */
@@ -228,19 +452,27 @@ typedef struct {
     int bnum, bden;     /* blocks per SM = bnum / bden (bden > 1: uneven over SMs) */
     int warps;          /* warps per block */
     double est;         /* estimated saturated cycles per job, only sizes the point */
+    int fop, fpat;      /* family class: index in fops and fpats; -1 for the other classes */
+    int W, B;           /* family class: word_of's W and B */
+    int level;          /* family class: work level 0..3 (none, ~70, ~40, ~15 % intended) */
+    double t_est;       /* family class: estimated cycles per job of the full kernel */
+    char ub_case[40];   /* unit_bound case of the same jobs at the unit's rate, or "" */
 } point;
 
-#define MAXPOINTS 128
+#define MAXPOINTS 400
 static point pts[MAXPOINTS];
 static int npts;
 
 static void add_point(const char *cls, int op, int pattern, int d, int q, int L, int G, int bnum,
                       int bden, int warps)
 {
-    if (npts >= MAXPOINTS)
-        return;
+    if (npts >= MAXPOINTS) {
+        fprintf(stderr, "validation: more than %d points (raise MAXPOINTS)\n", MAXPOINTS);
+        exit(2);
+    }
     point *p = &pts[npts++];
     memset(p, 0, sizeof *p);
+    p->fop = p->fpat = p->level = -1;
     p->cls = cls, p->op = op, p->pattern = pattern, p->d = d, p->q = q, p->L = L, p->G = G;
     p->bnum = bnum, p->bden = bden, p->warps = warps;
     static const char *const fam[NOPS] = {"add", "popc_inc", "add", "cas64", "cast_spin", "cast_spin64"};
@@ -272,6 +504,94 @@ static void add_point(const char *cls, int op, int pattern, int d, int q, int L,
     if (G)
         snprintf(work + strlen(work), sizeof work - strlen(work), "_G%d", G);
     snprintf(p->name, sizeof p->name, "%s_%s%s%s%s", ops[op].name, pat, cas, work, occ);
+    /* the unit_bound case of the reference's jobs: only where the reference launch is 2 blocks x
+     * 32 warps per SM (the same launch, or reshaped to it), as unit_bound's; none for the CAS
+     * mixes (no single case) */
+    const int ref_2x32 = warps != 32 || (bnum == 2 && bden == 1);
+    const char *ubop = op == OP_ADD ? "add" : op == OP_POPC ? "popc_inc" : op == OP_CAS64 ? "cas64"
+                     : op == OP_FADD ? "cast_spin" : op == OP_IADD64 ? "cast_spin64" : NULL;
+    if (!ref_2x32 || !ubop)
+        return;
+    if (pattern == PAT_ADDR) {
+        if (op == OP_ADD || op == OP_POPC || op == OP_FADD)
+            snprintf(p->ub_case, sizeof p->ub_case, "%s/word", ubop);
+    } else if (d == 1) {
+        snprintf(p->ub_case, sizeof p->ub_case, "%s/distinct", ubop);
+    } else if (d == 2 || d == 4 || d == 8 || d == 16 || d == 32) {
+        if (op == OP_ADD || op == OP_POPC || op == OP_CAS64)
+            snprintf(p->ub_case, sizeof p->ub_case, "%s/bank%d", ubop, d);
+    }
+}
+
+/* Work of L dependent FFMAs per job, cycles per job per SM with 64 warps: measured with the
+ * other classes on an H100 (docs/results/validation-h100-2026-11-22/vtime.csv: L = 1, 2, 4, 8
+ * cost 2.9, 3.8, 6.9, 7.5 cycles per job with a 1-cycle ADD; about 5 + 0.3 L from 8 on, 2 more
+ * for 64-bit and CAS-loop kernels).  The sizing note's 0.4 L (shape_of) fits from L = 64 on but
+ * misses the latency of small L: with one FFMA per job a 1-cycle operation already falls to 35 %,
+ * so for 1-cycle operations no integer L gives 70 %. */
+static double work_cycles(int L, double base)
+{
+    static const double small[8] = {0, 2.9, 3.8, 5.4, 6.9, 7.0, 7.2, 7.3};
+    if (L <= 0)
+        return 0;
+    if (L < 8)
+        return small[L] + (base - 5);
+    return base + 0.3 * L;
+}
+
+/* Estimated cycles per job of a full kernel: the larger of the unit's time and the work's; a CAS
+ * loop's attempts wait for each other, so its warp adds the work's latency (about 0.19 L per job,
+ * H100: float CAS loop on one word per warp, L = 64: 104 -> 116 cycles). */
+static double t_estimate(double est, int L, int loop, int wide)
+{
+    double t = work_cycles(L, loop || wide ? 7 : 5);
+    if (t < est)
+        t = est;
+    if (loop && t < est + 0.19 * L)
+        t = est + 0.19 * L;
+    return t;
+}
+
+/* Work levels of a family point: L = 0, then the L whose estimated U_true = est / t_estimate is
+ * nearest (in ratio) to 70, 40 and 15 %, increasing. */
+static void family_levels(double est, int loop, int wide, int L[4])
+{
+    static const int cand[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
+                               768, 1024, 1536, 2048, 3072, 4096};
+    static const double target[3] = {0.70, 0.40, 0.15};
+    L[0] = 0;
+    for (int k = 0; k < 3; ++k) {
+        int best = -1;
+        double bd = 0;
+        for (size_t i = 0; i < sizeof cand / sizeof *cand; ++i) {
+            if (cand[i] <= L[k])
+                continue;
+            double d = fabs(log(est / t_estimate(est, cand[i], loop, wide) / target[k]));
+            if (best < 0 || d < bd)
+                best = cand[i], bd = d;
+        }
+        L[k + 1] = best;
+    }
+}
+
+/* One point of the family class: operation f, pattern q, work level k with L FFMAs per job;
+ * 2 blocks x 32 warps per SM, the reference is the same launch without the work. */
+static void add_family_point(int f, int q, int k, int L)
+{
+    const fam_op *o = &fops[f];
+    add_point("family", o->old_op >= 0 ? o->old_op : OP_ADD, PAT_WORDS, 0, 0, L, 0, 2, 1, 32);
+    point *p = &pts[npts - 1];
+    p->op = o->old_op; /* -1: the family kernels (fops[f].full / .atom) */
+    p->fop = f, p->fpat = q, p->level = k;
+    p->family = o->family;
+    p->W = fpats[q].W;
+    p->B = fpats[q].B ? fpats[q].B : (o->width == 64 ? 16 : 32);
+    p->est = o->est[q];
+    p->t_est = t_estimate(p->est, L, o->loop, o->width == 64);
+    snprintf(p->name, sizeof p->name, "%s_%s", o->name, fpats[q].name);
+    if (L)
+        snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
+    snprintf(p->ub_case, sizeof p->ub_case, "%s/%s", o->name, fpats[q].name);
 }
 
 /* The ground-truth suite: one knob per class, the others at a reference value
@@ -340,6 +660,14 @@ static void build_points(void)
     add_point("imbalance", OP_ADD, PAT_BANK, 8, 0, 32, 0, 3, 2, 32);
     add_point("imbalance", OP_ADD, PAT_BANK, 1, 0, 8, 0, 3, 2, 32);
     add_point("imbalance", OP_ADD, PAT_BANK, 1, 0, 0, 0, 1, 2, 32);
+    /* the family class: every operation x lane pattern x 4 work levels (issue 11) */
+    for (int f = 0; f < NFOPS; ++f)
+        for (int q = 0; q < NFPATS; ++q) {
+            int L[4];
+            family_levels(fops[f].est[q], fops[f].loop, fops[f].width == 64, L);
+            for (int k = 0; k < 4; ++k)
+                add_family_point(f, q, k, L[k]);
+        }
 }
 
 /* Launch shapes and job counts of a point on a GPU with `sm` SMs. */
@@ -360,14 +688,17 @@ static shape shape_of(const point *p, int sm, double scale)
     /* about 600k cycles of atomics (0.3 ms), the full kernel at most about 8M cycles */
     double work = 0.4 * p->L + 12.0 * p->G;
     double full = p->est > work ? p->est : work;
+    if (p->fop >= 0 && p->t_est > full)
+        full = p->t_est; /* family class: the measured work curve (work_cycles) where it is larger */
     if (wps < 16)
         full *= 16.0 / wps; /* few warps: latency-bound */
     double jobs = 6e5 / p->est;
     if (jobs > 8e6 / full)
         jobs = 8e6 / full;
     jobs *= scale;
-    /* a reshaped atomics-only launch needs jobs per SM divisible by 64 warps x UNROLL */
-    unsigned q = s.reshaped ? 64 * UNROLL : UNROLL;
+    /* a reshaped atomics-only launch needs jobs per SM divisible by 64 warps x UNROLL; the family
+     * kernels run FUNROLL jobs per iteration */
+    unsigned q = s.reshaped ? 64 * UNROLL : p->fop >= 0 ? FUNROLL : UNROLL;
     double it = jobs / wps;
     s.iters = (unsigned)(ceil(it / q) * q);
     if (s.iters < q)
@@ -401,21 +732,167 @@ static double expected_sum(const point *p, int warps, unsigned iters)
     }
 }
 
+/* Final value of a family word hit by n jobs of operation o, or 0 with *ok = 0 where it cannot be
+ * known exactly (never with this suite's sizes). */
+static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsigned iters, int *ok)
+{
+    const unsigned long long mask = o->width == 64 ? ~0ull : 0xFFFFFFFFull;
+    const unsigned long long I = o->init & mask, v = o->v & mask;
+    unsigned long long x = I;
+    if (n == 0)
+        return I;
+    switch (o->rule) {
+    case FV_ADD: x = I + n * v; break;
+    case FV_POPC: x = I + n; break;
+    case FV_CAS: x = I; break; /* CAS(v, v): writes v where the word is v, else nothing */
+    case FV_EXCH: x = v; break;
+    case FV_MIN32: x = (int)(unsigned)I < (int)(unsigned)v ? I : v; break;
+    case FV_MIN64: /* operands v - k, k = 0 .. iters-1 */
+        x = (long long)I < (long long)(v - (iters - 1)) ? I : v - (iters - 1);
+        break;
+    case FV_MAX64: /* operands v + k */
+        x = I > v + (iters - 1) ? I : v + (iters - 1);
+        break;
+    case FV_MAX: x = I > v ? I : v; break;
+    case FV_AND: x = I & ~v; break; /* the job is atomicAnd(p, ~v) */
+    case FV_OR: x = I | v; break;
+    case FV_XOR: x = n % 2 ? I ^ v : I; break;
+    case FV_INC: { /* atomicInc(p, wrap): old >= wrap ? 0 : old + 1, a count modulo wrap + 1 */
+        const unsigned long long wrap = (v | 0x80000000u) & 0xFFFFFFFFull;
+        if (I > wrap)
+            *ok = 0;
+        x = (I + n) % (wrap + 1);
+        break;
+    }
+    case FV_DEC: /* atomicDec(p, wrap): old == 0 || old > wrap ? wrap : old - 1; with wrap =
+                  * 0xFFFFFFFF that is old - 1 modulo 2^32 */
+        if (((v | 0x80000000u) & 0xFFFFFFFFull) != 0xFFFFFFFFull)
+            *ok = 0;
+        x = I - n;
+        break;
+    case FV_FADD: { /* adds of (float)v to a float word: exact while every partial sum is an
+                     * integer below 2^24 */
+        float f0, f;
+        unsigned u = (unsigned)I;
+        memcpy(&f0, &u, sizeof f0);
+        double val = (double)f0 + (double)n * (double)(float)(unsigned)v;
+        if (f0 != floorf(f0) || f0 < 0 || (float)(unsigned)v != (double)v || !(val < 16777216.0))
+            *ok = 0;
+        f = (float)val;
+        memcpy(&u, &f, sizeof u);
+        x = u;
+        break;
+    }
+    case FV_ADD64: x = I + n * v; break;
+    default: *ok = 0;
+    }
+    return x & mask;
+}
+
+/* Exact checksum a block of the family kernels must report: the wrapping sum of its FWORDS words
+ * after each lane of each warp ran `iters` jobs on its word (word_of). */
+static unsigned long long fam_expected(const point *p, int warps, unsigned iters, int *ok)
+{
+    const fam_op *o = &fops[p->fop];
+    const int P = o->width == 64 ? 16 : 32;
+    unsigned lanes[FWORDS];
+    memset(lanes, 0, sizeof lanes);
+    *ok = 1;
+    for (int w = 0; w < warps; ++w)
+        for (int l = 0; l < 32; ++l) {
+            int k = word_of(l, w, p->W, p->B, P);
+            if (k < 0 || k >= FWORDS) {
+                *ok = 0;
+                return 0;
+            }
+            lanes[k]++;
+        }
+    unsigned long long s = 0;
+    for (int k = 0; k < FWORDS; ++k)
+        s += fam_final(o, (unsigned long long)lanes[k] * iters, iters, ok);
+    return s;
+}
+
 typedef struct {
     double *d_sum;
     unsigned *d_smid, *d_sink, *d_buf;
+    unsigned long long *d_sum64;
+    long long *d_t0, *d_t1;
     double *h_sum;
     unsigned *h_smid;
-    int maxgrid;
+    unsigned long long *h_sum64;
+    long long *h_t0, *h_t1;
+    int maxgrid, sm;
     cudaEvent_t e0, e1;
 } ctx;
 
-/* One launch, timed with events when ms != NULL; its checksums are poisoned (NaN) before and
- * checked after.  Returns 0, or 1 after printing what failed. */
-static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point *p, unsigned iters,
-                  float *ms)
+static int cmp_double(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define MAXSMID 4096
+/* Cycles per job of an atomics-only launch from its blocks' clocks: per SM that holds exactly `eb`
+ * blocks, (last end - first start) / its jobs; the median over those SMs (NAN if none), their
+ * number in *used.  Returns 0, or 1 after printing what failed. */
+static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double jobs_per_block,
+                          double *out, int *used)
+{
+    static int cnt[MAXSMID];
+    static long long lo[MAXSMID], hi[MAXSMID];
+    static double v[MAXSMID];
+    unsigned maxid = 0;
+    for (int b = 0; b < grid; ++b) {
+        if (c->h_smid[b] >= MAXSMID) {
+            fprintf(stderr, "validation: %s: block %d reports SM %u\n", p->name, b, c->h_smid[b]);
+            return 1;
+        }
+        if (c->h_t0[b] == -1 || c->h_t1[b] == -1 || c->h_t1[b] < c->h_t0[b]) {
+            fprintf(stderr, "validation: %s: block %d recorded no valid clocks (%lld, %lld)\n", p->name, b,
+                    c->h_t0[b], c->h_t1[b]);
+            return 1;
+        }
+        maxid = c->h_smid[b] > maxid ? c->h_smid[b] : maxid;
+    }
+    for (unsigned i = 0; i <= maxid; ++i)
+        cnt[i] = 0, lo[i] = 0, hi[i] = 0;
+    for (int b = 0; b < grid; ++b) {
+        unsigned id = c->h_smid[b];
+        if (cnt[id] == 0 || c->h_t0[b] < lo[id])
+            lo[id] = c->h_t0[b];
+        if (cnt[id] == 0 || c->h_t1[b] > hi[id])
+            hi[id] = c->h_t1[b];
+        cnt[id]++;
+    }
+    int n = 0;
+    for (unsigned i = 0; i <= maxid; ++i)
+        if (cnt[i] == eb)
+            v[n++] = (double)(hi[i] - lo[i]) / (eb * jobs_per_block);
+    *used = n;
+    if (n == 0) {
+        *out = NAN;
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *out = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return 0;
+}
+
+/* One launch, timed with events when ms != NULL; its checksums are poisoned before and checked
+ * after.  With cpj != NULL (atomics-only kernels) the blocks' clocks are poisoned too, and
+ * *cpj, *cpj_sms get cycles_per_job's result.  Returns 0, or 1 after printing what failed. */
+static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point *p, unsigned iters,
+                  float *ms, double *cpj, int *cpj_sms)
+{
+    const int fam = p->fop >= 0 && p->op < 0; /* the family kernels: 64-bit checksum */
     CUDA_CHECK(cudaMemset(c->d_sum, 0xFF, (size_t)grid * sizeof(double)));
+    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)));
+    if (cpj) {
+        CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)));
+        CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)));
+    }
     vp.iters = iters;
     CUDA_CHECK(cudaEventRecord(c->e0));
     fn<<<grid, block>>>(vp);
@@ -424,15 +901,45 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
     CUDA_CHECK(cudaEventSynchronize(c->e1));
     if (ms)
         CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1));
-    CUDA_CHECK(cudaMemcpy(c->h_sum, c->d_sum, (size_t)grid * sizeof(double), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    double want = expected_sum(p, block / 32, iters);
-    for (int b = 0; b < grid; ++b)
-        if (!(c->h_sum[b] == want)) {
-            fprintf(stderr, "validation: %s: block %d reports %.1f, expected %.1f\n", p->name, b,
-                    c->h_sum[b], want);
+    if (fam) {
+        int ok = 1;
+        unsigned long long want = fam_expected(p, block / 32, iters, &ok);
+        if (!ok) {
+            fprintf(stderr, "validation: %s: the checksum cannot be computed exactly for %u jobs per thread\n",
+                    p->name, iters);
             return 1;
         }
+        CUDA_CHECK(cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost));
+        for (int b = 0; b < grid; ++b)
+            if (c->h_sum64[b] != want) {
+                fprintf(stderr, "validation: %s: block %d reports %#llx, expected %#llx\n", p->name, b,
+                        c->h_sum64[b], want);
+                return 1;
+            }
+    } else {
+        CUDA_CHECK(cudaMemcpy(c->h_sum, c->d_sum, (size_t)grid * sizeof(double), cudaMemcpyDeviceToHost));
+        double want = expected_sum(p, block / 32, iters);
+        for (int b = 0; b < grid; ++b)
+            if (!(c->h_sum[b] == want)) {
+                fprintf(stderr, "validation: %s: block %d reports %.1f, expected %.1f\n", p->name, b,
+                        c->h_sum[b], want);
+                return 1;
+            }
+    }
+    for (int b = 0; b < grid; ++b)
+        if (c->h_smid[b] == 0xFFFFFFFFu) {
+            fprintf(stderr, "validation: %s: block %d did not report its SM\n", p->name, b);
+            return 1;
+        }
+    if (cpj) {
+        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+        const int eb = (grid + c->sm - 1) / c->sm; /* blocks per SM of the launch (the larger count) */
+        if (cycles_per_job(c, p, grid, eb, (double)(block / 32) * iters, cpj, cpj_sms))
+            return 1;
+    }
     return 0;
 }
 
@@ -539,12 +1046,17 @@ int main(int argc, char **argv)
     int profile = !strcmp(mode, "profile");
     build_points();
     if (list) {
-        /* shapes for a 132-SM GPU (H100/H200); est = estimated saturated cycles per job */
+        /* shapes for a 132-SM GPU (H100/H200); est = estimated saturated cycles per job; family
+         * class: est_u = the intended U_true of its work level (est / t_estimate) */
         for (int i = 0; i < npts; ++i) {
-            shape s = shape_of(&pts[i], 132, scale);
-            printf("%3d %-10s %-24s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g\n",
-                   i, pts[i].cls, pts[i].name, pts[i].family, s.grid, s.block, s.iters, s.jobs_per_sm,
-                   s.jobs_per_sm * pts[i].est);
+            const point *p = &pts[i];
+            shape s = shape_of(p, 132, scale);
+            printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g",
+                   i, p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm,
+                   s.jobs_per_sm * p->est);
+            if (p->fop >= 0)
+                printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
+            printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
         }
         return 0;
     }
@@ -565,17 +1077,24 @@ int main(int argc, char **argv)
     ctx cx;
     memset(&cx, 0, sizeof cx);
     cx.maxgrid = 8 * sm;
+    cx.sm = sm;
     const size_t nbuf = (size_t)1 << BUF_LOG2;
     CUDA_CHECK(cudaMalloc(&cx.d_buf, nbuf * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&cx.d_sum, (size_t)cx.maxgrid * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&cx.d_sum64, (size_t)cx.maxgrid * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&cx.d_t0, (size_t)cx.maxgrid * sizeof(long long)));
+    CUDA_CHECK(cudaMalloc(&cx.d_t1, (size_t)cx.maxgrid * sizeof(long long)));
     CUDA_CHECK(cudaMalloc(&cx.d_smid, (size_t)cx.maxgrid * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&cx.d_sink, sizeof(unsigned)));
     CUDA_CHECK(cudaEventCreate(&cx.e0));
     CUDA_CHECK(cudaEventCreate(&cx.e1));
     cx.h_sum = (double *)malloc((size_t)cx.maxgrid * sizeof(double));
+    cx.h_sum64 = (unsigned long long *)malloc((size_t)cx.maxgrid * sizeof(unsigned long long));
+    cx.h_t0 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
+    cx.h_t1 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
     cx.h_smid = (unsigned *)malloc((size_t)cx.maxgrid * sizeof(unsigned));
     int *per_sm = (int *)calloc((size_t)sm, sizeof(int));
-    if (!cx.h_sum || !cx.h_smid || !per_sm) {
+    if (!cx.h_sum || !cx.h_sum64 || !cx.h_t0 || !cx.h_t1 || !cx.h_smid || !per_sm) {
         fprintf(stderr, "validation: out of host memory\n");
         return 1;
     }
@@ -586,6 +1105,7 @@ int main(int argc, char **argv)
     VParams vp;
     memset(&vp, 0, sizeof vp);
     vp.buf = cx.d_buf, vp.blocksum = cx.d_sum, vp.smid = cx.d_smid, vp.sink = cx.d_sink;
+    vp.blocksum64 = cx.d_sum64, vp.t0 = cx.d_t0, vp.t1 = cx.d_t1;
     vp.mask = (unsigned)(nbuf - 1), vp.magic = 0xA5A5F00Du;
 
     fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", mode,
@@ -596,7 +1116,7 @@ int main(int argc, char **argv)
         fprintf(fo, "idx,name,class,op,family,pattern,d,cas_pct,alu,loads,grid,block,iters,jobs_per_sm,"
                     "atom_grid,atom_block,atom_iters,reshaped,blocks_per_sm_max,blocks_per_sm_min,"
                     "t_full_ms,t_atom_ms,t_empty_full_ms,t_empty_atom_ms,u_true,u_true_raw,"
-                    "full_kernel,atom_kernel\n");
+                    "full_kernel,atom_kernel,sass,level,est_u,atom_cycles_per_job,atom_cycles_sms,ub_case\n");
     int seq = 0, rc = 0;
     for (int i = 0; i < npts && rc == 0; ++i) {
         const point *p = &pts[i];
@@ -604,10 +1124,14 @@ int main(int argc, char **argv)
             continue;
         shape s = shape_of(p, sm, scale);
         const int has_work = p->L > 0 || p->G > 0;
-        vk_fn full = has_work ? ops[p->op].full : ops[p->op].atom, atom = ops[p->op].atom;
-        char fname[32], aname[32];
-        snprintf(fname, sizeof fname, "vk_%s_%s", ops[p->op].name, has_work ? "full" : "atom");
-        snprintf(aname, sizeof aname, "vk_%s_atom", ops[p->op].name);
+        const fam_op *fo_ = p->fop >= 0 ? &fops[p->fop] : NULL;
+        /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes) */
+        const char *kop = fo_ ? fo_->name : ops[p->op].name;
+        vk_fn kfull = fo_ ? fo_->full : ops[p->op].full, atom = fo_ ? fo_->atom : ops[p->op].atom;
+        vk_fn full = has_work ? kfull : atom;
+        char fname[48], aname[48];
+        snprintf(fname, sizeof fname, "vk_%s_%s", kop, has_work ? "full" : "atom");
+        snprintf(aname, sizeof aname, "vk_%s_atom", kop);
         int resident = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, full, s.block, 0));
         if (resident * p->bden < p->bnum || s.grid > cx.maxgrid) {
@@ -616,15 +1140,17 @@ int main(int argc, char **argv)
             continue;
         }
         vp.L = p->L, vp.G = p->G, vp.pattern = p->pattern, vp.d = p->d, vp.q = p->q;
+        vp.W = p->W, vp.B = p->B;
+        vp.init = fo_ ? fo_->init : 0, vp.v = fo_ ? fo_->v : 0;
         if (profile) {
-            if ((warm && launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL)) ||
-                launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL)) {
+            if ((warm && launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) ||
+                launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) {
                 rc = 1;
                 break;
             }
             VParams va = vp;
             va.L = 0, va.G = 0;
-            if (launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL)) {
+            if (launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL)) {
                 rc = 1;
                 break;
             }
@@ -635,21 +1161,44 @@ int main(int argc, char **argv)
             continue;
         }
         float tf[64], ta[64], te_f, te_a;
+        double ca[64];
+        int ca_sms[64], nca = 0, ca_min_sms = 1 << 30;
         VParams va = vp;
         va.L = 0, va.G = 0;
         /* warm-up, then full and atomics-only alternately so that clock drift hits both */
-        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL) ||
-            launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL)) {
+        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL) ||
+            launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL)) {
             rc = 1;
             break;
         }
-        for (int r = 0; r < reps && rc == 0; ++r)
-            rc = launch(&cx, full, s.grid, s.block, vp, p, s.iters, &tf[r]) ||
-                 launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, &ta[r]);
+        for (int r = 0; r < reps && rc == 0; ++r) {
+            rc = launch(&cx, full, s.grid, s.block, vp, p, s.iters, &tf[r], NULL, NULL) ||
+                 launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, &ta[r], &ca[nca], &ca_sms[nca]);
+            /* the atomics-only launch's cycles per job (its own clocks), where SMs held its blocks */
+            if (rc == 0 && ca_sms[nca] > 0) {
+                ca_min_sms = ca_sms[nca] < ca_min_sms ? ca_sms[nca] : ca_min_sms;
+                nca++;
+            }
+        }
         if (rc)
             break;
+        double acpj = NAN;
+        if (nca > 0) {
+            qsort(ca, (size_t)nca, sizeof *ca, cmp_double);
+            acpj = nca % 2 ? ca[nca / 2] : 0.5 * (ca[nca / 2 - 1] + ca[nca / 2]);
+        } else {
+            fprintf(stderr, "validation: %s: no SM held exactly the expected blocks of the atomics-only "
+                            "launch; atom_cycles_per_job left empty\n", p->name);
+        }
+        char acpj_s[32] = "", est_u[16] = "", level[8] = "";
+        if (nca > 0)
+            snprintf(acpj_s, sizeof acpj_s, "%.4f", acpj);
+        if (fo_) {
+            snprintf(est_u, sizeof est_u, "%.3f", p->est / p->t_est);
+            snprintf(level, sizeof level, "%d", p->level);
+        }
         /* blocks per SM of the last full launch */
-        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL)) {
+        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) {
             rc = 1;
             break;
         }
@@ -666,14 +1215,20 @@ int main(int argc, char **argv)
         }
         float mf = median(tf, reps), ma = median(ta, reps);
         double ut = (ma - te_a) / (mf - te_f), ur = ma / mf;
-        fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s\n",
-                i, p->name, p->cls, ops[p->op].name, p->family, p->pattern == PAT_ADDR ? "same_addr" : "same_bank",
-                p->d, p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0, p->L, p->G, s.grid, s.block,
+        static const char *const old_sass[NOPS] = {"ATOMS.ADD", "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
+                                                   "ATOMS.CAS.64", "ATOMS.CAST.SPIN", "ATOMS.CAST.SPIN.64"};
+        const char *patname = fo_ ? fpats[p->fpat].name : p->pattern == PAT_ADDR ? "same_addr" : "same_bank";
+        const int cas_pct = fo_ ? (strncmp(fo_->family, "cas", 3) == 0 ? 100 : 0)
+                                : p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0;
+        fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
+                    "%s,%s,%s,%s,%d,%s\n",
+                i, p->name, p->cls, kop, p->family, patname, p->d, cas_pct, p->L, p->G, s.grid, s.block,
                 s.iters, s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f,
-                te_a, ut, ur, fname, aname);
+                te_a, ut, ur, fname, aname, fo_ ? fo_->sass : old_sass[p->op], level, est_u, acpj_s,
+                nca > 0 ? ca_min_sms : 0, p->ub_case);
         fflush(fo);
-        fprintf(stderr, "%3d %-28s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%\n", i, p->name, mf,
-                ma, 100 * ut);
+        fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n",
+                i, p->name, mf, ma, 100 * ut, acpj);
     }
     if (fo != stdout && fclose(fo) != 0) {
         fprintf(stderr, "validation: cannot write %s\n", out);
@@ -681,9 +1236,15 @@ int main(int argc, char **argv)
     }
     CUDA_CHECK(cudaFree(cx.d_buf));
     CUDA_CHECK(cudaFree(cx.d_sum));
+    CUDA_CHECK(cudaFree(cx.d_sum64));
+    CUDA_CHECK(cudaFree(cx.d_t0));
+    CUDA_CHECK(cudaFree(cx.d_t1));
     CUDA_CHECK(cudaFree(cx.d_smid));
     CUDA_CHECK(cudaFree(cx.d_sink));
     free(cx.h_sum);
+    free(cx.h_sum64);
+    free(cx.h_t0);
+    free(cx.h_t1);
     free(cx.h_smid);
     free(per_sm);
     return rc;

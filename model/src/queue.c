@@ -81,13 +81,13 @@ int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *l
         *w = *lo = *hi = other_wf;
         return 1;
     }
-    *w = other_wf * loop_jobs / other_inst;
+    /* other loads and stores, or loads of the loops beyond one per attempt (a 64-bit min/max loop
+     * loads once more where no CAS is needed): the loops' loads take at least a wavefront each and
+     * at most all of W_o; the estimate gives each other instruction its least, one wavefront
+     * (shared loads outside CAS loops are mostly conflict-free: broadcasts, coalesced rows) */
     *lo = fmin(loop_jobs, other_wf);
-    *hi = fmax(other_wf - (other_inst - loop_jobs), *lo);
-    if (*w < *lo)
-        *w = *lo;
-    if (*w > *hi)
-        *w = *hi;
+    *hi = other_wf;
+    *w = fmax(other_wf - (other_inst - loop_jobs), *lo);
     return 2;
 }
 

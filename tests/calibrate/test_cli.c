@@ -142,7 +142,7 @@ static void test_binary(const char *bin, const char *dir)
     /* the usage text ends with examples, and names every option's default */
     const char *u = au_cal_usage();
     CHECK(strstr(u, "\nExamples:\n") != NULL);
-    CHECK(strstr(u, "(default: 5)") && strstr(u, "(default: 256)") && strstr(u, "(default: 0)"));
+    CHECK(strstr(u, "(default: 5)") && strstr(u, "(default: 2048)") && strstr(u, "(default: 0)"));
 }
 
 int main(int argc, char **argv)

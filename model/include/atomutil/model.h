@@ -191,10 +191,11 @@ typedef struct au_counters {
  * sums, for loop_jobs attempts (ATOMS.CAST.SPIN* jobs).  The non-atomic shared wavefronts W_o =
  * shared - atomic wavefronts belong to LDS and STS instructions; each attempt has one LDS.  When
  * the loads and stores are the loops' alone (ld + st <= loop_jobs, to 0.5 %), *w = W_o exactly and
- * the function returns 1.  Otherwise it returns 2 with the per-instruction share *w = W_o * loop_jobs
- * / (ld + st) and the bounds *lo = loop_jobs (a load takes at least one wavefront) and *hi = W_o
- * minus one wavefront for each other instruction.  0 when the counters are missing (*w = *lo =
- * *hi = -1) or there are no loop jobs (0). */
+ * the function returns 1.  Otherwise it returns 2 with the estimate *w = W_o minus one wavefront
+ * for each other instruction (their least) and the bounds *lo = loop_jobs (a load takes at least
+ * one wavefront) and *hi = W_o (the other loads may be the loops' own: a 64-bit min/max loop loads
+ * once more where no CAS is needed).  0 when the counters are missing (*w = *lo = *hi = -1) or
+ * there are no loop jobs (0). */
 int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *lo, double *hi);
 
 /* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).

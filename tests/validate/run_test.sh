@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/validate: scripts/validate.py on data/, a results directory whose answers were computed by
+# hand (README.md).  Run by CTest (validate.*):
+#   run_test.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
+# Checks the exact summary line, the excluded point's row, validation_tables.md, the --doc markers,
+# and the one-line errors for a missing raw file and a missing atomutil-profile.
+set -u
+py=$1 script=$2 prof=$3 data=$4 work=$5
+want='summary: points 5 families 4 MAE 2.8 max 8.5 saturated 3/5'
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+rm -rf "$work" && mkdir -p "$work" && cp -R "$data" "$work/res" || exit 1
+res=$work/res
+printf 'x\n<!-- validate.py t begin -->\nold\n<!-- validate.py t end -->\ny\n' > "$work/doc.md"
+"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" --doc "$work/doc.md" --tag t \
+    > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc -eq 0 ] || fail "exit status $rc, stderr: $(cat "$work/err")"
+[ -s "$work/err" ] && fail "unexpected stderr: $(cat "$work/err")"
+last=$(tail -n 1 "$work/out")
+[ "$last" = "$want" ] || fail "last line '$last', expected '$want'"
+[ "$(grep -c '^summary:' "$work/out")" -eq 1 ] || fail "more than one summary line"
+grep -qx '| add_d8_L32 | alu | add | 0.895 | add/bank8 | 8.000 | 8.900 | 0.899 |' "$work/out" ||
+    fail "the excluded point's row is missing"
+grep -q '^| \*\*all\*\* | 5 | 14-73 % | 2.8 | 8.5 | 89.6 / 104.3 / 124.4 | 3 of 5 | 0.96 | 1 |$' "$work/out" ||
+    fail "the per-family total row differs"
+[ "$(tail -n 1 "$res/validation_tables.md")" = "$want" ] || fail "validation_tables.md does not end with the summary"
+[ "$(wc -l < "$res/validation_points.csv")" -eq 7 ] || fail "validation_points.csv: not 6 points"
+grep -q "^$want\$" "$work/doc.md" && ! grep -q '^old$' "$work/doc.md" && [ "$(head -n 1 "$work/doc.md")" = x ] &&
+    [ "$(tail -n 1 "$work/doc.md")" = y ] || fail "--doc did not replace the marked section"
+
+# a missing raw file: exit 1, one line on stderr naming it, no summary
+for f in unit_bound.csv vop.counters.csv vtime.csv vop_points.csv; do
+    mv "$res/$f" "$res/$f.away"
+    "$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" > "$work/out2" 2> "$work/err2"
+    rc=$?
+    [ $rc -eq 1 ] || fail "without $f: exit status $rc"
+    [ "$(wc -l < "$work/err2")" -eq 1 ] && grep -q "$f" "$work/err2" ||
+        fail "without $f: stderr is not one line naming it: $(cat "$work/err2")"
+    grep -q '^summary:' "$work/out2" && fail "without $f: a summary was printed"
+    mv "$res/$f.away" "$res/$f"
+done
+"$py" "$script" "$res" --profile "$work/no-such-profile" > "$work/out2" 2> "$work/err2"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l < "$work/err2")" -eq 1 ] && grep -q 'no-such-profile' "$work/err2" ||
+    fail "a missing atomutil-profile: exit $rc, $(cat "$work/err2")"
+
+if [ $fails -ne 0 ]; then
+    echo "--- validate.py output:"
+    cat "$work/out"
+    exit 1
+fi
+echo "validate.py: summary and errors as computed by hand"
+exit 0
