@@ -6,6 +6,8 @@ Reads from RESULT_DIR:
   hist_prof.txt, hprof.csv          the same sweep with -r 1 under atomutil-profile, and its report
   hprof_popc_inc.csv      that report re-evaluated with --family popc_inc
   km_time.txt, km_prof.txt, kprof.csv, kprof_cast_spin.csv   the same for examples/kmeans --sweep
+  hprof_queue.csv, hprof_popc_inc_queue.csv, kprof_cast_spin_queue.csv   optional: the same
+                          reports with --busy queue (the source paper's pricing), for comparison
 Each line a program prints stands for 1 + reps launches of one kernel; the last one is used.
 
 usage: case_study.py RESULT_DIR [--doc docs/case-study.md [--tag TAG]] [--img DIR]
@@ -13,16 +15,25 @@ Writes RESULT_DIR/case_tables.md and RESULT_DIR/case_points.csv; with --doc, rep
 between '<!-- case_study.py NAME[ TAG] begin -->' and '<!-- case_study.py NAME[ TAG] end -->' for
 every table NAME (hist_main, hist_rotation, hist_size, hist_time, hist_block, kmeans); with --img,
 writes case_*.png there (needs matplotlib).  Input files may be gzip-compressed (NAME.gz).
-Standard library otherwise (and validate.py beside it, for the table and the model).
+Standard library otherwise.
 """
 import argparse
 import csv
+import gzip
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from validate import Table, exists, open_text, pick_table  # noqa: E402
+
+def open_text(path):
+    """The file, or its gzip-compressed copy PATH.gz (docs/results keeps large files compressed)."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        return gzip.open(path + ".gz", "rt", newline="")
+    return open(path, newline="")
+
+
+def exists(path):
+    return os.path.exists(path) or os.path.exists(path + ".gz")
 
 HIST_RE = re.compile(r"^(\w+)\s+(\w+)\s+pixels=(\d+) grid=(\d+) block=(\d+) median_ms=([\d.]+)")
 KM_RE = re.compile(r"^(\w+)\s+k=(\d+) rep=(\d+) pad=(\d+) points=(\d+) grid=(\d+) block=(\d+) "
@@ -74,22 +85,18 @@ def util(r):
     return v
 
 
-TABLE = {}
+def queue_rows(rd, name, prof, prefix, namef):
+    """The last launch of each printed line in report NAME (a --busy queue re-import), or None
+    for every line when the file is absent."""
+    if not exists(os.path.join(rd, name)):
+        return [None] * len(prof)
+    return launches_for(prof, read_rows(os.path.join(rd, name)), prefix, namef, name)
 
 
-def queue_util(r, fam):
+def queue_util(r):
     """U priced at S(N) of the estimated queue length (atomutil --busy queue, the source paper's
-    pricing), from the report's counters, in percent; the reports themselves use atomutil's
-    default, the saturated service time."""
-    if "t" not in TABLE:
-        here = os.path.dirname(os.path.abspath(__file__))
-        TABLE["t"] = pick_table(os.path.join(here, "..", "tables"), r["device"], r["table"])
-    t = TABLE["t"]
-    sm, jobs, T = fnum(r["sm_count"]) or 132, fnum(r["jobs"]), fnum(r["active_cycles"])
-    if not jobs or not T:
-        return None
-    return 100 * t.model(fam, jobs / sm, fnum(r["cas_jobs"]) / sm, fnum(r["wavefronts"]) / sm,
-                         fnum(r["queue_len"]), T)[0]
+    pricing) from such a row, in percent; None without it."""
+    return util(r) if r is not None else None
 
 
 def fmt(v, d=1):
@@ -112,9 +119,11 @@ def hist(rd):
     name = lambda l: "hist_" + l[0]
     r0 = launches_for(prof, rep, "hist_", name, "hprof.csv")
     r1 = launches_for(prof, rep_fam, "hist_", name, "hprof_popc_inc.csv")
+    q0 = queue_rows(rd, "hprof_queue.csv", prof, "hist_", name)
+    q1 = queue_rows(rd, "hprof_popc_inc_queue.csv", prof, "hist_", name)
     t = {(k, img, int(px), int(b)): float(ms) for k, img, px, g, b, ms in timing}
     pts = []
-    for l, ra, rf in zip(prof, r0, r1):
+    for l, ra, rf, qa, qf in zip(prof, r0, r1, q0, q1):
         k, img, px, g, b, _ = l
         key = (k, img, int(px), int(b))
         sm = fnum(ra["sm_count"]) or 132
@@ -123,7 +132,7 @@ def hist(rd):
         pts.append({
             "kernel": k, "image": img, "pixels": int(px), "grid": int(g), "block": int(b),
             "time_ms": t.get(key), "u_add": util(ra), "u": util(rf) if k.endswith("popc") else util(ra),
-            "u_queue": queue_util(ra, "popc_inc" if k.endswith("popc") else "add"),
+            "u_queue": queue_util(qf if k.endswith("popc") else qa),
             "a": fnum(ra["a_passes_per_job"]), "n": fnum(ra["queue_len"]),
             "jobs_per_sm": fnum(ra["jobs_per_sm"]), "active_cycles": T,
             "proxy": 100 * wave / sm / T if wave is not None and T else None,
@@ -140,9 +149,10 @@ def km(rd):
     name = lambda l: l[0]
     r0 = launches_for(prof, rep, "kmeans_", name, "kprof.csv")
     r1 = launches_for(prof, rep_fam, "kmeans_", name, "kprof_cast_spin.csv")
+    q1 = queue_rows(rd, "kprof_cast_spin_queue.csv", prof, "kmeans_", name)
     t = {(v, int(k), int(r), int(p)): float(ms) for v, k, r, p, n, g, b, smem, ms in timing}
     pts = []
-    for l, ra, rf in zip(prof, r0, r1):
+    for l, ra, rf, qf in zip(prof, r0, r1, q1):
         v, k, r, p, n, g, b, smem, _ = l
         sm = fnum(ra["sm_count"]) or 132
         T = fnum(ra["active_cycles"])
@@ -150,7 +160,7 @@ def km(rd):
         pts.append({
             "variant": v, "k": int(k), "rep": int(r), "pad": int(p), "smem": int(smem),
             "time_ms": t.get((v, int(k), int(r), int(p))), "u_add": util(ra), "u_cast_spin": util(rf),
-            "u_queue": queue_util(ra, "cast_spin"),
+            "u_queue": queue_util(qf),
             "a": fnum(ra["a_passes_per_job"]), "n": fnum(ra["queue_len"]),
             "jobs_per_sm": fnum(ra["jobs_per_sm"]),
             "cas_share": (fnum(ra["cas_jobs"]) or 0) / fnum(ra["jobs"]) if fnum(ra["jobs"]) else None,

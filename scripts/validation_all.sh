@@ -86,9 +86,15 @@ if [ "${SKIP_CASES:-0}" != 1 ]; then
     step hist-time 300 "$B/histogram" --sweep -i all > "$res/hist_time.txt"
     step hist-prof 300 "$P" -q --no-opcodes -o "$res/hprof" --csv -- "$B/histogram" --sweep -i all -r 1 > "$res/hist_prof.txt"
     step hist-popc 60 "$P" -q --import "$res/hprof.counters.csv" --family popc_inc --csv -o "$res/hprof_popc_inc"
+    # the source paper's pricing (--busy queue), for comparison in the case-study tables
+    step hist-queue 60 "$P" -q --import "$res/hprof.counters.csv" --busy queue --csv -o "$res/hprof_queue"
+    step hist-popc-queue 60 "$P" -q --import "$res/hprof.counters.csv" --family popc_inc --busy queue --csv \
+        -o "$res/hprof_popc_inc_queue"
     step km-time 300 "$B/kmeans" --sweep > "$res/km_time.txt"
     step km-prof 300 "$P" -q --no-opcodes -o "$res/kprof" --csv -- "$B/kmeans" --sweep -r 1 > "$res/km_prof.txt"
     step km-cast 60 "$P" -q --import "$res/kprof.counters.csv" --family cast_spin --csv -o "$res/kprof_cast_spin"
+    step km-cast-queue 60 "$P" -q --import "$res/kprof.counters.csv" --family cast_spin --busy queue --csv \
+        -o "$res/kprof_cast_spin_queue"
     step case-study 120 python3 "$here/scripts/case_study.py" "$res" --img "$img" > "$res/case_study.log" 2>&1
 fi
 

@@ -24,6 +24,37 @@ static int is_shared_atomic(const char *opcode)
     return strncmp(opcode, "ATOMS", 5) == 0 && (opcode[5] == '\0' || opcode[5] == '.');
 }
 
+/* Warps of a launch from its "(x, y, z)" grid and block, 0 when they do not parse. */
+static double launch_warps(const au_launch *l)
+{
+    double g[3], b[3];
+    if (sscanf(l->grid, " (%lf, %lf, %lf)", &g[0], &g[1], &g[2]) != 3 ||
+        sscanf(l->block, " (%lf, %lf, %lf)", &b[0], &b[1], &b[2]) != 3)
+        return 0;
+    return g[0] * g[1] * g[2] * ceil(b[0] * b[1] * b[2] / 32);
+}
+
+/* The loads of CAS loops where the counters alone leave them uncertain (au_loop_loads returned 2:
+ * more loads and stores than attempts), narrowed with the kernel's code: when no shared load
+ * outside its CAS loops sits in a loop, the loads beyond the attempts' are the loops' own
+ * reloads, the stores, and loads run at most once per warp (cold_loads sites).  The estimate then
+ * gives the stores and those cold loads one wavefront each, and the lower bound 32 (their worst
+ * conflict); lw = {estimate, lower, upper} are GPU-wide wavefronts. */
+static void narrow_by_code(const au_launch *l, double loop_jobs, double *lw)
+{
+    const au_load_sites *s = &l->sites;
+    double warps = launch_warps(l);
+    if (!s->known || s->hot_loads > 0 || s->cas_loops == 0 || !(warps > 0))
+        return;
+    double wo = lw[2];
+    double extra = fmax(l->ctr.ld_inst - loop_jobs, 0);
+    double cold = fmin(warps * s->cold_loads, extra) + fmax(l->ctr.st_inst, 0);
+    lw[0] = fmax(wo - cold, lw[1]);
+    lw[1] = fmax(wo - 32 * cold, lw[1]);
+    if (lw[0] < lw[1])
+        lw[0] = lw[1];
+}
+
 int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n,
                             const au_thresholds *thr, au_busy_mode busy)
 {
@@ -127,6 +158,8 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         if (au_family_is_cas_loop(o->cls[c].family))
             loop_jobs += o->cls[c].jobs;
     int loads = au_loop_loads(&l->ctr, loop_jobs, &lw[0], &lw[1], &lw[2]);
+    if (loads == 2)
+        narrow_by_code(l, loop_jobs, lw);
     au_result r, rb[2];
     int rc = AU_OK;
     /* the point estimate, then (loads estimated) U at the loads' lower and upper bounds */

@@ -83,11 +83,11 @@ int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *l
     }
     /* other loads and stores, or loads of the loops beyond one per attempt (a 64-bit min/max loop
      * loads once more where no CAS is needed): the loops' loads take at least a wavefront each and
-     * at most all of W_o; the estimate gives each other instruction its least, one wavefront
-     * (shared loads outside CAS loops are mostly conflict-free: broadcasts, coalesced rows) */
+     * at most all of W_o; the estimate shares W_o by instruction (the kernel's code can say more:
+     * au_launch_apply_opcodes) */
     *lo = fmin(loop_jobs, other_wf);
     *hi = other_wf;
-    *w = fmax(other_wf - (other_inst - loop_jobs), *lo);
+    *w = fmin(fmax(other_wf * loop_jobs / other_inst, *lo), *hi);
     return 2;
 }
 

@@ -257,15 +257,28 @@ static void list_functions(const char *dir, uint32_t crc, const char *const *nam
 typedef struct {
     char path[8192];
     au_sass_ops ops;
+    char *text; /* the listing files' text, for the load sites of CAS loops */
+    size_t len;
 } listing;
 
-/* Appends the parse of one listing file to ops (a file that does not parse adds nothing). */
-static void add_listing(au_sass_ops *ops, const char *path)
+/* Appends the parse of one listing file to l's ops (a file that does not parse adds nothing) and
+ * its text to l's text. */
+static void add_listing(listing *l, const char *path)
 {
+    au_sass_ops *ops = &l->ops;
     char *buf;
     size_t len;
     if (au_read_file(path, (size_t)1 << 31, &buf, &len) != AU_OK)
         return;
+    /* each file on lines of its own: a file need not end with a line end */
+    char *nt = realloc(l->text, l->len + len + 2);
+    if (nt) {
+        memcpy(nt + l->len, buf, len);
+        l->len += len;
+        nt[l->len++] = '\n';
+        nt[l->len] = '\0';
+        l->text = nt;
+    }
     au_sass_ops one;
     memset(&one, 0, sizeof one);
     if (au_sass_ops_parse(buf, len, &one) == AU_OK && one.count) {
@@ -287,8 +300,8 @@ static void add_listing(au_sass_ops *ops, const char *path)
 /* The parsed listing that holds `mangled` of cubin crc: with the cubin, the function's
  * <crc>-<symbol>.sass (made now if missing); without it (an --import of kept listings), every
  * <crc>-*.sass of dir together.  NULL if none can be had. */
-static const au_sass_ops *listing_for(listing **cache, size_t *n, size_t *cap, const char *dir,
-                                      uint32_t crc, const char *mangled)
+static const listing *listing_for(listing **cache, size_t *n, size_t *cap, const char *dir,
+                                   uint32_t crc, const char *mangled)
 {
     char path[8192], cubin[8192];
     snprintf(cubin, sizeof cubin, "%s/%u.cubin", dir, crc);
@@ -308,19 +321,19 @@ static const au_sass_ops *listing_for(listing **cache, size_t *n, size_t *cap, c
     }
     for (size_t i = 0; i < *n; ++i)
         if (strcmp((*cache)[i].path, path) == 0)
-            return &(*cache)[i].ops;
+            return &(*cache)[i];
     if (au_grow(cache, cap, *n, sizeof **cache, 8) != 0)
         return NULL;
     listing *l = &(*cache)[(*n)++];
     memset(l, 0, sizeof *l);
     au_strlcpy(l->path, path, sizeof l->path);
     if (have_cubin) {
-        add_listing(&l->ops, path);
-        return &l->ops;
+        add_listing(l, path);
+        return l;
     }
     DIR *d = opendir(dir);
     if (!d)
-        return &l->ops;
+        return l;
     char prefix[32];
     int pl = snprintf(prefix, sizeof prefix, "%u-", crc);
     struct dirent *e;
@@ -329,10 +342,10 @@ static const au_sass_ops *listing_for(listing **cache, size_t *n, size_t *cap, c
             continue;
         char one[8192];
         snprintf(one, sizeof one, "%s/%s", dir, e->d_name);
-        add_listing(&l->ops, one);
+        add_listing(l, one);
     }
     closedir(d);
-    return &l->ops;
+    return l;
 }
 
 /* "code:" lines of a counters file: kernel (demangled) -> cubin CRC and mangled name. */
@@ -481,7 +494,8 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
             ++nocode;
             continue;
         }
-        const au_sass_ops *ops = listing_for(&cache, &ncache, &capcache, cubin_dir, k->crc, k->mangled);
+        const listing *ls = listing_for(&cache, &ncache, &capcache, cubin_dir, k->crc, k->mangled);
+        const au_sass_ops *ops = ls ? &ls->ops : NULL;
         if (!ops || ops->count == 0) {
             ++unlisted;
             continue;
@@ -490,11 +504,18 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         size_t n;
         if ((rc = kernel_instructions(ops, k->mangled, &v, &n)) != AU_OK)
             break;
+        /* where the kernel's shared loads sit, for the loads of its CAS loops */
+        if (ls->text && (rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &l->sites)) != AU_OK) {
+            free(v);
+            break;
+        }
         rc = au_launch_apply_opcodes(l, t, v, n, &rep->thr, rep->busy);
         free(v);
     }
-    for (size_t i = 0; i < ncache; ++i)
+    for (size_t i = 0; i < ncache; ++i) {
         au_sass_ops_free(&cache[i].ops);
+        free(cache[i].text);
+    }
     free(cache);
     for (size_t j = 0; j < ncode; ++j) {
         free(code[j].demangled);

@@ -63,6 +63,14 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops);
 const char *au_sass_ops_find(const au_sass_ops *ops, const char *function, uint32_t pc);
 void au_sass_ops_free(au_sass_ops *ops);
 
+/* The shared-memory load sites of `function` in a listing (the formats of au_sass_ops_parse;
+ * branch targets as addresses or nvdisasm labels), relative to its CAS loops: a CAS loop is an
+ * innermost loop (a backward branch over at most 24 instructions, no loop inside) holding an
+ * ATOMS.CAST.SPIN*; LDS/LDSM in such a loop are loop loads, in another loop hot, outside every loop cold (docs/model.md, "CAS loops").
+ * Sets out->known when the function was found.  AU_OK, or AU_E_NOMEM. */
+struct au_load_sites;
+int au_sass_load_sites(const char *text, size_t len, const char *function, struct au_load_sites *out);
+
 #ifdef __cplusplus
 }
 #endif

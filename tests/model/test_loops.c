@@ -101,10 +101,10 @@ static void test_loads(void)
     /* other loads and stores: 2000 instructions, 1000 of them the loops' */
     c = loop_counters(1000, 2000, 5500, 1500, 500);
     CHECK_EQ_INT(au_loop_loads(&c, 1000, &w, &lo, &hi), 2);
-    CHECK_NEAR(w, 3500 - 1000, 1e-9); /* the 1000 other instructions at one wavefront each */
+    CHECK_NEAR(w, 3500.0 * 1000 / 2000, 1e-9); /* W_o shared by instruction */
     CHECK_NEAR(lo, 1000, 1e-9);
     CHECK_NEAR(hi, 3500, 1e-9);
-    /* other instructions so many that the estimate falls to the lower bound */
+    /* other instructions so many that the share falls below the lower bound */
     c = loop_counters(1000, 2000, 2000 + 1500, 1000, 5000);
     CHECK_EQ_INT(au_loop_loads(&c, 1000, &w, &lo, &hi), 2);
     CHECK_NEAR(w, 1000, 1e-9);
@@ -133,10 +133,10 @@ static void test_family_path(const au_table *t)
     CHECK_EQ_INT(au_model_eval(t, "cast_spin", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
     CHECK(r.flags & AU_F_LOOP_LOADS_ESTIMATED);
     CHECK(r.util_lo > 0 && r.util_lo < r.util && r.util < r.util_hi);
-    /* load wavefronts per attempt: lower bound 1, estimate 462/132 - 1 = 2.5 (the other 132e3
-     * loads at one wavefront each), upper bound 462/132 = 3.5 */
+    /* load wavefronts per attempt: lower bound 1, estimate 462/264 = 1.75 (by instruction), upper
+     * bound 462/132 = 3.5 */
     CHECK_NEAR(r.util_lo, 1000 * 3.06 * 3 / 3 / 1e5, 1e-9);
-    CHECK_NEAR(r.util, 1000 * 3.06 * 4.5 / 3 / 1e5, 1e-9);
+    CHECK_NEAR(r.util, 1000 * 3.06 * 3.75 / 3 / 1e5, 1e-9);
     CHECK_NEAR(r.util_hi, 1000 * 3.06 * 5.5 / 3 / 1e5, 1e-9);
     /* no load counters: the table at a from the atomic wavefronts, flagged */
     c.have &= ~AU_C_LOOP_LOADS;
@@ -190,6 +190,46 @@ static void test_opcode_path(const au_table *t)
     au_opsplit_free(l.ops);
 }
 
+/* The kernel's code narrows the estimate: no shared load outside the CAS loops sits in a loop, so
+ * the loads beyond the attempts' are the loops' own reloads (a 64-bit min loop), the stores and
+ * loads run at most once per warp. */
+static void test_code_narrows(const au_table *t)
+{
+    au_launch l;
+    memset(&l, 0, sizeof l);
+    l.sm_count = 132;
+    strcpy(l.grid, "(132, 1, 1)");
+    strcpy(l.block, "(1024, 1, 1)"); /* 4224 warps */
+    /* 132e3 attempts, 4 atomic wavefronts each; 264e3 loads (one reload per attempt), 4224
+     * stores; 1e6 non-atomic wavefronts */
+    l.ctr = loop_counters(132e3, 528e3, 528e3 + 1e6, 264e3, 4224);
+    CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    au_instr code[1] = {ins("ATOMS.CAST.SPIN.64", 0x100)};
+    /* without the code: W_o shared by instruction, 1e6 * 132e3 / 268224 */
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    double w_share = 1e6 * 132e3 / 268224;
+    CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
+    au_opsplit_free(l.ops);
+    l.ops = NULL;
+    /* with it: the stores and at most 4224 x 2 cold loads at one wavefront each */
+    l.sites = (au_load_sites){1, 1, 1, 0, 2};
+    CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    double cold = 4224 * 2 + 4224, w = 1e6 - cold, lo = 1e6 - 32 * cold;
+    CHECK(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED);
+    CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w / 132e3) / 6 / 1e5, 1e-9);
+    CHECK_NEAR(l.res.util_lo, 1000 * 6.12 * (4 + lo / 132e3) / 6 / 1e5, 1e-9);
+    CHECK_NEAR(l.res.util_hi, 1000 * 6.12 * (4 + 1e6 / 132e3) / 6 / 1e5, 1e-9);
+    au_opsplit_free(l.ops);
+    l.ops = NULL;
+    /* a hot load elsewhere (in another loop): back to the share by instruction */
+    l.sites.hot_loads = 1;
+    CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
+    au_opsplit_free(l.ops);
+}
+
 int main(void)
 {
     au_table *t = make_table();
@@ -200,6 +240,7 @@ int main(void)
     test_loads();
     test_family_path(t);
     test_opcode_path(t);
+    test_code_narrows(t);
     au_table_free(t);
     return check_report("test_loops");
 }

@@ -191,11 +191,11 @@ typedef struct au_counters {
  * sums, for loop_jobs attempts (ATOMS.CAST.SPIN* jobs).  The non-atomic shared wavefronts W_o =
  * shared - atomic wavefronts belong to LDS and STS instructions; each attempt has one LDS.  When
  * the loads and stores are the loops' alone (ld + st <= loop_jobs, to 0.5 %), *w = W_o exactly and
- * the function returns 1.  Otherwise it returns 2 with the estimate *w = W_o minus one wavefront
- * for each other instruction (their least) and the bounds *lo = loop_jobs (a load takes at least
- * one wavefront) and *hi = W_o (the other loads may be the loops' own: a 64-bit min/max loop loads
- * once more where no CAS is needed).  0 when the counters are missing (*w = *lo = *hi = -1) or
- * there are no loop jobs (0). */
+ * the function returns 1.  Otherwise it returns 2 with the estimate *w = W_o * loop_jobs / (ld + st)
+ * (W_o shared by instruction) and the bounds *lo = loop_jobs (a load takes at least one wavefront)
+ * and *hi = W_o (the other loads may be the loops' own: a 64-bit min/max loop loads once more
+ * where no CAS is needed).  0 when the counters are missing (*w = *lo = *hi = -1) or there are no
+ * loop jobs (0).  au_launch_apply_opcodes narrows the estimate with the kernel's code. */
 int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *lo, double *hi);
 
 /* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).
@@ -380,6 +380,17 @@ typedef struct au_opsplit {
 } au_opsplit;
 void au_opsplit_free(au_opsplit *o);
 
+/* Shared-memory load sites of a kernel's code, relative to its CAS loops (from its listing;
+ * docs/model.md, "CAS loops").  A CAS loop is an innermost loop (a backward branch over at most 24
+ * instructions, no loop inside) that holds an ATOMS.CAST.SPIN*. */
+typedef struct au_load_sites {
+    int known;      /* the kernel's listing was read */
+    int cas_loops;  /* CAS loops in the code */
+    int loop_loads; /* LDS inside them: the attempt's load, or a conditional loop's reload */
+    int hot_loads;  /* other shared loads (LDS, LDSM) inside any other loop */
+    int cold_loads; /* other shared loads outside every loop: each runs at most once per warp */
+} au_load_sites;
+
 /* One kernel launch of a report. */
 typedef struct au_launch {
     long long id;          /* launch id in its source (ncu "ID") */
@@ -396,6 +407,8 @@ typedef struct au_launch {
     au_result res;
     au_persm *persm;          /* per-SM results, NULL unless --per-sm data exists */
     au_opsplit *ops;          /* opcode classes, NULL unless --opcodes data exists */
+    au_load_sites sites;      /* load sites of the kernel's code (known = 0 without its listing),
+                                 set before au_launch_apply_opcodes */
 } au_launch;
 
 /* Prices launch l by the opcodes of its kernel's code (atomutil-profile --opcodes).  instr[0..n)
