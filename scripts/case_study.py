@@ -160,6 +160,8 @@ def km(rd):
         pts.append({
             "variant": v, "k": int(k), "rep": int(r), "pad": int(p), "smem": int(smem),
             "time_ms": t.get((v, int(k), int(r), int(p))), "u_add": util(ra), "u_cast_spin": util(rf),
+            # the range of U where the loops' loads were estimated (flag loop_loads_estimated)
+            "u_lo": fnum(rf.get("util_pct_lo")), "u_hi": fnum(rf.get("util_pct_hi")),
             "u_queue": queue_util(qf),
             "a": fnum(ra["a_passes_per_job"]), "n": fnum(ra["queue_len"]),
             "jobs_per_sm": fnum(ra["jobs_per_sm"]),
@@ -240,15 +242,17 @@ def hist_tables(pts):
 
 
 def km_tables(pts):
-    out = ["| k | kernel | copies R | pad | shared B | time ms | speedup | a | CAS share | jobs/SM | N | U % (add) | U % (cast_spin) | U queue % (cast_spin) | proxy % |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| k | kernel | copies R | pad | shared B | time ms | speedup | a | CAS share | jobs/SM | N | U % (add) "
+           "| U % (cast_spin) | its range % | U queue % (cast_spin) | proxy % |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     base = {p["k"]: p["time_ms"] for p in pts if p["rep"] == 1}
     for p in pts:
         sp = base.get(p["k"]) / p["time_ms"] if base.get(p["k"]) and p["time_ms"] else None
-        out.append("| %d | %s | %d | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        rng = "%s-%s" % (fmt(p["u_lo"]), fmt(p["u_hi"])) if p["u_lo"] is not None and p["u_hi"] is not None else "exact"
+        out.append("| %d | %s | %d | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             p["k"], p["variant"], p["rep"], "yes" if p["pad"] else "no", p["smem"], fmt(p["time_ms"], 3),
             fmt(sp, 2), fmt(p["a"], 2), fmt(p["cas_share"], 2), fmt(p["jobs_per_sm"], 0), fmt(p["n"], 1),
-            fmt(p["u_add"]), fmt(p["u_cast_spin"]), fmt(p["u_queue"]), fmt(p["proxy"])))
+            fmt(p["u_add"]), fmt(p["u_cast_spin"]), rng, fmt(p["u_queue"]), fmt(p["proxy"])))
     return {"kmeans": "\n".join(out) + "\n"}
 
 
@@ -328,6 +332,10 @@ def plots(hp, kp, img_dir):
             axes[0][j].set_title("k = %d" % k)
             axes[0][j].set_ylabel("time (ms)")
             axes[1][j].plot(x, [p["u_cast_spin"] for p in rows], "C3-o", label="U, --family cast_spin")
+            # its range where the CAS loops' loads were estimated
+            lo = [p["u_lo"] if p.get("u_lo") is not None else p["u_cast_spin"] for p in rows]
+            hi = [p["u_hi"] if p.get("u_hi") is not None else p["u_cast_spin"] for p in rows]
+            axes[1][j].fill_between(x, lo, hi, color="C3", alpha=0.15, label="its range")
             axes[1][j].plot(x, [p["u_add"] for p in rows], "C0-s", label="U, default family add")
             axes[1][j].plot(x, [p["proxy"] for p in rows], "k:^", label="proxy")
             axes[1][j].set_ylabel("%")
