@@ -20,7 +20,7 @@ static const char *const flag_names[] = {
     "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
-    "loop_loads_unknown",
+    "loop_loads_unknown", "unpriced_wavefronts",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -129,6 +129,28 @@ typedef struct loop_loads {
     double w, lo, hi;
 } loop_loads;
 
+/* Shared-atomic wavefronts without a counted job: atomics through a generic address (ATOM, as
+ * for distributed shared memory, cluster.map_shared_rank) are not counted as shared-atomic
+ * instructions on GH100, but their wavefronts are (docs/model.md, "Flags").  Each wavefront is
+ * priced at the table's single-pass cost of add (the unit's cost per wavefront), a lower bound of
+ * the unit's busy time: a remote rank's serialized lanes are not counted here. */
+static int eval_unpriced(const au_table *t, double wavefronts, const au_thresholds *thr, au_result *res)
+{
+    double s;
+    int rc = au_table_interp(t, "add", au_table_n_max(t, "add"), 1, 0, &s, NULL);
+    if (rc)
+        return rc;
+    res->flags |= AU_F_UNPRICED_WAVEFRONTS;
+    res->a = 0;
+    res->service = s;
+    res->busy = wavefronts * s;
+    res->util = res->busy / res->active;
+    if (res->util > 1)
+        res->flags |= AU_F_OVER_100;
+    res->verdict = verdict_of(res->util, thr);
+    return AU_OK;
+}
+
 static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
                     double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
                     au_busy_mode busy, au_result *res)
@@ -148,6 +170,8 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         return AU_OK;
     }
     res->jobs = jobs;
+    if (!(jobs > 0) && (ctr->have & AU_C_WAVEFRONTS) && wavefronts > 0 && res->active > 0)
+        return eval_unpriced(t, wavefronts, thr, res);
     if (!(jobs > 0)) {
         res->flags |= AU_F_NO_ATOMICS;
         res->verdict = AU_VERDICT_NOT_LIMITING;

@@ -230,6 +230,29 @@ static void test_code_narrows(const au_table *t)
     au_opsplit_free(l.ops);
 }
 
+/* Shared-atomic wavefronts without counted jobs (generic-address ATOM, distributed shared memory):
+ * never no_atomics; each wavefront priced at add's single-pass cost, flagged. */
+static void test_unpriced(const au_table *t)
+{
+    au_result r;
+    au_counters c = loop_counters(0, 132e3 * 32, 132e3 * 32, 0, 0);
+    c.cas_jobs = 0;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(r.flags & AU_F_UNPRICED_WAVEFRONTS);
+    CHECK(!(r.flags & AU_F_NO_ATOMICS));
+    CHECK_NEAR(r.busy, 32000 * 1.02, 1e-6);
+    CHECK_NEAR(r.util, 32000 * 1.02 / 1e5, 1e-12);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+    c.active_cycles = 3.2e4;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_BOUND);
+    CHECK(r.flags & AU_F_OVER_100);
+    /* no wavefronts either: no atomics */
+    c.wavefronts = 0;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK((r.flags & AU_F_NO_ATOMICS) && !(r.flags & AU_F_UNPRICED_WAVEFRONTS) && r.util == 0);
+}
+
 int main(void)
 {
     au_table *t = make_table();
@@ -241,6 +264,7 @@ int main(void)
     test_family_path(t);
     test_opcode_path(t);
     test_code_narrows(t);
+    test_unpriced(t);
     au_table_free(t);
     return check_report("test_loops");
 }

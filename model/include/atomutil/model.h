@@ -126,6 +126,9 @@ enum {
     AU_F_LOOP_LOADS_UNKNOWN = 1u << 19,   /* CAS loops: no load counters (an older export): each
                                              attempt priced as uncontended, which contention makes
                                              too low or too high */
+    AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
+                                             through generic addresses, distributed shared memory):
+                                             U prices each wavefront at one pass, a lower bound */
 };
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
