@@ -427,9 +427,10 @@ static const fam_op fops[] = {
     {"cast_spin", "cast_spin", "ATOMS.CAST.SPIN", 32, 1, -1, FV_FADD, vk_cast_spin_full, vk_cast_spin_atom, 0, 1, {3.0, 186, 96}},
     {"cas64", "cas64", "ATOMS.CAS.64", 64, 0, OP_CAS64, FV_CAS, vk_cas64_full, vk_cas64_atom, K0, K0, {4.0, 64, 64}},
     {"exch64", "exch", "ATOMS.EXCH.64", 64, 0, -1, FV_EXCH, vk_exch64_full, vk_exch64_atom, 0, I64(0x123456789ABCDEF0), {2.0, 32, 32}},
-    /* min64/max64: operand v -/+ job index; the opcode (a CAS loop) is the compiler's */
-    {"min64", "min", "ATOMS.CAS.64 loop", 64, 1, -1, FV_MIN64, vk_min64_full, vk_min64_atom, K0, I64(-5), {6.0, 64, 64}},
-    {"max64", "max", "ATOMS.CAS.64 loop", 64, 1, -1, FV_MAX64, vk_max64_full, vk_max64_atom, K0, I64(0x100000001), {6.0, 64, 64}},
+    /* min64/max64: operand v -/+ job index; sm_90 compiles them to a CAS loop that skips the CAS
+     * where the value need not change (ATOMS.CAST.SPIN.64, family cast_spin64 by opcode) */
+    {"min64", "min", "ATOMS.CAST.SPIN.64 (conditional loop)", 64, 1, -1, FV_MIN64, vk_min64_full, vk_min64_atom, K0, I64(-5), {6.0, 64, 64}},
+    {"max64", "max", "ATOMS.CAST.SPIN.64 (conditional loop)", 64, 1, -1, FV_MAX64, vk_max64_full, vk_max64_atom, K0, I64(0x100000001), {6.0, 64, 64}},
     {"cast_spin64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_ADD64, vk_cast_spin64_full, vk_cast_spin64_atom, 0, I64(0x100000001), {6.0, 185, 140}},
     {"and64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_AND, vk_and64_full, vk_and64_atom, I64(0xFFFFFFFF00003039), I64(0x100000001), {6.0, 177, 80}},
     {"or64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_OR, vk_or64_full, vk_or64_atom, K0, I64(0x100000100), {6.0, 177, 80}},
