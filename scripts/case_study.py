@@ -15,25 +15,16 @@ Writes RESULT_DIR/case_tables.md and RESULT_DIR/case_points.csv; with --doc, rep
 between '<!-- case_study.py NAME[ TAG] begin -->' and '<!-- case_study.py NAME[ TAG] end -->' for
 every table NAME (hist_main, hist_rotation, hist_size, hist_time, hist_block, kmeans); with --img,
 writes case_*.png there (needs matplotlib).  Input files may be gzip-compressed (NAME.gz).
-Standard library otherwise.
+Standard library otherwise (and validate.py beside it, for reading compressed files).
 """
 import argparse
 import csv
-import gzip
 import os
 import re
 import sys
 
-
-def open_text(path):
-    """The file, or its gzip-compressed copy PATH.gz (docs/results keeps large files compressed)."""
-    if not os.path.exists(path) and os.path.exists(path + ".gz"):
-        return gzip.open(path + ".gz", "rt", newline="")
-    return open(path, newline="")
-
-
-def exists(path):
-    return os.path.exists(path) or os.path.exists(path + ".gz")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from validate import exists, open_text  # noqa: E402
 
 HIST_RE = re.compile(r"^(\w+)\s+(\w+)\s+pixels=(\d+) grid=(\d+) block=(\d+) median_ms=([\d.]+)")
 KM_RE = re.compile(r"^(\w+)\s+k=(\d+) rep=(\d+) pad=(\d+) points=(\d+) grid=(\d+) block=(\d+) "

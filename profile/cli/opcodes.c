@@ -352,6 +352,8 @@ static const listing *listing_for(listing **cache, size_t *n, size_t *cap, const
 typedef struct {
     char *demangled, *mangled;
     uint32_t crc;
+    au_load_sites sites; /* where the kernel's shared loads sit (found once, at its first launch) */
+    int have_sites;
 } code_line;
 
 static int read_code_lines(const char *path, code_line **out, size_t *nout)
@@ -385,6 +387,7 @@ static int read_code_lines(const char *path, code_line **out, size_t *nout)
                 if (k == n) {
                     if (au_grow(&v, &cap, n, sizeof *v, 16) != 0)
                         break;
+                    memset(&v[n], 0, sizeof v[n]);
                     v[n].demangled = strdup(sp + 1);
                     v[n].mangled = strdup(mangled);
                     v[n].crc = (uint32_t)crc;
@@ -486,7 +489,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         au_launch *l = &rep->launches[i];
         if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_MISSING))
             continue; /* no shared-atomic jobs to price: no listing needed */
-        const code_line *k = NULL;
+        code_line *k = NULL;
         for (size_t j = 0; j < ncode && !k && l->kernel; ++j)
             if (strcmp(code[j].demangled, l->kernel) == 0)
                 k = &code[j];
@@ -505,10 +508,14 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         if ((rc = kernel_instructions(ops, k->mangled, &v, &n)) != AU_OK)
             break;
         /* where the kernel's shared loads sit, for the loads of its CAS loops */
-        if (ls->text && (rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &l->sites)) != AU_OK) {
-            free(v);
-            break;
+        if (!k->have_sites && ls->text) {
+            if ((rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &k->sites)) != AU_OK) {
+                free(v);
+                break;
+            }
+            k->have_sites = 1;
         }
+        l->sites = k->sites;
         rc = au_launch_apply_opcodes(l, t, v, n, &rep->thr, rep->busy);
         free(v);
     }

@@ -174,6 +174,60 @@ static void line_info(const char *li, char *out, size_t size)
     snprintf(out, size, "%s:%d", base ? base + 1 : file, n);
 }
 
+/* The header of a function in a listing line ("Function : NAME" or ".text.NAME:"): NAME copied to
+ * out, 1; 0 for other lines. */
+static int function_header(const char *line, char *out, size_t size)
+{
+    const char *name = strstr(line, "Function : ");
+    const char *t = line + strspn(line, " \t");
+    size_t n;
+    if (name) {
+        name += 11;
+        n = strcspn(name, " \t\r");
+    } else if (strncmp(t, ".text.", 6) == 0 && (n = strcspn(t, " \t\r")) > 7 && t[n - 1] == ':' &&
+               t[n + strspn(t + n, " \t\r")] == '\0') {
+        name = t + 6;
+        n -= 7;
+    } else {
+        return 0;
+    }
+    snprintf(out, size, "%.*s", (int)n, name);
+    return 1;
+}
+
+/* The next line of text[..end) at *s, copied NUL-terminated into line (cut at size - 1); advances
+ * *s past its line end. */
+static void next_line(const char **s, const char *end, char *line, size_t size)
+{
+    const char *nl = memchr(*s, '\n', (size_t)(end - *s));
+    size_t ll = nl ? (size_t)(nl - *s) : (size_t)(end - *s);
+    if (ll >= size)
+        ll = size - 1;
+    memcpy(line, *s, ll);
+    line[ll] = '\0';
+    *s = nl ? nl + 1 : end;
+}
+
+/* An instruction line: the PC in a comment, an optional predicate "@P0", the opcode, operands,
+ * ';', the encoding.  1 with *pc, the opcode at *op (not NUL-terminated) and its length *ol; 0 for
+ * other lines. */
+static int instruction(char *line, unsigned *pc, char **op, size_t *ol)
+{
+    char *c = strstr(line, "/*");
+    int used = 0;
+    if (!c || sscanf(c, "/*%x*/%n", pc, &used) != 1 || used == 0)
+        return 0;
+    char *o = c + used;
+    o += strspn(o, " \t");
+    if (*o == '@') {
+        o += strcspn(o, " \t");
+        o += strspn(o, " \t");
+    }
+    *op = o;
+    *ol = strcspn(o, " \t;");
+    return 1;
+}
+
 int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
 {
     char *fn = NULL;
@@ -181,25 +235,9 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
     int in_block = 0; /* inside the line-info lines before an instruction */
     const char *s = text, *end = text + len;
     while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
-        char line[512];
-        if (ll >= sizeof line)
-            ll = sizeof line - 1;
-        memcpy(line, s, ll);
-        line[ll] = '\0';
-        s = nl ? nl + 1 : end;
-        char *name = strstr(line, "Function : ");
-        char *t = line + strspn(line, " \t");
-        if (name) {
-            name += 11;
-        } else if (strncmp(t, ".text.", 6) == 0 && t[strcspn(t, " \t\r")] == '\0' &&
-                   t[strlen(t) - 1] == ':') {
-            t[strlen(t) - 1] = '\0';
-            name = t + 6;
-        }
-        if (name) {
-            name[strcspn(name, " \t\r")] = '\0';
+        char line[512], name[sizeof line];
+        next_line(&s, end, line, sizeof line);
+        if (function_header(line, name, sizeof name)) {
             free(fn);
             source[0] = '\0';
             if (!(fn = strdup(name)))
@@ -217,22 +255,12 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
             in_block = 1;
             continue;
         }
-        /* an instruction line: the PC in a comment, the opcode, operands, ';', the encoding */
-        char *c = strstr(line, "/*");
         unsigned pc;
-        int used = 0;
-        if (!fn || !c || sscanf(c, "/*%x*/%n", &pc, &used) != 1 || used == 0)
+        char *op;
+        size_t ol;
+        if (!fn || !instruction(line, &pc, &op, &ol))
             continue;
         in_block = 0;
-        char *op = c + used;
-        while (*op == ' ' || *op == '\t')
-            ++op;
-        if (*op == '@') { /* predicate */
-            op += strcspn(op, " \t");
-            while (*op == ' ' || *op == '\t')
-                ++op;
-        }
-        size_t ol = strcspn(op, " \t;");
         if (!((ol >= 5 && strncmp(op, "ATOMS", 5) == 0) || (ol >= 4 && strncmp(op, "ATOM", 4) == 0 && (op[4] == '.' || op[4] == ' ' || ol == 4))))
             continue;
         if (au_grow(&ops->v, &ops->cap, ops->count, sizeof *ops->v, 64) != 0) {
@@ -289,27 +317,6 @@ typedef struct {
     long pc; /* pc of the instruction after the label, -1 until seen */
 } site_label;
 
-/* The header of a function in a listing line ("Function : NAME" or ".text.NAME:"): NAME copied to
- * out, 1; 0 for other lines. */
-static int function_header(const char *line, char *out, size_t size)
-{
-    const char *name = strstr(line, "Function : ");
-    const char *t = line + strspn(line, " \t");
-    size_t n;
-    if (name) {
-        name += 11;
-        n = strcspn(name, " \t\r");
-    } else if (strncmp(t, ".text.", 6) == 0 && (n = strcspn(t, " \t\r")) > 7 && t[n - 1] == ':' &&
-               t[n + strspn(t + n, " \t\r")] == '\0') {
-        name = t + 6;
-        n -= 7;
-    } else {
-        return 0;
-    }
-    snprintf(out, size, "%.*s", (int)n, name);
-    return 1;
-}
-
 int au_sass_load_sites(const char *text, size_t len, const char *function, au_load_sites *out)
 {
     memset(out, 0, sizeof *out);
@@ -319,14 +326,8 @@ int au_sass_load_sites(const char *text, size_t len, const char *function, au_lo
     int in_fn = 0, rc = AU_OK;
     const char *s = text, *end = text + len;
     while (s < end && rc == AU_OK) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
-        char line[512], name[256];
-        if (ll >= sizeof line)
-            ll = sizeof line - 1;
-        memcpy(line, s, ll);
-        line[ll] = '\0';
-        s = nl ? nl + 1 : end;
+        char line[512], name[sizeof line];
+        next_line(&s, end, line, sizeof line);
         if (function_header(line, name, sizeof name)) {
             if (in_fn)
                 break; /* the next function: ours is complete */
@@ -349,19 +350,10 @@ int au_sass_load_sites(const char *text, size_t len, const char *function, au_lo
             ++pending;
             continue;
         }
-        char *c = strstr(line, "/*");
         unsigned pc;
-        int used = 0;
-        if (!c || sscanf(c, "/*%x*/%n", &pc, &used) != 1 || used == 0)
-            continue;
-        char *op = c + used;
-        op += strspn(op, " \t");
-        if (*op == '@') {
-            op += strcspn(op, " \t");
-            op += strspn(op, " \t");
-        }
-        size_t ol = strcspn(op, " \t;");
-        if (ol == 0)
+        char *op;
+        size_t ol;
+        if (!instruction(line, &pc, &op, &ol) || ol == 0)
             continue;
         for (size_t k = nlab - pending; k < nlab; ++k)
             lab[k].pc = pc;
