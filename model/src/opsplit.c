@@ -19,6 +19,26 @@ void au_opsplit_free(au_opsplit *o)
     free(o);
 }
 
+/* A generic-address atomic (ATOM, not ATOMS or ATOMG): distributed shared memory's, among others. */
+static int is_generic_atomic(const char *opcode)
+{
+    return strncmp(opcode, "ATOM.", 5) == 0 || strcmp(opcode, "ATOM") == 0;
+}
+
+/* The kernel's generic atomics as their own class "dsmem" (priced from the cluster counter set by
+ * au_dsmem_apply, not by the ATOMS counters), after the ATOMS classes. */
+static void add_dsmem_class(au_opsplit *o, const au_launch *l, size_t ninstr)
+{
+    if (!ninstr || o->nclass == AU_MAX_CLASSES)
+        return;
+    au_class_share *c = &o->cls[o->nclass++];
+    memset(c, 0, sizeof *c);
+    au_strlcpy(c->family, "dsmem", sizeof c->family);
+    c->ninstr = ninstr;
+    c->jobs = (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : 0;
+    c->busy = (l->res.flags & AU_F_DSMEM) ? l->res.util_remote * l->res.active : 0;
+}
+
 static int is_shared_atomic(const char *opcode)
 {
     return strncmp(opcode, "ATOMS", 5) == 0 && (opcode[5] == '\0' || opcode[5] == '.');
@@ -67,8 +87,16 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     }
     o->by_family = l->res;
     /* the kernel's shared atomics and their families; instructions per family */
-    size_t ninstr_cas = 0, ninstr_other = 0;
+    size_t ninstr_cas = 0, ninstr_other = 0, ninstr_generic = 0;
     for (size_t i = 0; i < n; ++i) {
+        if (is_generic_atomic(in[i].opcode)) {
+            au_instr *x = &o->instr[o->ninstr++];
+            *x = in[i];
+            x->jobs = x->wavefronts = x->threads = x->busy = 0;
+            au_strlcpy(x->family, "dsmem", sizeof x->family);
+            ++ninstr_generic;
+            continue;
+        }
         if (!is_shared_atomic(in[i].opcode))
             continue;
         au_instr *x = &o->instr[o->ninstr++];
@@ -100,6 +128,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
         if (J > 0)
             o->flags |= AU_F_UNKNOWN_OPCODE;
+        add_dsmem_class(o, l, ninstr_generic);
         l->res.flags |= o->flags;
         au_opsplit_free(l->ops);
         l->ops = o;
@@ -142,6 +171,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     }
     if (!(J > 0)) {
         /* no jobs (or no counters): nothing to price */
+        add_dsmem_class(o, l, ninstr_generic);
         l->res.flags |= o->flags;
         au_opsplit_free(l->ops);
         l->ops = o;
@@ -189,9 +219,15 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
                (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU | AU_F_NO_WAVEFRONTS));
     r.missing = l->res.missing;
     /* the SM count au_report_eval used: the launch's, else the table's */
-    au_result_busiest(&r, &l->ctr, l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count);
+    int sm = l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count;
+    au_result_busiest(&r, &l->ctr, sm);
+    if ((rc = au_dsmem_apply(t, &l->ctr, sm, thr, busy, &r)) != AU_OK) {
+        au_opsplit_free(o);
+        return rc;
+    }
     au_opsplit_free(l->ops);
     l->ops = o;
     l->res = r;
+    add_dsmem_class(o, l, ninstr_generic);
     return AU_OK;
 }

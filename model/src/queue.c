@@ -20,7 +20,7 @@ static const char *const flag_names[] = {
     "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
-    "loop_loads_unknown", "unpriced_wavefronts",
+    "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -271,7 +271,124 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
                       busy, res);
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
+    if (rc == AU_OK)
+        rc = au_dsmem_apply(t, gpu, sm_count, thr, busy, res);
     return rc;
+}
+
+/* ---------------------------------------------------------------- distributed shared memory */
+
+const char *au_dsmem_remote_family(const au_table *t, double cluster_size)
+{
+    static const char *const fam[] = {"dsmem_remote", "dsmem_remote_c4", "dsmem_remote_c8", "dsmem_remote_c16"};
+    static const double size[] = {2, 4, 8, 16};
+    const char *best = NULL;
+    double dist = 0;
+    for (int i = 0; i < 4; ++i) {
+        if (!au_table_has_family(t, fam[i]))
+            continue;
+        double d = fabs(log2(cluster_size > 1 ? cluster_size : 2) - log2(size[i]));
+        if (!best || d < dist)
+            best = fam[i], dist = d;
+    }
+    return best;
+}
+
+/* S of a dsmem family at the pricing n, c = 0. */
+static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode busy, double a, double *s)
+{
+    double n = pricing_n(t, family, N, busy);
+    unsigned fl = 0;
+    return au_table_interp(t, family, n, a, 0, s, &fl);
+}
+
+int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
+                   au_busy_mode busy, au_result *res)
+{
+    if (!t || !gpu || !res || sm_count <= 0)
+        return au_set_error(AU_E_INVAL, "au_dsmem_apply: invalid argument");
+    if ((gpu->have & AU_C_DSMEM) != AU_C_DSMEM || (res->flags & AU_F_MISSING) || !(res->active > 0))
+        return AU_OK;
+    double k = 1.0 / sm_count;
+    double G = gpu->generic_jobs * k, RW = gpu->dshared_wavefronts * k, XC = gpu->dshared_xbar * k;
+    double T = res->active, N = res->queue_len > 0 ? res->queue_len : gpu->warps;
+    int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
+    if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
+        /* no DSMEM traffic; without the local wavefronts (cluster set) the counted ATOMS were
+         * priced at one pass: their passes are unknown, so U gets a range */
+        if (!have_w && res->jobs > 0 && au_table_has_family(t, "add")) {
+            double s1, s32;
+            int rc;
+            if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
+                return rc;
+            res->util_lo = res->util;
+            res->util_hi = res->util * s32 / s1;
+            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+        }
+        return AU_OK;
+    }
+    const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
+    if (!fr || !au_table_has_family(t, "dsmem_local")) {
+        res->flags |= AU_F_DSMEM_UNCALIBRATED;
+        res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
+        res->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    int rc;
+    double r1, r32;
+    if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)))
+        return rc;
+    /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
+     * serialized wavefronts at the one-word request's rate per wavefront */
+    double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
+     * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
+    double requests = fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
+    double j_local = fmax(G - requests, 0);
+    /* their passes: from the local wavefronts when counted (standard set too, e.g. an ncu export
+     * with every metric), else unknown: the point estimate takes the remote requests' wavefronts
+     * per request, the range spans 1..32 */
+    double a_pt, a_lo = 1, a_hi = AU_A_MAX;
+    if (have_w) {
+        double w_local = gpu->wavefronts * k - requests - (res->jobs > 0 ? res->jobs * (res->a > 0 ? res->a : 1) : 0);
+        a_pt = j_local > 0 ? w_local / j_local : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+        a_lo = a_hi = a_pt;
+    } else {
+        a_pt = requests > 0 ? RW / requests : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+    }
+    double s_pt, s_lo, s_hi;
+    if ((rc = dsmem_s(t, "dsmem_local", N, busy, a_pt, &s_pt)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_lo, &s_lo)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)))
+        return rc;
+    /* the counted ATOMS: as priced (at one pass when their wavefronts were not counted) */
+    double b_atoms = res->jobs > 0 ? res->busy : 0, b_atoms_hi = b_atoms;
+    if (!have_w && res->jobs > 0 && au_table_has_family(t, "add")) {
+        double s1, s32;
+        if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
+            return rc;
+        b_atoms_hi = b_atoms * s32 / s1;
+    }
+    double b_local = b_atoms + j_local * s_pt;
+    double b_local_lo = b_atoms + j_local * s_lo, b_local_hi = b_atoms_hi + j_local * s_hi;
+    res->util_local = b_local / T;
+    res->util_remote = b_remote / T;
+    res->busy = fmax(b_local, b_remote);
+    res->util = res->busy / T;
+    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
+    res->flags |= AU_F_DSMEM;
+    if (b_local_hi > b_local_lo * 1.005 + 1e-9) {
+        res->util_lo = fmax(b_local_lo, b_remote) / T;
+        res->util_hi = fmax(b_local_hi, b_remote) / T;
+        if (res->util_hi > res->util_lo * 1.005)
+            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+    }
+    if (res->util > 1)
+        res->flags |= AU_F_OVER_100;
+    res->verdict = verdict_of(res->util, thr);
+    return AU_OK;
 }
 
 int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,

@@ -275,14 +275,34 @@ static void render_table(const au_report *r, FILE *out)
     int ranges = 0;
     for (size_t i = 0; i < r->count; ++i) {
         const au_result *x = &r->launches[i].res;
-        if (!(x->flags & AU_F_LOOP_LOADS_ESTIMATED))
+        if (!(x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)))
             continue;
         if (!ranges++)
             fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
-                         "load counters with other\nshared loads and stores; U is the estimate, the range "
-                         "bounds them):\n");
+                         "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
+                         "launches with clusters are measured with counters\nthat do not count the passes of "
+                         "local shared atomics; U is the estimate, the range bounds it):\n");
         fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%\n", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
+    }
+    int dsmem = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        if (!(x->flags & (AU_F_DSMEM | AU_F_DSMEM_UNCALIBRATED)))
+            continue;
+        if (!dsmem++)
+            fprintf(out, "\nDistributed shared memory (cluster) atomics: U of the local unit (this SM's "
+                         "shared atomics) and of the\nDSMEM path (requests to other SMs of the cluster); "
+                         "U is the larger (docs/model.md, \"DSMEM\"):\n");
+        if (x->flags & AU_F_DSMEM_UNCALIBRATED)
+            fprintf(out, "%4lld  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
+                         "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
+                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
+        else
+            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%\n",
+                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs,
+                    x->util_local * 100, x->util_remote * 100);
     }
     render_persm_human(r, out);
     render_opcodes_human(r, out);
@@ -316,7 +336,8 @@ static void render_csv(const au_report *r, FILE *out)
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
           "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
-          "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi\n",
+          "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi,"
+          "generic_jobs,dshared_wavefronts,dshared_xbar_cycles,cluster_size,util_pct_local,util_pct_dsmem\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -356,7 +377,7 @@ static void render_csv(const au_report *r, FILE *out)
         /* optional columns: empty where the counter is absent or the figure does not apply; the
          * last five are the load counters of CAS loops and U's range where their loads were
          * estimated */
-        int est = (x->flags & AU_F_LOOP_LOADS_ESTIMATED) != 0;
+        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)) != 0;
         csv_opt(out, l->ctr.have & AU_C_WAVEFRONTS_MAX, "%.0f", l->ctr.wavefronts_max);
         csv_opt(out, l->ctr.have & AU_C_ACTIVE_MAX, "%.0f", l->ctr.active_max);
         csv_opt(out, x->imbalance > 0, "%.4f", x->imbalance);
@@ -366,6 +387,12 @@ static void render_csv(const au_report *r, FILE *out)
         csv_opt(out, l->ctr.have & AU_C_ST_INST, "%.0f", l->ctr.st_inst);
         csv_opt(out, est, "%.3f", x->util_lo * 100);
         csv_opt(out, est, "%.3f", x->util_hi * 100);
+        csv_opt(out, l->ctr.have & AU_C_GENERIC, "%.0f", l->ctr.generic_jobs);
+        csv_opt(out, l->ctr.have & AU_C_DSHARED_WF, "%.0f", l->ctr.dshared_wavefronts);
+        csv_opt(out, l->ctr.have & AU_C_DSHARED_XBAR, "%.0f", l->ctr.dshared_xbar);
+        csv_opt(out, l->ctr.have & AU_C_CLUSTER, "%g", l->ctr.cluster_size);
+        csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_local * 100);
+        csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_remote * 100);
         fputc('\n', out);
     }
 }
@@ -528,7 +555,11 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "active_cycles_max", (l->ctr.have & AU_C_ACTIVE_MAX) ? l->ctr.active_max : NAN, 0);
         json_num(out, "shared_wavefronts", (l->ctr.have & AU_C_SHARED_WAVEFRONTS) ? l->ctr.shared_wavefronts : NAN, 0);
         json_num(out, "shared_ld_inst", (l->ctr.have & AU_C_LD_INST) ? l->ctr.ld_inst : NAN, 0);
-        json_num(out, "shared_st_inst", (l->ctr.have & AU_C_ST_INST) ? l->ctr.st_inst : NAN, 1);
+        json_num(out, "shared_st_inst", (l->ctr.have & AU_C_ST_INST) ? l->ctr.st_inst : NAN, 0);
+        json_num(out, "generic_jobs", (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : NAN, 0);
+        json_num(out, "dshared_wavefronts", (l->ctr.have & AU_C_DSHARED_WF) ? l->ctr.dshared_wavefronts : NAN, 0);
+        json_num(out, "dshared_xbar_cycles", (l->ctr.have & AU_C_DSHARED_XBAR) ? l->ctr.dshared_xbar : NAN, 0);
+        json_num(out, "cluster_size", (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
         json_num(out, "a_passes_per_job", ok ? x->a : NAN, 0);
@@ -540,8 +571,11 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
         json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
         json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 0);
-        json_num(out, "util_pct_lo", (x->flags & AU_F_LOOP_LOADS_ESTIMATED) ? x->util_lo * 100 : NAN, 0);
-        json_num(out, "util_pct_hi", (x->flags & AU_F_LOOP_LOADS_ESTIMATED) ? x->util_hi * 100 : NAN, 1);
+        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)) != 0;
+        json_num(out, "util_pct_lo", est ? x->util_lo * 100 : NAN, 0);
+        json_num(out, "util_pct_hi", est ? x->util_hi * 100 : NAN, 0);
+        json_num(out, "util_pct_local", (x->flags & AU_F_DSMEM) ? x->util_local * 100 : NAN, 0);
+        json_num(out, "util_pct_dsmem", (x->flags & AU_F_DSMEM) ? x->util_remote * 100 : NAN, 1);
         fprintf(out, "},\n     \"verdict\": \"%s\", \"flags\": [", au_verdict_name(x->verdict));
         char fl[256];
         au_flags_string(x->flags, fl, sizeof fl);

@@ -218,6 +218,27 @@ char *au_demangle(const char *name)
     return strdup(name);
 }
 
+/* Blocks per cluster a kernel was compiled for (__cluster_dims__), 0 when none. */
+static unsigned func_cluster(CUfunction f)
+{
+    int x = 0, y = 0, z = 0;
+    if (!f || cuFuncGetAttribute(&x, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, f) != CUDA_SUCCESS ||
+        cuFuncGetAttribute(&y, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT, f) != CUDA_SUCCESS ||
+        cuFuncGetAttribute(&z, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, f) != CUDA_SUCCESS || x <= 0)
+        return 0;
+    return (unsigned)x * (unsigned)(y > 0 ? y : 1) * (unsigned)(z > 0 ? z : 1);
+}
+
+int au_pick_set(const char *kernel, unsigned cluster)
+{
+    if (cluster <= 1)
+        return AU_INJECT_SET_STD;
+    for (size_t i = 0; i < au_g.ndsmem_free; ++i)
+        if (strcmp(au_g.dsmem_free[i], kernel) == 0)
+            return AU_INJECT_SET_STD;
+    return AU_INJECT_SET_CLUSTER;
+}
+
 /* Grid, block and stream of a launch from the driver call's parameters; 0 if not a kernel launch. */
 static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pending_launch *l, CUstream *stream)
 {
@@ -225,6 +246,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
         const cuLaunchKernel_params *p = cb->functionParams;
+        l->cluster = func_cluster(p->f);
         l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
         l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
         *stream = p->hStream;
@@ -246,6 +268,14 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
             l->block[0] = p->config->blockDimX, l->block[1] = p->config->blockDimY,
             l->block[2] = p->config->blockDimZ;
             *stream = p->config->hStream;
+            for (unsigned i = 0; p->config->attrs && i < p->config->numAttrs; ++i)
+                if (p->config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+                    unsigned x = p->config->attrs[i].value.clusterDim.x, y = p->config->attrs[i].value.clusterDim.y,
+                             z = p->config->attrs[i].value.clusterDim.z;
+                    l->cluster = (x ? x : 1) * (y ? y : 1) * (z ? z : 1);
+                }
+            if (!l->cluster)
+                l->cluster = func_cluster(p->f);
         }
         return 1;
     }
@@ -293,13 +323,21 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         c->failed = 1;
         return;
     }
-    if (au_g.col->resume(c) != 0)
+    if (!l.cluster)
+        l.cluster = 1;
+    char *kernel = au_demangle(cb->symbolName);
+    if (!kernel)
         return;
-    if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0)
+    l.set = au_pick_set(kernel, l.cluster);
+    /* the counter set of this launch: switching stops and restarts the profiler between launches */
+    if ((au_g.col->use_set && au_g.col->use_set(c, l.set) != 0) || au_g.col->resume(c) != 0 ||
+        au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0) {
+        free(kernel);
         return;
+    }
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
-    l.kernel = au_demangle(cb->symbolName);
+    l.kernel = kernel;
     l.id = au_g.next_id++;
     c->pend[c->npend++] = l;
 }
@@ -461,16 +499,21 @@ EXPORT int InitializeInjection(void)
      * come from the driver (range.c) */
     size_t n;
     const au_metric_def *defs = au_metric_defs(&n);
-    for (size_t i = 0; i < n; ++i) {
-        if (!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0)
-            continue;
-        if (au_g.nmetrics == sizeof au_g.metrics / sizeof au_g.metrics[0]) {
-            au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
-                    defs[i].name);
-            break;
+    for (int set = 0; set < AU_INJECT_NSETS; ++set)
+        for (size_t i = 0; i < n; ++i) {
+            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
+                continue;
+            /* descriptive metrics come from the driver (range.c), the duration excepted */
+            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
+                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
+                continue;
+            if (au_g.nmetrics[set] == AU_INJECT_MAX_METRICS) {
+                au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
+                        defs[i].name);
+                break;
+            }
+            au_g.metrics[set][au_g.nmetrics[set]++] = defs[i].name;
         }
-        au_g.metrics[au_g.nmetrics++] = defs[i].name;
-    }
 
     CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
     CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,

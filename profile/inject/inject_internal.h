@@ -25,7 +25,12 @@ typedef struct pending_launch {
     char *kernel;
     unsigned grid[3], block[3];
     uint32_t stream_id;
+    unsigned cluster; /* blocks per cluster (1 without clusters) */
+    int set;          /* counter set measured: AU_INJECT_SET_* */
 } pending_launch;
+
+/* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100. */
+enum { AU_INJECT_SET_STD = 0, AU_INJECT_SET_CLUSTER = 1, AU_INJECT_NSETS = 2 };
 
 typedef struct ctx_state {
     CUcontext ctx;
@@ -36,11 +41,13 @@ typedef struct ctx_state {
     int failed;  /* collection could not be set up for this context: launches are not measured */
     int enabled; /* the collector is enabled on this context */
     int started; /* ... and collecting (stopped while a stream is being captured) */
-    /* range profiler (range.c) */
-    CUpti_Profiler_Host_Object *host;
+    /* range profiler (range.c): one host object, config image and counter-data image per counter
+     * set; cur is the set configured on rp (-1 before the first) */
+    CUpti_Profiler_Host_Object *host[AU_INJECT_NSETS];
     CUpti_RangeProfiler_Object *rp;
-    uint8_t *config, *cdata;
-    size_t config_size, cdata_size;
+    uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
+    size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
+    int cur;
     pending_launch *pend;
     size_t npend, cap;
     struct ctx_state *next;
@@ -55,6 +62,7 @@ typedef struct collector {
     void (*pause)(ctx_state *c);  /* stop collecting (stream capture, graph launch) */
     int (*resume)(ctx_state *c);
     void (*disable)(ctx_state *c);
+    int (*use_set)(ctx_state *c, int set); /* counter set of the next launch (NULL: one set) */
 } collector;
 
 extern const collector au_range_collector;
@@ -72,8 +80,12 @@ typedef struct inject_state {
     long long next_id;
     long pid;
     char proc_name[64];
-    const char *metrics[AU_INJECT_MAX_METRICS];
-    size_t nmetrics;
+    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    size_t nmetrics[AU_INJECT_NSETS];
+    /* kernels whose cluster-set launch showed no generic atomic and no DSMEM traffic: their later
+     * launches are measured with the standard set (range.c) */
+    char **dsmem_free;
+    size_t ndsmem_free, dsmem_free_cap;
     size_t max_ranges;
     ctx_state *contexts;
     int profiler_initialized;
@@ -93,6 +105,8 @@ void au_write_all(const char *buf, size_t len);
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
+/* The counter set for a launch of `kernel` with `cluster` blocks per cluster. */
+int au_pick_set(const char *kernel, unsigned cluster);
 /* Kernel name quoted for CSV ("" doubled) into buf. */
 void au_csv_quote(const char *s, char *buf, size_t size);
 

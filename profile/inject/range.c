@@ -3,10 +3,15 @@
  * Profiler (auto range; kernel replay if the metric set needs several passes).  When a launch
  * returns, its range is decoded, evaluated with the Profiler Host API (GPU-wide rollups) and
  * appended to the counters file in Nsight Compute's long CSV format (docs/live-profiling.md).
+ * Two counter sets (model/src/metrics.c), one pass each on GH100: the standard set, and for
+ * launches with clusters the cluster set, which sees distributed-shared-memory atomics.  Each has
+ * its own host object, config image and counter-data image; the profiler is stopped, configured
+ * and started again when a launch needs the other set (docs/counters.md).
  */
 #include "inject_internal.h"
 
 #include "atomutil/model.h"
+#include "atomutil/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,8 @@
 /* The rows of one measured launch, in the column order of AU_NCU_CSV_HEADER. */
 static void write_launch(const ctx_state *c, const pending_launch *l, const double *values)
 {
+    const char *const *metrics = au_g.metrics[l->set];
+    size_t nm = au_g.nmetrics[l->set];
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
     if (!buf)
@@ -26,17 +33,20 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
              "\"(%u, %u, %u)\",\"%d\",\"%d.%d\",\"atomutil\",",
              l->id, au_g.pid, au_g.proc_name, kq, c->ctx_id, l->stream_id, l->block[0], l->block[1],
              l->block[2], l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
-    for (size_t i = 0; i < au_g.nmetrics + 2; ++i) {
+    for (size_t i = 0; i < nm + 3; ++i) {
         char row[2048];
         int n;
-        if (i < au_g.nmetrics)
-            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%.17g\"\n", prefix, au_g.metrics[i], values[i]);
-        else if (i == au_g.nmetrics)
+        if (i < nm)
+            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%.17g\"\n", prefix, metrics[i], values[i]);
+        else if (i == nm)
             n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%s\"\n", prefix, AU_METRIC_DEVICE_NAME,
                          c->dev_name);
-        else
+        else if (i == nm + 1)
             n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%d\"\n", prefix, AU_METRIC_SM_COUNT,
                          c->sm_count);
+        else
+            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%u\"\n", prefix, AU_METRIC_CLUSTER_SIZE,
+                         l->cluster);
         if (n < 0 || (size_t)n >= sizeof row)
             continue;
         if (used + (size_t)n > cap) {
@@ -53,12 +63,34 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     free(buf);
 }
 
+/* A kernel whose cluster-set launch showed no generic atomic and no DSMEM traffic: measured with
+ * the standard set from now on (its local atomics' wavefronts are counted there). */
+static void note_dsmem_free(const pending_launch *l, const double *values)
+{
+    size_t nm = au_g.nmetrics[AU_INJECT_SET_CLUSTER];
+    for (size_t i = 0; i < nm; ++i) {
+        au_counters probe;
+        memset(&probe, 0, sizeof probe);
+        if (au_counters_set(&probe, au_g.metrics[AU_INJECT_SET_CLUSTER][i], values[i]) &&
+            (probe.have & AU_C_DSMEM) && values[i] > 0)
+            return;
+    }
+    if (au_pick_set(l->kernel, l->cluster) == AU_INJECT_SET_STD)
+        return;
+    if (au_grow(&au_g.dsmem_free, &au_g.dsmem_free_cap, au_g.ndsmem_free, sizeof *au_g.dsmem_free, 8) != 0)
+        return;
+    char *k = strdup(l->kernel);
+    if (k)
+        au_g.dsmem_free[au_g.ndsmem_free++] = k;
+}
+
 /* Decodes what the profiler holds, writes one record per finished range (matched in order to the
- * pending launches) and resets the counter-data image. */
+ * pending launches, all of the set configured now) and resets the counter-data image. */
 static void range_flush(ctx_state *c)
 {
-    if (!c->rp || c->npend == 0)
+    if (!c->rp || c->npend == 0 || c->cur < 0)
         return;
+    int set = c->cur;
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return);
@@ -66,8 +98,8 @@ static void range_flush(ctx_state *c)
         au_diag("warning", "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = c->cdata;
-    info.counterDataImageSize = c->cdata_size;
+    info.pCounterDataImage = c->cdata[set];
+    info.counterDataImageSize = c->cdata_size[set];
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), return);
     size_t n = info.numTotalRanges;
     if (n > c->npend) {
@@ -78,28 +110,68 @@ static void range_flush(ctx_state *c)
     for (size_t r = 0; r < n; ++r) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        ev.pHostObject = c->host;
-        ev.pCounterDataImage = c->cdata;
-        ev.counterDataImageSize = c->cdata_size;
+        ev.pHostObject = c->host[set];
+        ev.pCounterDataImage = c->cdata[set];
+        ev.counterDataImageSize = c->cdata_size[set];
         ev.rangeIndex = r;
-        ev.ppMetricNames = au_g.metrics;
-        ev.numMetrics = au_g.nmetrics;
+        ev.ppMetricNames = au_g.metrics[set];
+        ev.numMetrics = au_g.nmetrics[set];
         ev.pMetricValues = values;
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
+        c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
+        if (set == AU_INJECT_SET_CLUSTER)
+            note_dsmem_free(&c->pend[r], values);
     }
     au_free_pending(c, n);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ini.pRangeProfilerObject = c->rp;
-    ini.counterDataSize = c->cdata_size;
-    ini.pCounterData = c->cdata;
+    ini.counterDataSize = c->cdata_size[set];
+    ini.pCounterData = c->cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), return);
 }
 
-/* Host object and config image for the metric list on this context's chip. */
+/* Host object and config image of counter set `set` on this context's chip. */
+static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
+{
+    CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = chip;
+    hi.pCounterAvailabilityImage = avail;
+    CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
+    c->host[set] = hi.pHostObject;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = c->host[set];
+    add.ppMetricNames = au_g.metrics[set];
+    add.numMetrics = au_g.nmetrics[set];
+    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
+    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    sz.pHostObject = c->host[set];
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&sz), return -1);
+    c->config_size[set] = sz.configImageSize;
+    if (!(c->config[set] = malloc(c->config_size[set])))
+        return -1;
+    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    ci.pHostObject = c->host[set];
+    ci.configImageSize = c->config_size[set];
+    ci.pConfigImage = c->config[set];
+    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&ci), return -1);
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    np.configImageSize = c->config_size[set];
+    np.pConfigImage = c->config[set];
+    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&np), return -1);
+    au_diag("info", "passes: %zu, %s set (chip %s, device %d %s)", np.numOfPasses,
+            set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
+    return 0;
+}
+
+/* Host objects and config images of both counter sets on this context's chip. */
 static int range_setup(ctx_state *c)
 {
+    c->cur = -1;
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = (size_t)c->dev;
     CUPTI_CHECK(cuptiDeviceGetChipName(&chip), return -1);
@@ -113,74 +185,43 @@ static int range_setup(ctx_state *c)
     av.pCounterAvailabilityImage = avail;
     int rc = -1;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&av), goto out);
-    CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    hi.pChipName = chip.pChipName;
-    hi.pCounterAvailabilityImage = avail;
-    CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), goto out);
-    c->host = hi.pHostObject;
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
-        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = c->host;
-    add.ppMetricNames = au_g.metrics;
-    add.numMetrics = au_g.nmetrics;
-    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), goto out);
-    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    sz.pHostObject = c->host;
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&sz), goto out);
-    c->config_size = sz.configImageSize;
-    if (!(c->config = malloc(c->config_size)))
-        goto out;
-    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    ci.pHostObject = c->host;
-    ci.configImageSize = c->config_size;
-    ci.pConfigImage = c->config;
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&ci), goto out);
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.configImageSize = c->config_size;
-    np.pConfigImage = c->config;
-    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&np), goto out);
-    au_diag("info", "passes: %zu (chip %s, device %d %s)", np.numOfPasses, chip.pChipName, (int)c->dev,
-            c->dev_name);
+    for (int set = 0; set < AU_INJECT_NSETS; ++set)
+        if (setup_set(c, set, chip.pChipName, avail) != 0)
+            goto out;
     rc = 0;
 out:
     free(avail);
     return rc;
 }
 
-/* Enables the range profiler on c (auto range: one range per kernel; kernel replay). */
-static int range_enable(ctx_state *c)
+/* Configures set `set` on c's (stopped) profiler: its counter-data image, then the config. */
+static int configure(ctx_state *c, int set)
 {
-    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = c->ctx;
-    CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
-    c->rp = en.pRangeProfilerObject;
-    c->enabled = 1;
-    CUpti_RangeProfiler_GetCounterDataSize_Params cs = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    cs.pRangeProfilerObject = c->rp;
-    cs.pMetricNames = au_g.metrics;
-    cs.numMetrics = au_g.nmetrics;
-    cs.maxNumOfRanges = au_g.max_ranges;
-    cs.maxNumRangeTreeNodes = (uint32_t)au_g.max_ranges;
-    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&cs), return -1);
-    c->cdata_size = cs.counterDataSize;
-    free(c->cdata);
-    if (!(c->cdata = malloc(c->cdata_size)))
-        return -1;
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
-        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    ini.pRangeProfilerObject = c->rp;
-    ini.counterDataSize = c->cdata_size;
-    ini.pCounterData = c->cdata;
-    CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), return -1);
+    if (!c->cdata[set]) {
+        CUpti_RangeProfiler_GetCounterDataSize_Params cs = {
+            .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        cs.pRangeProfilerObject = c->rp;
+        cs.pMetricNames = au_g.metrics[set];
+        cs.numMetrics = au_g.nmetrics[set];
+        cs.maxNumOfRanges = au_g.max_ranges;
+        cs.maxNumRangeTreeNodes = (uint32_t)au_g.max_ranges;
+        CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&cs), return -1);
+        c->cdata_size[set] = cs.counterDataSize;
+        if (!(c->cdata[set] = malloc(c->cdata_size[set])))
+            return -1;
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
+            .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        ini.pRangeProfilerObject = c->rp;
+        ini.counterDataSize = c->cdata_size[set];
+        ini.pCounterData = c->cdata[set];
+        CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), return -1);
+    }
     CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     sc.pRangeProfilerObject = c->rp;
-    sc.configSize = c->config_size;
-    sc.pConfig = c->config;
-    sc.counterDataImageSize = c->cdata_size;
-    sc.pCounterDataImage = c->cdata;
+    sc.configSize = c->config_size[set];
+    sc.pConfig = c->config[set];
+    sc.counterDataImageSize = c->cdata_size[set];
+    sc.pCounterDataImage = c->cdata[set];
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_KernelReplay;
     sc.maxRangesPerPass = au_g.max_ranges;
@@ -189,11 +230,37 @@ static int range_enable(ctx_state *c)
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     CUPTI_CHECK(cuptiRangeProfilerSetConfig(&sc), return -1);
+    c->cur = set;
+    return 0;
+}
+
+/* Enables the range profiler on c (auto range: one range per kernel; kernel replay) with the
+ * standard set. */
+static int range_enable(ctx_state *c)
+{
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = c->ctx;
+    CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
+    c->rp = en.pRangeProfilerObject;
+    c->enabled = 1;
+    if (configure(c, AU_INJECT_SET_STD) != 0)
+        return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerStart(&st), return -1);
     c->started = 1;
     return 0;
+}
+
+static void range_pause(ctx_state *c);
+
+/* The next launch needs set `set`: flush, stop, configure it (resume starts again). */
+static int range_use_set(ctx_state *c, int set)
+{
+    if (!c->rp || c->cur == set)
+        return 0;
+    range_pause(c);
+    return configure(c, set);
 }
 
 /* Stream capture and the range profiler do not mix (auto range synchronizes after each kernel,
@@ -238,8 +305,14 @@ static void range_disable(ctx_state *c)
     CUPTI_CHECK(cuptiRangeProfilerDisable(&dp), (void)0);
     c->rp = NULL;
     c->enabled = 0;
+    c->cur = -1;
+    for (int set = 0; set < AU_INJECT_NSETS; ++set) {
+        free(c->cdata[set]);
+        c->cdata[set] = NULL;
+    }
 }
 
 const collector au_range_collector = {
     "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable,
+    range_use_set,
 };

@@ -126,6 +126,12 @@ enum {
     AU_F_LOOP_LOADS_UNKNOWN = 1u << 19,   /* CAS loops: no load counters (an older export): each
                                              attempt priced as uncontended, which contention makes
                                              too low or too high */
+    AU_F_DSMEM = 1u << 21,                /* distributed shared memory (cluster) atomics priced from
+                                             the cluster counter set (docs/model.md, "DSMEM") */
+    AU_F_DSMEM_LOCAL_ESTIMATED = 1u << 22,/* cluster counter set: the local shared atomics' passes
+                                             are not counted; U has a range (util_lo..util_hi) */
+    AU_F_DSMEM_UNCALIBRATED = 1u << 23,   /* DSMEM traffic but the table has no dsmem families:
+                                             not priced, verdict unknown */
     AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
                                              through generic addresses, distributed shared memory):
                                              U prices each wavefront at one pass, a lower bound */
@@ -166,7 +172,13 @@ enum {
     AU_C_SHARED_WAVEFRONTS = 1u << 8, /* all shared-memory wavefronts: loads, stores, atomics (optional) */
     AU_C_LD_INST = 1u << 9,        /* shared-memory load warp-instructions, LDS (optional) */
     AU_C_ST_INST = 1u << 10,       /* shared-memory store warp-instructions, STS (optional) */
+    AU_C_GENERIC = 1u << 11,       /* generic-address atomic warp-instructions, ATOM (cluster set) */
+    AU_C_DSHARED_WF = 1u << 12,    /* wavefronts sent to other SMs' shared memory (cluster set) */
+    AU_C_DSHARED_XBAR = 1u << 13,  /* cycles the SM-to-SM (DSMEM) interface was busy (cluster set) */
+    AU_C_CLUSTER = 1u << 14,       /* the launch's cluster size (blocks per cluster) */
 };
+/* The counters that price distributed-shared-memory atomics (docs/model.md, "DSMEM"). */
+#define AU_C_DSMEM (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
 #define AU_C_LOOP_LOADS (AU_C_SHARED_WAVEFRONTS | AU_C_LD_INST | AU_C_ST_INST)
 #define AU_C_REQUIRED (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
@@ -187,6 +199,10 @@ typedef struct au_counters {
     double shared_wavefronts; /* every shared-memory wavefront (l1tex ..._mem_shared.sum) */
     double ld_inst;       /* LDS warp-instructions */
     double st_inst;       /* STS warp-instructions */
+    double generic_jobs;  /* ATOM (generic address) warp-instructions: local, remote or global */
+    double dshared_wavefronts; /* wavefronts of requests to other SMs' shared memory (sender side) */
+    double dshared_xbar;  /* cycles the sender's L1TEX-to-crossbar DSMEM interface was active */
+    double cluster_size;  /* blocks per cluster (1 without clusters) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -208,13 +224,19 @@ typedef struct au_metric_def {
     unsigned counter;
     int required;
     const char *meaning;
+    unsigned sets; /* AU_SET_* it belongs to */
 } au_metric_def;
+/* Counter sets, one pass each on GH100 (docs/counters.md): the standard set, and the cluster set
+ * for launches with clusters, which trades the local shared-atomic wavefronts and the CAS-loop
+ * load counters for the counters that see distributed-shared-memory atomics. */
+enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_BOTH = 3u };
 /* The metric list, in the order printed by `atomutil-profile --print-ncu-metrics`. */
 const au_metric_def *au_metric_defs(size_t *count);
 /* Well-known descriptive metrics (not counters of the model). */
 #define AU_METRIC_DEVICE_NAME "device__attribute_display_name"
 #define AU_METRIC_SM_COUNT "device__attribute_multiprocessor_count"
 #define AU_METRIC_DURATION "gpu__time_duration.sum"
+#define AU_METRIC_CLUSTER_SIZE "launch__cluster_size"
 /* Stores value v of metric `name` into c (sets the have bit); returns 1 if the metric is one of
  * the model's counters, 0 otherwise. */
 int au_counters_set(au_counters *c, const char *name, double v);
@@ -263,6 +285,9 @@ typedef struct au_result {
     /* with AU_F_LOOP_LOADS_ESTIMATED: U with the CAS loops' load wavefronts at their lower and upper
      * bounds (util is the point estimate between them); 0 otherwise */
     double util_lo, util_hi;
+    /* with AU_F_DSMEM: U of the local unit (this SM's shared atomics, local generic ones included)
+     * and of the DSMEM path (requests to other SMs); util is the larger */
+    double util_local, util_remote;
 } au_result;
 
 /* The busiest-SM figures of res (imbalance, util_busiest; flag AU_F_IMBALANCED) from GPU-wide
@@ -296,6 +321,22 @@ int au_family_is_cas_loop(const char *family);
 #define AU_LOOP_WF_PER_A 3.0
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
                     double *service_cycles, unsigned *flags);
+
+/* Distributed shared memory (docs/model.md, "DSMEM"): xbar cycles of one remote request of 32
+ * lanes on 32 distinct words (measured: docs/results/dsmem-patterns-h100-2026-11-24). */
+#define AU_DSMEM_XBAR_PER_REQUEST 9.0
+/* Table family of a launch's remote requests by its cluster size (dsmem_remote, _c4, _c8, _c16;
+ * the nearest the table holds), NULL when the table has none. */
+const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
+/* Prices the DSMEM atomics of a launch measured with the cluster set (gpu has AU_C_DSMEM; GPU-wide
+ * sums): remote busy = max(k_x * xbar cycles, k_w * dshared wavefronts) per SM, with k_x = S(remote,
+ * n, 1) / AU_DSMEM_XBAR_PER_REQUEST and k_w = S(remote, n, 32) / 32; the local unit's busy = res's
+ * (the counted ATOMS) plus the generic jobs that sent nothing, at the dsmem_local family; U =
+ * max(local, remote) / T, with a range for the local passes the cluster set does not count.
+ * res must hold au_model_eval's (or the opcode pricing's) result; a launch without DSMEM
+ * counters is left as it is. */
+int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
+                   au_busy_mode busy, au_result *res);
 
 /* ---------------------------------------------------------------- per-SM, per-class model */
 
