@@ -229,8 +229,15 @@ static void free_index(au_table *t)
     }
 }
 
+/* Distributed-shared-memory (cluster) families: their jobs are generic ATOMs, never ATOMS.CAS, so
+ * they hold only c = 0 rows (docs/table-format.md, "Grid rule"). */
+int au_family_is_dsmem(const char *family)
+{
+    return family && strncmp(family, "dsmem", 5) == 0;
+}
+
 /* Builds one family's (n, a) index over its sorted rows [lo, hi) and checks the grid: every
- * n x a pair present, each with c = 0 and c = n. */
+ * n x a pair present, each with c = 0 and c = n (dsmem families: c = 0 only). */
 static int index_family(au_table *t, au_family *f, size_t lo, size_t hi)
 {
     if (distinct(t->rows, lo, hi, 0, &f->nv, &f->nn) || distinct(t->rows, lo, hi, 1, &f->av, &f->na))
@@ -241,6 +248,7 @@ static int index_family(au_table *t, au_family *f, size_t lo, size_t hi)
     for (int i = 0; i < f->nn * f->na; ++i)
         f->cell[i].lo = f->cell[i].hi = 0;
     size_t r = lo, first = lo;
+    const int dsmem = au_family_is_dsmem(f->name);
     for (int i = 0; i < f->nn; ++i) {
         /* the first row of this n, to point at when a pair is missing: rows are sorted by n, so a
          * cursor finds it (searching from lo for each n was quadratic in the number of n values:
@@ -260,6 +268,13 @@ static int index_family(au_table *t, au_family *f, size_t lo, size_t hi)
                 ++r;
             cell->hi = r;
             const au_row *first = &t->rows[cell->lo], *last = &t->rows[cell->hi - 1];
+            if (dsmem && last->c != 0)
+                return au_set_error_at(AU_E_PARSE, t->name, last->line,
+                                       "family %s: row n=%d a=%d c=%d: dsmem families hold only "
+                                       "c=0 rows (their jobs are never ATOMS.CAS)",
+                                       f->name, f->nv[i], f->av[j], last->c);
+            if (dsmem)
+                continue;
             if (first->c != 0 || last->c != f->nv[i])
                 return au_set_error_at(AU_E_PARSE, t->name, first->line,
                                        "family %s: n=%d a=%d lacks the c=%d row (each n, a pair "

@@ -159,6 +159,76 @@ static void test_builder_validation(void)
     }
 }
 
+/* Distributed-shared-memory families hold c = 0 rows only: such a family loads without c = n
+ * rows, and any c > 0 row of it is refused with a message that says the rule.  The other rules
+ * (every n x a pair) still hold. */
+static void test_dsmem_grid(void)
+{
+    CHECK(au_family_is_dsmem("dsmem_local") && au_family_is_dsmem("dsmem_remote_c16"));
+    CHECK(au_family_is_dsmem("dsmem"));
+    CHECK(!au_family_is_dsmem("add") && !au_family_is_dsmem("dsme") && !au_family_is_dsmem(NULL));
+    static const int ns[] = {1, 2, 4}, as[] = {1, 32};
+    for (int fault = 0; fault < 3; ++fault) {
+        au_table *t = build_table("Test GPU", 9, 0);
+        CHECK(t != NULL);
+        if (!t)
+            return;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 2; ++j) {
+                if (fault == 2 && ns[i] == 2 && as[j] == 32)
+                    continue; /* a missing (n, a) pair */
+                const double v = as[j] * (2.0 + 12.0 / ns[i]);
+                const au_sample s = {v, v, v, 0};
+                CHECK_EQ_INT(au_table_add(t, "dsmem_remote", ns[i], as[j], 0, &s), AU_OK);
+            }
+        if (fault == 1) { /* a c = n row, as an ATOMS family would have */
+            const au_sample s = {5, 5, 5, 0};
+            CHECK_EQ_INT(au_table_add(t, "dsmem_remote", 4, 1, 4, &s), AU_OK);
+        }
+        const int rc = au_table_finalize(t);
+        if (fault == 0) {
+            CHECK_EQ_INT(rc, AU_OK);
+            au_sample s;
+            CHECK_EQ_INT(au_table_lookup(t, "dsmem_remote", 4, 32, 0, &s), AU_OK);
+            CHECK_NEAR(s.service_cycles, 32 * 5.0, 1e-9);
+            CHECK_EQ_INT(au_table_lookup(t, "dsmem_remote", 4, 32, 4, &s), AU_E_NOTFOUND);
+            double v = 0;
+            unsigned fl = 0;
+            CHECK_EQ_INT(au_table_interp(t, "dsmem_remote", 3, 1, 0, &v, &fl), AU_OK);
+            CHECK_NEAR(v, (2 * 8.0 + 4 * 5.0) / 2 / 3, 1e-9); /* linear in n * S */
+            CHECK_EQ_INT(fl, 0);
+            /* written and read back: still valid */
+            char buf[4096];
+            FILE *f = fmemopen(buf, sizeof buf, "w");
+            CHECK(f != NULL);
+            if (f) {
+                CHECK_EQ_INT(au_table_write(t, f), AU_OK);
+                const long len = ftell(f);
+                fclose(f);
+                au_table *u = NULL;
+                CHECK_EQ_INT(au_table_parse("dsmem.csv", buf, (size_t)len, &u), AU_OK);
+                CHECK(u && au_table_has_family(u, "dsmem_remote"));
+                au_table_free(u);
+                /* a c > 0 row in a file: refused, naming its line and the rule */
+                const char extra[] = "dsmem_remote,2,1,1,9.0,9.0,9.0,0.0\n";
+                CHECK((size_t)len + sizeof extra < sizeof buf);
+                memcpy(buf + len, extra, sizeof extra);
+                CHECK_EQ_INT(au_table_parse("dsmem.csv", buf, (size_t)len + sizeof extra - 1, &u), AU_E_PARSE);
+                CHECK(strstr(au_last_error(), "dsmem.csv:") != NULL);
+                CHECK(strstr(au_last_error(), "row n=2 a=1 c=1: dsmem families hold only c=0 rows") != NULL);
+            }
+        } else if (fault == 1) {
+            CHECK_EQ_INT(rc, AU_E_PARSE);
+            CHECK(strstr(au_last_error(), "family dsmem_remote: row n=4 a=1 c=4: dsmem families hold "
+                                          "only c=0 rows") != NULL);
+        } else {
+            CHECK_EQ_INT(rc, AU_E_PARSE);
+            CHECK(strstr(au_last_error(), "family dsmem_remote: grid point n=2 a=32 missing") != NULL);
+        }
+        au_table_free(t);
+    }
+}
+
 static void save_built(const char *dir, const char *file, const char *gpu, int major)
 {
     char path[1024];
@@ -224,6 +294,7 @@ int main(int argc, char **argv)
     test_load_golden();
     test_build_save_reload(argv[2]);
     test_builder_validation();
+    test_dsmem_grid();
     test_find(argv[2]);
     return check_report("test_table");
 }

@@ -313,6 +313,9 @@ int au_family_is_cas_class(const char *family);
 /* 1 for the CAS-loop families (ATOMS.CAST.SPIN*: names that start with "cast_spin"), whose jobs are
  * attempts of a compiler-made loop, each preceded by a shared load. */
 int au_family_is_cas_loop(const char *family);
+/* 1 for the distributed-shared-memory (cluster) families (names that start with "dsmem"): they
+ * hold only c = 0 rows (docs/table-format.md). */
+int au_family_is_dsmem(const char *family);
 /* One attempt of a CAS loop: the table's S at the family's largest a (an uncontended attempt of a
  * full warp: AU_LOOP_WF_PER_A wavefronts per a, the CAS's two and its load's one) scaled to
  * wf_attempt, the attempt's shared wavefronts, its load's included.  The unit serves every
