@@ -13,6 +13,7 @@
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     for (size_t i = 0; i < nm + 3; ++i) {
         char row[2048];
         int n;
+        if (i < nm && !isfinite(values[i]))
+            continue; /* not evaluated: the counter is missing from this launch's record */
         if (i < nm)
             n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%.17g\"\n", prefix, metrics[i], values[i]);
         else if (i == nm)
@@ -234,16 +237,16 @@ static int configure(ctx_state *c, int set)
     return 0;
 }
 
-/* Enables the range profiler on c (auto range: one range per kernel; kernel replay) with the
- * standard set. */
-static int range_enable(ctx_state *c)
+/* Enables the range profiler on c (auto range: one range per kernel; kernel replay) with
+ * counter set `set`. */
+static int enable_set(ctx_state *c, int set)
 {
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = c->ctx;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
     c->rp = en.pRangeProfilerObject;
     c->enabled = 1;
-    if (configure(c, AU_INJECT_SET_STD) != 0)
+    if (configure(c, set) != 0)
         return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = c->rp;
@@ -252,15 +255,22 @@ static int range_enable(ctx_state *c)
     return 0;
 }
 
-static void range_pause(ctx_state *c);
+static int range_enable(ctx_state *c)
+{
+    return enable_set(c, AU_INJECT_SET_STD);
+}
 
-/* The next launch needs set `set`: flush, stop, configure it (resume starts again). */
+static void range_disable(ctx_state *c);
+
+/* The next launch needs set `set`: the profiler is disabled (flushing what it holds) and enabled
+ * again with that set.  A second SetConfig on a stopped profiler kept collecting the first
+ * config's counters (CUDA 13.0, driver 580: the other set's metrics evaluated to NaN). */
 static int range_use_set(ctx_state *c, int set)
 {
     if (!c->rp || c->cur == set)
         return 0;
-    range_pause(c);
-    return configure(c, set);
+    range_disable(c);
+    return enable_set(c, set);
 }
 
 /* Stream capture and the range profiler do not mix (auto range synchronizes after each kernel,
