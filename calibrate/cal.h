@@ -1,8 +1,9 @@
 /*
  * cal.h - atomutil-calibrate's internal interfaces: kernel family descriptors, the command line,
- * the sweep plan, sample statistics and table assembly (pure C, tested without a GPU), and the
- * GPU runner (runner.c, CUDA runtime).  Nothing here exits: functions return AU_OK or a negative
- * status and leave the detail in au_last_error().
+ * the sweep plan, sample statistics, table assembly and merging (pure C, tested without a GPU),
+ * and the GPU runners (runner.c for the ATOMS families, dsmem.c for the cluster families; CUDA
+ * runtime).  Nothing here exits: functions return AU_OK or a negative status and leave the detail
+ * in au_last_error().
  */
 #ifndef ATOMUTIL_CAL_H
 #define ATOMUTIL_CAL_H
@@ -22,7 +23,8 @@ enum { AU_CAL_EXIT_OK = 0, AU_CAL_EXIT_FAIL = 1, AU_CAL_EXIT_USAGE = 2, AU_CAL_E
 
 /* ------------------------------------------------------------------ families */
 
-enum { AU_CAL_CGRID_AUTO = 0, AU_CAL_CGRID_FULL, AU_CAL_CGRID_SPARSE, AU_CAL_CGRID_ENDS };
+enum { AU_CAL_CGRID_AUTO = 0, AU_CAL_CGRID_FULL, AU_CAL_CGRID_SPARSE, AU_CAL_CGRID_ENDS,
+       AU_CAL_CGRID_ZERO /* c = 0 only: the dsmem families */ };
 
 /* One kernel family: the descriptor of its kernel (see families.def for the fields). */
 typedef struct au_cal_family {
@@ -32,19 +34,30 @@ typedef struct au_cal_family {
     int wf_per_way; /* counter wavefronts per serialized pass: 2 for the CAS class */
     int pattern;    /* AU_CAL_PAT_BANK or AU_CAL_PAT_DISTINCT */
     int max_a;
-    int cgrid;      /* AU_CAL_CGRID_FULL / SPARSE / ENDS */
+    int cgrid;      /* AU_CAL_CGRID_FULL / SPARSE / ENDS / ZERO */
     const char *what;
+    int cluster;    /* dsmem families: blocks per cluster; 0 for the ATOMS families */
+    int shift;      /* dsmem families: target rank = (own rank + shift) % cluster */
 } au_cal_family;
 /* Active lanes of a family's job for a serialized passes with its own pattern. */
 int au_cal_family_lanes(const au_cal_family *f, int a);
 
 extern const au_cal_family au_cal_families[];
 extern const int au_cal_nfamilies;
+/* The ATOMS families (harness.cuh, runner.c) are au_cal_families[0 .. au_cal_natoms); the dsmem
+ * families (dsmem.cu, dsmem.c) follow them. */
+extern const int au_cal_natoms;
+/* Bit mask of the dsmem families over au_cal_families. */
+unsigned au_cal_dsmem_mask(void);
+/* 1 for a dsmem family (measured by dsmem.c, c = 0 only). */
+int au_cal_is_dsmem(const au_cal_family *f);
 
 /* Index of a family by name, -1 if unknown. */
 int au_cal_family_index(const char *name);
 /* "add,cas64" or "all" -> bit mask over au_cal_families. */
 int au_cal_parse_families(const char *list, unsigned *mask);
+/* Same; *named gets the families named one by one (not through "all"). */
+int au_cal_parse_families_named(const char *list, unsigned *mask, unsigned *named);
 
 /* ------------------------------------------------------------------ command line */
 
@@ -70,17 +83,22 @@ typedef struct au_cal_config {
     int device;
     int burst;          /* method: 0 steady, 1 burst */
     unsigned families;  /* mask over au_cal_families */
+    unsigned named;     /* families named one by one in --families (not through "all") */
+    int add_implied;    /* add was not asked for but is measured: a table needs it (no --merge) */
     int quick;
     int reps;           /* 0: default */
     int jobs;           /* K; 0: default */
+    int dsmem_jobs;     /* K of the dsmem families: --jobs when given, else their default */
     int cgrid;          /* AU_CAL_CGRID_* */
     int pattern;        /* --point only: AU_CAL_PAT_* for every family (a = lanes); -1 auto */
     au_cal_pspec points[AU_CAL_MAX_POINTS];
     int npoints;
     const char *file_a, *file_b; /* --compare A B, --check-thinning A */
+    const char *merge;           /* --merge EXISTING.csv */
 } au_cal_config;
 
 #define AU_CAL_DEFAULT_JOBS 2048
+#define AU_CAL_DEFAULT_DSMEM_JOBS 1024
 #define AU_CAL_DEFAULT_REPS 5
 #define AU_CAL_QUICK_REPS 3
 
@@ -103,12 +121,16 @@ typedef struct au_cal_point {
 } au_cal_point;
 
 typedef struct au_cal_plan_opts {
-    int max_warps;      /* n runs 1..max_warps (from the device) */
+    int max_warps;      /* n runs 1..max_warps (from the device; the dsmem families: to 32) */
     unsigned families;  /* mask */
     int quick;          /* reduced n, a, c grid */
-    int cgrid;          /* AU_CAL_CGRID_AUTO: each family's default */
+    int cgrid;          /* AU_CAL_CGRID_AUTO: each family's default (the dsmem families: always c = 0) */
     int jobs;           /* K, for the estimates */
+    int dsmem_jobs;     /* K of the dsmem families, for their estimates (0: jobs) */
 } au_cal_plan_opts;
+
+/* The dsmem families' grid: n 1..32 (quick: 1, 2, 4, 8, 16, 32), a 1, 2, 4, 8, 16, 32, c 0. */
+#define AU_CAL_DSMEM_MAX_N 32
 
 typedef struct au_cal_plan {
     au_cal_point *pts; /* grouped by family in au_cal_families order, then n, a, c */
@@ -117,6 +139,9 @@ typedef struct au_cal_plan {
 
 int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p);
 void au_cal_plan_free(au_cal_plan *p);
+/* Points of p before the first dsmem point (plans are grouped in au_cal_families order, so the
+ * ATOMS points come first and the dsmem points after them). */
+size_t au_cal_plan_atoms(const au_cal_plan *p);
 /* c values measured for one (n, a) pair; out holds n + 1 ints; returns the count. */
 int au_cal_c_values(int n, int cgrid, int quick, int *out);
 /* The point for (family, n, a, c): lanes from a with the family's pattern (pattern < 0), or with
@@ -150,6 +175,7 @@ enum {
     AU_CAL_REJ_SPLIT,    /* the two blocks reported different %smid */
     AU_CAL_REJ_SKEW,     /* the two blocks of a pass started too far apart */
     AU_CAL_REJ_CLOCK,    /* end <= start (or the runtime-false guard fired) */
+    AU_CAL_REJ_SHARED_SM,/* dsmem: two blocks of one launch reported the same %smid */
 };
 const char *au_cal_reject_name(int reason);
 /* Largest start difference of the two blocks of a pass.  Released at the same go, the blocks'
@@ -171,6 +197,24 @@ void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int 
 /* Builds, finalizes and saves the table of a plan's samples (samples[point * reps + rep]). */
 int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples,
                        int reps, const char *path, size_t *rows_out);
+
+/* One timed pass of a dsmem launch: cycles[b] = end - start of block b (b < blocks), smid[b] its
+ * %smid.  S = median over blocks of cycles[b] / (n k), cycles per job per SM.  Returns
+ * AU_CAL_REJ_SHARED_SM when two blocks share an SM, AU_CAL_REJ_NOT_RUN when a block reported no
+ * SM (smid < 0: the kernel was built without sm_90 code), AU_CAL_REJ_CLOCK for a cycle count
+ * <= 0; AU_CAL_REJ_NONE with *service set otherwise. */
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k,
+                         double *service);
+
+/* --merge (results.c): whether rows measured on device d with the given method may go into
+ * existing (same GPU name, compute capability, method and warps per SM); AU_E_INVAL with the
+ * reason otherwise. */
+int au_cal_merge_check(const au_table *existing, const au_cal_devinfo *d, int burst);
+/* Writes existing's rows, except those of the families p measured, plus p's rows (statistics of
+ * samples as au_cal_write_table), under existing's metadata whose note gets `note_add` appended
+ * ("; " between; the old note is cut where both do not fit).  *rows_out: rows written. */
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p,
+                       const double *samples, int reps, const char *path, size_t *rows_out);
 
 /* --compare / --check-thinning (compare.c): print to out; return AU_OK, or 1 when the figure is
  * over its limit (2 % median absolute relative difference), or < 0 on error. */
@@ -202,5 +246,27 @@ const long *au_cal_gpu_redone(const au_cal_gpu *g);
 int au_cal_gpu_worst_skew(const au_cal_gpu *g);
 /* Start difference of the two blocks of a two-block pass (0 for one block), cycles. */
 long long au_cal_skew(const au_cal_slot slot[2], const au_cal_item *it, int warps_per_block);
+
+/* ------------------------------------------------------------------ dsmem runner (dsmem.c) */
+
+/* What the dsmem runner found and did. */
+typedef struct au_cal_dsmem_info {
+    int supported;          /* device has thread block clusters (compute capability >= 9.0) */
+    char why[400];          /* when not: the reason, for a note or an error */
+    int clusters[32];       /* per family index: clusters launched at once (0: that size cannot run) */
+    int smem_bytes;         /* dynamic shared memory per block that keeps it alone on its SM */
+    double gpu_seconds;     /* launch-to-completion time of the measuring launches */
+    long launches, redone;  /* launches, and launches redone (blocks on a shared SM, bad clocks) */
+} au_cal_dsmem_info;
+
+/* Checks cluster support of the current device (au_cal_gpu_open selected it) for the dsmem
+ * families in `families`: clusters[f] = clusters of family f's size that fit at once with one
+ * block per SM (occupancy API).  AU_OK also when unsupported (info->supported 0, info->why). */
+int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info);
+/* Measures the dsmem points p->pts[0 .. p->npts) (all of dsmem families that probe found
+ * launchable): one launch per point, a warm-up pass then `reps` timed passes, samples[i * reps +
+ * r] = S of pass r.  Progress as au_cal_gpu_measure. */
+int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps, int k,
+                         double *samples, au_cal_progress_fn progress, void *user);
 
 #endif

@@ -14,7 +14,9 @@ static const char usage_text[] =
     "Measures the service time S(family, n, a, c) of the shared-memory atomic unit of one GPU and\n"
     "writes it as an atomutil table (format v1). n = warp-instructions queued in one SM's unit\n"
     "(1..max resident warps per SM), a = serialized wavefronts per job (1..32), c = how many of\n"
-    "the n are ATOMS.CAS (the rest run the family's operation).\n"
+    "the n are ATOMS.CAS (the rest run the family's operation). The dsmem families measure\n"
+    "atomics on distributed shared memory (thread block clusters, compute capability 9.0 or\n"
+    "newer): n = 1..32 warps of one block per SM, a = lanes on each word, c = 0.\n"
     "\n"
     "Measurement:\n"
     "  -o, --output FILE      table to write (default: atomutil-<gpu>[-burst][-quick].csv in the\n"
@@ -22,13 +24,20 @@ static const char usage_text[] =
     "      --device N         CUDA device ordinal (default: 0)\n"
     "      --method M         steady: n warps issue K jobs each in a closed loop, S = T/(n*K)\n"
     "                         (default); burst: one job per warp, S = T/n (the source paper's)\n"
-    "      --families LIST    comma-separated families or 'all' (default: all; see --list)\n"
+    "      --families LIST    comma-separated families or 'all' (default: all; see --list); 'all'\n"
+    "                         leaves out with a note the dsmem families a GPU cannot run\n"
     "      --quick            small grid (n 1,2,4,...,max; a 1,2,4,8,16,32; c 0, n/2, n) and 3\n"
     "                         repetitions: a check in a few seconds, not a table to ship\n"
     "      --reps N           repetitions per grid point, each on another SM (default: 5)\n"
-    "      --jobs K           jobs per warp of the steady method (default: 2048)\n"
+    "      --jobs K           jobs per warp of the steady method (default: 2048); the dsmem\n"
+    "                         families take 1024 unless --jobs is given\n"
     "      --c-grid G         c values: auto (each family's, see --list), full (0..n), sparse\n"
-    "                         (0,n/4,n/2,3n/4,n) or ends (0,n) (default: auto)\n"
+    "                         (0,n/4,n/2,3n/4,n) or ends (0,n) (default: auto; dsmem: 0 only)\n"
+    "      --merge FILE       write FILE's rows and the families measured now (replacing FILE's\n"
+    "                         rows of those families) to -o, which may be FILE itself; metadata\n"
+    "                         from FILE, its note extended; FILE must be of this GPU (default:\n"
+    "                         none: the table holds what is measured now, and family add, which\n"
+    "                         every table needs, is measured too when --families lacks it)\n"
     "      --point F:N:A:C    measure one point on one SM in its own launch and print it as CSV\n"
     "                         on stdout (repeatable; for counter checks under ncu)\n"
     "      --pattern P        with --point: put the lanes of every family's jobs in pattern P,\n"
@@ -53,6 +62,8 @@ static const char usage_text[] =
     "  atomutil-calibrate -o tables/nvidia-h200.csv\n"
     "  atomutil-calibrate --quick -o /tmp/quick.csv\n"
     "  atomutil-calibrate --method burst --families add -o /tmp/burst.csv\n"
+    "  atomutil-calibrate --families dsmem_local,dsmem_remote --merge tables/nvidia-h100.csv \\\n"
+    "      -o tables/nvidia-h100.csv\n"
     "  atomutil-calibrate --point add:32:8:0 --point cas64:4:2:0\n"
     "  atomutil-calibrate --compare run1.csv run2.csv\n";
 
@@ -94,6 +105,9 @@ int au_cal_parse_point(const char *s, au_cal_pspec *out)
     out->family = au_cal_family_index(field[0]);
     if (out->family < 0)
         return au_set_error(AU_E_INVAL, "point '%.40s': unknown family '%.40s'", s, field[0]);
+    if (au_cal_is_dsmem(&au_cal_families[out->family]))
+        return au_set_error(AU_E_INVAL, "point '%.40s': the dsmem families are measured in tables "
+                            "only (--families %.40s)", s, field[0]);
     if (parse_int(field[1], 1, 1024, &out->n) || parse_int(field[2], 1, AU_A_MAX, &out->a) ||
         parse_int(field[3], 0, 1024, &out->c) || out->c > out->n)
         return au_set_error(AU_E_INVAL, "point '%.40s': need N >= 1, 1 <= A <= %d, 0 <= C <= N", s,
@@ -103,7 +117,7 @@ int au_cal_parse_point(const char *s, au_cal_pspec *out)
 
 enum {
     OPT_DEVICE = 256, OPT_METHOD, OPT_FAMILIES, OPT_QUICK, OPT_REPS, OPT_JOBS, OPT_CGRID,
-    OPT_PATTERN, OPT_POINT, OPT_COMPARE, OPT_THIN, OPT_LIST,
+    OPT_PATTERN, OPT_POINT, OPT_COMPARE, OPT_THIN, OPT_LIST, OPT_MERGE,
 };
 
 static const struct option options[] = {
@@ -120,6 +134,7 @@ static const struct option options[] = {
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"check-thinning", required_argument, NULL, OPT_THIN},
     {"list", no_argument, NULL, OPT_LIST},
+    {"merge", required_argument, NULL, OPT_MERGE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -136,7 +151,7 @@ static int set_mode(au_cal_config *cfg, au_cal_mode m, char *err, size_t errlen)
 
 int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size_t errlen)
 {
-    int opt, rc = AU_OK, fams_given = 0;
+    int opt, rc = AU_OK, fams_given = 0, jobs_given = 0;
     memset(cfg, 0, sizeof *cfg);
     cfg->pattern = -1;
     cfg->cgrid = AU_CAL_CGRID_AUTO;
@@ -160,7 +175,7 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
                 return fail(err, errlen, "--method wants steady or burst, got '%.40s'", optarg);
             break;
         case OPT_FAMILIES:
-            if (au_cal_parse_families(optarg, &cfg->families))
+            if (au_cal_parse_families_named(optarg, &cfg->families, &cfg->named))
                 return fail(err, errlen, "--families: %s", au_last_error());
             fams_given = 1;
             break;
@@ -172,6 +187,7 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
         case OPT_JOBS:
             if (parse_int(optarg, 1, 65536, &cfg->jobs))
                 return fail(err, errlen, "--jobs wants 1..65536, got '%.40s'", optarg);
+            jobs_given = 1;
             break;
         case OPT_CGRID:
             if (strcmp(optarg, "auto") == 0)
@@ -218,6 +234,7 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
             if ((rc = set_mode(cfg, AU_CAL_MODE_LIST, err, errlen)))
                 return rc;
             break;
+        case OPT_MERGE: cfg->merge = optarg; break;
         case 'h': cfg->mode = AU_CAL_MODE_HELP; return AU_OK;
         case 'V': cfg->mode = AU_CAL_MODE_VERSION; return AU_OK;
         case ':': return fail(err, errlen, "option '%.40s' needs a value", argv[optind - 1]);
@@ -242,6 +259,20 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
         cfg->reps = cfg->quick ? AU_CAL_QUICK_REPS : AU_CAL_DEFAULT_REPS;
     if (!cfg->jobs)
         cfg->jobs = cfg->burst ? 1 : AU_CAL_DEFAULT_JOBS;
+    cfg->dsmem_jobs = jobs_given || cfg->burst ? cfg->jobs : AU_CAL_DEFAULT_DSMEM_JOBS;
+    if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE)
+        return fail(err, errlen, "--merge applies to measuring a table (no --point, --compare, "
+                                 "--check-thinning or --list)");
+    if (cfg->merge && !cfg->output)
+        return fail(err, errlen, "--merge wants -o FILE for the merged table (it may be the "
+                                 "--merge file itself)");
+    /* a table needs add (docs/table-format.md): measured too unless the rows go into an existing
+     * table (main says so on stderr) */
+    const unsigned add = 1u << au_cal_family_index("add");
+    if (cfg->mode == AU_CAL_MODE_TABLE && !cfg->merge && !(cfg->families & add)) {
+        cfg->families |= add;
+        cfg->add_implied = 1;
+    }
     /* a point's a is checked against its family's pattern only now: --pattern may follow it */
     for (int i = 0; i < cfg->npoints; ++i) {
         au_cal_point pt;

@@ -1,6 +1,7 @@
 /*
- * families.c - the kernel family descriptors (from families.def) and family-list parsing.
- * The descriptor states what each kernel measures; the plan and the docs are derived from it.
+ * families.c - the kernel family descriptors (from families.def: the ATOMS families, then the
+ * dsmem families) and family-list parsing.  The descriptor states what each kernel measures; the
+ * plan and the docs are derived from it.
  */
 #include "cal.h"
 
@@ -8,11 +9,30 @@
 
 const au_cal_family au_cal_families[] = {
 #define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what)                   \
-    {#name, sass, width, wf_per_way, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what},
+    {#name, sass, width, wf_per_way, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0},
+/* dsmem: 32-bit words, all 32 lanes on 32/a words in distinct banks, a up to 32, c = 0 only */
+#define AU_CAL_DSMEM_FAMILY(name, sass, cluster, shift, what)                                       \
+    {#name, sass, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift},
 #include "families.def"
 #undef AU_CAL_FAMILY
+#undef AU_CAL_DSMEM_FAMILY
 };
 const int au_cal_nfamilies = (int)(sizeof au_cal_families / sizeof au_cal_families[0]);
+const int au_cal_natoms = 0
+#define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what) +1
+#include "families.def"
+#undef AU_CAL_FAMILY
+    ;
+
+int au_cal_is_dsmem(const au_cal_family *f) { return f->cluster > 0; }
+
+unsigned au_cal_dsmem_mask(void)
+{
+    unsigned m = 0;
+    for (int i = au_cal_natoms; i < au_cal_nfamilies; ++i)
+        m |= 1u << i;
+    return m;
+}
 
 int au_cal_family_index(const char *name)
 {
@@ -24,13 +44,22 @@ int au_cal_family_index(const char *name)
 
 int au_cal_family_lanes(const au_cal_family *f, int a)
 {
-    /* same-bank: one lane per pass; conflict-free: a full 128-byte pass of lanes per pass */
+    /* same-bank: one lane per pass; conflict-free: a full 128-byte pass of lanes per pass;
+     * spread (dsmem): always the full warp, a lanes on each word */
+    if (f->pattern == AU_CAL_PAT_SPREAD)
+        return 32;
     return f->pattern == AU_CAL_PAT_BANK ? a : a * (1024 / f->width);
 }
 
 int au_cal_parse_families(const char *list, unsigned *mask)
 {
-    unsigned m = 0;
+    unsigned named;
+    return au_cal_parse_families_named(list, mask, &named);
+}
+
+int au_cal_parse_families_named(const char *list, unsigned *mask, unsigned *named)
+{
+    unsigned m = 0, nm = 0;
     char buf[512];
     if (!list || !*list)
         return au_set_error(AU_E_INVAL, "empty family list");
@@ -46,10 +75,12 @@ int au_cal_parse_families(const char *list, unsigned *mask)
             if (i < 0)
                 return au_set_error(AU_E_INVAL, "unknown family '%.40s' (see --list)", tok);
             m |= 1u << i;
+            nm |= 1u << i;
         }
     }
     if (!m)
         return au_set_error(AU_E_INVAL, "empty family list");
     *mask = m;
+    *named = nm;
     return AU_OK;
 }

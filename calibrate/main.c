@@ -1,8 +1,10 @@
 /*
  * main.c - atomutil-calibrate: measures the service-time table S(family, n, a, c) of the shared
- * atomic unit on one GPU and writes it in table format v1; also checks tables (--compare,
- * --check-thinning) and single points (--point, for counter checks).  The only place that picks
- * an exit status: 0 ok, 1 failure, 2 usage, 3 no usable CUDA device.
+ * atomic unit on one GPU (the ATOMS families with runner.c, the distributed-shared-memory
+ * families with dsmem.c) and writes it in table format v1, or merges the families measured into
+ * an existing table (--merge); also checks tables (--compare, --check-thinning) and single
+ * points (--point, for counter checks).  The only place that picks an exit status: 0 ok,
+ * 1 failure, 2 usage, 3 no usable CUDA device.
  */
 #include "cal.h"
 
@@ -29,13 +31,16 @@ static int fail_status(int rc)
 
 static const char *pattern_name(int p)
 {
-    return p == AU_CAL_PAT_WORD ? "word" : p == AU_CAL_PAT_DISTINCT ? "distinct" : "bank";
+    return p == AU_CAL_PAT_WORD       ? "word"
+           : p == AU_CAL_PAT_DISTINCT ? "distinct"
+           : p == AU_CAL_PAT_SPREAD   ? "spread"
+                                      : "bank";
 }
 
 static const char *cgrid_name(int g)
 {
-    static const char *names[] = {"auto", "full", "sparse", "ends"};
-    return g >= 0 && g < 4 ? names[g] : "?";
+    static const char *names[] = {"auto", "full", "sparse", "ends", "zero"};
+    return g >= 0 && g < 5 ? names[g] : "?";
 }
 
 /* Progress bar on stderr, redrawn in place; only installed when stderr is a terminal. */
@@ -58,11 +63,12 @@ static void bar(double fraction, const char *family, void *user)
 
 static void list_families(void)
 {
-    printf("family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,operation\n");
+    /* cluster_size 0: an ordinary launch (the ATOMS families) */
+    printf("family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,cluster_size,operation\n");
     for (int i = 0; i < au_cal_nfamilies; ++i) {
         const au_cal_family *f = &au_cal_families[i];
-        printf("%s,%s,%d,%s,%d,%d,%s,\"%s\"\n", f->name, f->sass, f->width, pattern_name(f->pattern),
-               f->max_a, f->wf_per_way, cgrid_name(f->cgrid), f->what);
+        printf("%s,%s,%d,%s,%d,%d,%s,%d,\"%s\"\n", f->name, f->sass, f->width, pattern_name(f->pattern),
+               f->max_a, f->wf_per_way, cgrid_name(f->cgrid), f->cluster, f->what);
     }
 }
 
@@ -116,22 +122,88 @@ done:
     return status;
 }
 
+/* Progress of one runner drawn as its share [base, base + span) of the whole bar. */
+typedef struct bar_part {
+    bar_state *bar;
+    double base, span;
+} bar_part;
+
+static void bar_scaled(double fraction, const char *family, void *user)
+{
+    const bar_part *b = user;
+    bar(b->base + b->span * fraction, family, b->bar);
+}
+
+/* Leaves out of *families the dsmem families this GPU cannot run, each with a note on stderr;
+ * without clusters at all that is an error when the user named a dsmem family.  info gets what
+ * the probe found. */
+static int pick_dsmem(const au_cal_config *cfg, unsigned *families, au_cal_dsmem_info *info)
+{
+    const unsigned dm = au_cal_dsmem_mask();
+    int rc;
+    memset(info, 0, sizeof *info);
+    if (!(*families & dm))
+        return AU_OK;
+    if ((rc = au_cal_dsmem_probe(cfg->device, *families & dm, info)))
+        return rc;
+    for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f) {
+        const unsigned bit = 1u << f;
+        if (!(*families & bit))
+            continue;
+        if (!info->supported && (cfg->named & bit))
+            return au_set_error(AU_E_INVAL, "family %s: %s", au_cal_families[f].name, info->why);
+        if (info->supported && info->clusters[f] < 1)
+            fprintf(stderr, "%s: note: %s left out: this GPU cannot run clusters of %d blocks "
+                    "with one block per SM\n", prog, au_cal_families[f].name, au_cal_families[f].cluster);
+        if (!info->supported || info->clusters[f] < 1)
+            *families &= ~bit;
+    }
+    if (!info->supported)
+        fprintf(stderr, "%s: note: dsmem families left out: %s\n", prog, info->why);
+    if (!*families)
+        return au_set_error(AU_E_NOTFOUND, "no family left to measure");
+    return AU_OK;
+}
+
+/* "add cas dsmem_local" of the families in mask. */
+static void family_names(unsigned mask, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < au_cal_nfamilies; ++i)
+        if (mask & (1u << i)) {
+            if (out[0])
+                strncat(out, " ", size - strlen(out) - 1);
+            strncat(out, au_cal_families[i].name, size - strlen(out) - 1);
+        }
+}
+
 static int run_table(const au_cal_config *cfg)
 {
     int rc, status = AU_CAL_EXIT_FAIL;
     au_cal_gpu *g = NULL;
     au_cal_devinfo dev;
+    au_cal_dsmem_info dsm;
     au_cal_plan plan = {0};
+    au_table *existing = NULL;
     double *samples = NULL;
-    char path[512], slug[96], date[32], note[256], fams[160] = "";
+    char path[512], slug[96], date[32], note[256], fams[512];
     bar_state bs = {now_seconds(), -1};
     const double t0 = bs.t0;
+    unsigned families = cfg->families;
 
-    if ((rc = au_cal_gpu_open(cfg->device, &g, &dev))) {
+    /* the table to merge into is read first and checked against the GPU before any measurement */
+    if ((cfg->merge && (rc = au_table_load(cfg->merge, &existing))) ||
+        (rc = au_cal_gpu_open(cfg->device, &g, &dev)) ||
+        (existing && (rc = au_cal_merge_check(existing, &dev, cfg->burst))) ||
+        (rc = pick_dsmem(cfg, &families, &dsm))) {
         status = fail_status(rc);
         goto done;
     }
-    const au_cal_plan_opts po = {dev.max_warps, cfg->families, cfg->quick, cfg->cgrid, cfg->jobs};
+    if (cfg->add_implied)
+        fprintf(stderr, "%s: note: family add is measured too: every table needs it (to add "
+                "families to an existing table: --merge FILE)\n", prog);
+    const au_cal_plan_opts po = {dev.max_warps, families, cfg->quick, cfg->cgrid, cfg->jobs,
+                                 cfg->dsmem_jobs};
     if ((rc = au_cal_plan_build(&po, &plan))) {
         status = fail_status(rc);
         goto done;
@@ -142,8 +214,21 @@ static int run_table(const au_cal_config *cfg)
         status = fail_status(AU_E_NOMEM);
         goto done;
     }
-    rc = au_cal_gpu_measure(g, &plan, cfg->reps, cfg->jobs, samples, isatty(STDERR_FILENO) ? bar : NULL,
-                            &bs);
+    /* the ATOMS points (all SMs share their work lists), then the dsmem points (one launch each);
+     * each runner draws its share of the bar, by predicted time */
+    const size_t na = au_cal_plan_atoms(&plan);
+    const au_cal_plan atoms = {plan.pts, na}, dsmem = {plan.pts + na, plan.npts - na};
+    double ta = 0, td = 0;
+    for (size_t i = 0; i < na; ++i)
+        ta += 2.0 * plan.pts[i].est_cycles * cfg->reps / dev.sm_count;
+    for (size_t i = na; i < plan.npts; ++i)
+        td += plan.pts[i].est_cycles * (cfg->reps + 1);
+    bar_part pa = {&bs, 0, ta / (ta + td)}, pd = {&bs, ta / (ta + td), td / (ta + td)};
+    const au_cal_progress_fn prog_fn = isatty(STDERR_FILENO) ? bar_scaled : NULL;
+    rc = atoms.npts ? au_cal_gpu_measure(g, &atoms, cfg->reps, cfg->jobs, samples, prog_fn, &pa) : AU_OK;
+    if (rc == AU_OK && dsmem.npts)
+        rc = au_cal_dsmem_measure(&dsm, &dsmem, cfg->reps, cfg->dsmem_jobs, samples + na * (size_t)cfg->reps,
+                                  prog_fn, &pd);
     if (bs.last_pct >= 0)
         fputc('\n', stderr);
     if (rc) {
@@ -162,36 +247,58 @@ static int run_table(const au_cal_config *cfg)
     struct tm tm;
     gmtime_r(&tnow, &tm);
     strftime(date, sizeof date, "%Y-%m-%d", &tm);
-    for (int i = 0; i < au_cal_nfamilies; ++i)
-        if (cfg->families & (1u << i)) {
-            if (fams[0])
-                strncat(fams, " ", sizeof fams - strlen(fams) - 1);
-            strncat(fams, au_cal_families[i].name, sizeof fams - strlen(fams) - 1);
-        }
-    snprintf(note, sizeof note,
-             "a = serialized passes per job (counter wavefronts, halved for the CAS class); c grid "
-             "%s; %s; reps on distinct SMs; %.1f s wall",
-             cfg->cgrid == AU_CAL_CGRID_AUTO ? "auto (per family: --list)"
-                                             : cgrid_name(cfg->cgrid),
-             cfg->quick ? "quick grid" : "full n and a grid", wall);
-    au_table_meta meta;
-    au_cal_fill_meta(&meta, &dev, cfg->burst, cfg->jobs, cfg->reps, au_cal_gpu_clock_mhz(g), date, note);
+    family_names(families, fams, sizeof fams);
+    char dnote[96] = "";
+    if (dsmem.npts)
+        snprintf(dnote, sizeof dnote, "; dsmem: %d jobs per warp, one block per SM, a = lanes per word",
+                 cfg->dsmem_jobs);
     size_t rows = 0;
-    if ((rc = au_cal_write_table(&meta, &plan, samples, cfg->reps, path, &rows))) {
+    if (existing) {
+        snprintf(note, sizeof note, "merged %s by atomutil-calibrate %s: %s (%s grid, %d reps%s)", date,
+                 AU_VERSION_STRING, fams, cfg->quick ? "quick" : "full", cfg->reps, dnote);
+        rc = au_cal_merge_table(existing, note, &plan, samples, cfg->reps, path, &rows);
+    } else {
+        snprintf(note, sizeof note,
+                 "a = serialized passes per job (counter wavefronts, halved for the CAS class); c grid "
+                 "%s; %s; reps on distinct SMs; %.1f s wall%s",
+                 cfg->cgrid == AU_CAL_CGRID_AUTO ? "auto (per family: --list)"
+                                                 : cgrid_name(cfg->cgrid),
+                 cfg->quick ? "quick grid" : "full n and a grid", wall, dnote);
+        au_table_meta meta;
+        au_cal_fill_meta(&meta, &dev, cfg->burst, cfg->jobs, cfg->reps, au_cal_gpu_clock_mhz(g), date,
+                         note);
+        rc = au_cal_write_table(&meta, &plan, samples, cfg->reps, path, &rows);
+    }
+    if (rc) {
         status = fail_status(rc);
         goto done;
     }
     const long *redone = au_cal_gpu_redone(g);
     fprintf(stderr,
             "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s, SM clock %.0f MHz, "
-            "%ld runs redone: %ld not run, %ld split, %ld skewed (worst %d cycles), %ld clock) -> %s\n",
-            prog, rows, cfg->reps, fams, dev.name, now_seconds() - t0, au_cal_gpu_seconds(g),
-            au_cal_gpu_clock_mhz(g), redone[1] + redone[2] + redone[3] + redone[4], redone[1],
-            redone[2], redone[3], au_cal_gpu_worst_skew(g), redone[4], path);
+            "%ld runs redone: %ld not run, %ld split, %ld skewed (worst %d cycles), %ld clock) -> %s%s\n",
+            prog, plan.npts, cfg->reps, fams, dev.name, now_seconds() - t0,
+            au_cal_gpu_seconds(g) + dsm.gpu_seconds, au_cal_gpu_clock_mhz(g),
+            redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
+            au_cal_gpu_worst_skew(g), redone[4], path, existing ? " (merged)" : "");
+    if (dsmem.npts) {
+        char cl[256] = "";
+        for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f)
+            if (families & (1u << f))
+                snprintf(cl + strlen(cl), sizeof cl - strlen(cl), "%s%s %dx%d", cl[0] ? ", " : "",
+                         au_cal_families[f].name, dsm.clusters[f], au_cal_families[f].cluster);
+        fprintf(stderr, "%s: dsmem: %zu points, %d jobs per warp, %ld launches (%ld redone), GPU %.1f s; "
+                "clusters x blocks: %s\n", prog, dsmem.npts, cfg->dsmem_jobs, dsm.launches, dsm.redone,
+                dsm.gpu_seconds, cl);
+    }
+    if (existing)
+        fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows,
+                cfg->merge, plan.npts);
     status = AU_CAL_EXIT_OK;
 done:
     free(samples);
     au_cal_plan_free(&plan);
+    au_table_free(existing);
     au_cal_gpu_close(g);
     return status;
 }

@@ -1,7 +1,8 @@
 /*
  * plan.c - the sweep plan of a calibration: which (family, n, a, c) points are measured, how many
  * lanes produce a wavefronts, what one pass is expected to cost, and how work items are spread
- * over the SMs (longest processing time first).  Pure C: tested without a GPU.
+ * over the SMs (longest processing time first).  The dsmem families have their own grid (n up to
+ * one block of 32 warps, a in powers of two, c = 0).  Pure C: tested without a GPU.
  */
 #include "cal.h"
 
@@ -21,6 +22,10 @@ static int cmp_int(const void *x, const void *y)
 int au_cal_c_values(int n, int cgrid, int quick, int *out)
 {
     int k = 0;
+    if (cgrid == AU_CAL_CGRID_ZERO) {
+        out[0] = 0;
+        return 1;
+    }
     if (cgrid == AU_CAL_CGRID_FULL && !quick) {
         for (int c = 0; c <= n; ++c)
             out[k++] = c;
@@ -50,6 +55,15 @@ int au_cal_c_values(int n, int cgrid, int quick, int *out)
  * and a CAS loop waits for each attempt (~150 cycles). */
 static double estimate(const au_cal_family *f, int n, int a, int c, int k)
 {
+    if (au_cal_is_dsmem(f)) {
+        /* one pass of a dsmem point runs n k jobs on each SM: about 2 cycles per job and pass on
+         * the own SM, 14 plus 7.5 per lane on a word on a remote one (docs/results/
+         * dsmem-patterns-h100-2026-11-24); one warp alone waits on its jobs' latency */
+        const double per_job = f->shift ? 14.0 + 7.5 * a : 2.0 * a;
+        const double floor = f->shift ? 500.0 : 20.0;
+        const double unit = (double)n * per_job;
+        return (double)k * (unit > floor ? unit : floor) + 10000.0;
+    }
     const int casloop = f->pattern == AU_CAL_PAT_DISTINCT;
     const double w_op = f->wf_per_way;
     const double unit = (double)(n - c) * a * w_op + (double)c * a * 2.0;
@@ -64,6 +78,16 @@ int au_cal_make_point(int family, int n, int a, int c, int jobs, int pattern, au
     const au_cal_family *f = &au_cal_families[family];
     if (n < 1 || c < 0 || c > n)
         return au_set_error(AU_E_INVAL, "%s: need n >= 1 and 0 <= c <= n (n=%d c=%d)", f->name, n, c);
+    if (au_cal_is_dsmem(f)) {
+        /* one block per SM holds the n warps; a lanes on each of 32/a words */
+        if (pattern >= 0)
+            return au_set_error(AU_E_INVAL, "%s: a dsmem family has its own lane pattern only", f->name);
+        if (n > AU_CAL_DSMEM_MAX_N || c != 0)
+            return au_set_error(AU_E_INVAL, "%s: need n <= %d and c = 0 (n=%d c=%d)", f->name,
+                                AU_CAL_DSMEM_MAX_N, n, c);
+        if (a < 1 || a > 32 || 32 % a)
+            return au_set_error(AU_E_INVAL, "%s: a=%d not reachable (1, 2, 4, 8, 16, 32)", f->name, a);
+    }
     const int amax = pattern < 0 ? f->max_a : 32;
     if (a < 1 || a > amax)
         return au_set_error(AU_E_INVAL, "%s: a=%d not reachable (1..%d)", f->name, a, amax);
@@ -73,7 +97,7 @@ int au_cal_make_point(int family, int n, int a, int c, int jobs, int pattern, au
     out->c = c;
     out->pattern = pattern < 0 ? f->pattern : pattern;
     out->lanes_op = pattern < 0 ? au_cal_family_lanes(f, a) : a;
-    out->lanes_cas = a; /* 32-bit ATOMS.CAS, same-bank: one pass per lane */
+    out->lanes_cas = au_cal_is_dsmem(f) ? 0 : a; /* 32-bit ATOMS.CAS, same-bank: one pass per lane */
     out->est_cycles = estimate(f, n, a, c, jobs > 0 ? jobs : 1);
     return AU_OK;
 }
@@ -81,9 +105,17 @@ int au_cal_make_point(int family, int n, int a, int c, int jobs, int pattern, au
 long au_cal_point_wavefronts(const au_cal_point *p, int jobs)
 {
     const au_cal_family *f = &au_cal_families[p->family];
-    if (p->pattern != f->pattern || p->lanes_op != au_cal_family_lanes(f, p->a))
+    if (au_cal_is_dsmem(f) || p->pattern != f->pattern || p->lanes_op != au_cal_family_lanes(f, p->a))
         return -1;
     return 2L * jobs * ((long)(p->n - p->c) * p->a * f->wf_per_way + (long)p->c * p->a * 2);
+}
+
+size_t au_cal_plan_atoms(const au_cal_plan *p)
+{
+    size_t k = 0;
+    while (k < p->npts && !au_cal_is_dsmem(&au_cal_families[p->pts[k].family]))
+        ++k;
+    return k;
 }
 
 void au_cal_plan_free(au_cal_plan *p)
@@ -104,7 +136,7 @@ int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p)
     if (!o->families)
         return au_set_error(AU_E_INVAL, "no family selected");
 
-    int nn = 0, ns[1024];
+    int nn = 0, ns[1024], dn = 0, dns[AU_CAL_DSMEM_MAX_N];
     if (o->quick) {
         for (size_t i = 0; i < sizeof quick_n / sizeof quick_n[0]; ++i)
             if (quick_n[i] < o->max_warps)
@@ -114,6 +146,12 @@ int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p)
         for (int n = 1; n <= o->max_warps; ++n)
             ns[nn++] = n;
     }
+    /* dsmem: one block per SM, so n ends at a block's 32 warps (or the SM's, if fewer) */
+    const int dmax = o->max_warps < AU_CAL_DSMEM_MAX_N ? o->max_warps : AU_CAL_DSMEM_MAX_N;
+    for (int i = 0; i < nn; ++i)
+        if (ns[i] < dmax)
+            dns[dn++] = ns[i];
+    dns[dn++] = dmax;
 
     /* count first, then fill: one allocation */
     size_t total = 0;
@@ -126,21 +164,26 @@ int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p)
             if (!(o->families & (1u << fi)))
                 continue;
             const au_cal_family *f = &au_cal_families[fi];
-            /* c means nothing for `cas`, whose own jobs are the c jobs' opcode: always 0 and n */
-            const int cgrid = o->cgrid == AU_CAL_CGRID_AUTO || strcmp(f->name, "cas") == 0
+            const int dsmem = au_cal_is_dsmem(f);
+            /* c means nothing for `cas`, whose own jobs are the c jobs' opcode: always 0 and n;
+             * the dsmem families have no CAS warps: c = 0 */
+            const int cgrid = o->cgrid == AU_CAL_CGRID_AUTO || strcmp(f->name, "cas") == 0 || dsmem
                                   ? f->cgrid
                                   : o->cgrid;
-            for (int i = 0; i < nn; ++i) {
-                const int n = ns[i];
+            const int jobs = dsmem && o->dsmem_jobs > 0 ? o->dsmem_jobs : o->jobs;
+            /* the dsmem lane pattern reaches the powers of two only, quick or not */
+            const int pow2_a = o->quick || dsmem;
+            for (int i = 0; i < (dsmem ? dn : nn); ++i) {
+                const int n = dsmem ? dns[i] : ns[i];
                 const int nc = au_cal_c_values(n, cgrid, o->quick, cv);
-                const int na = o->quick ? (int)(sizeof quick_a / sizeof quick_a[0]) : f->max_a;
+                const int na = pow2_a ? (int)(sizeof quick_a / sizeof quick_a[0]) : f->max_a;
                 for (int j = 0; j < na; ++j) {
-                    const int a = o->quick ? quick_a[j] : j + 1;
+                    const int a = pow2_a ? quick_a[j] : j + 1;
                     if (a > f->max_a)
                         continue;
                     for (int m = 0; m < nc; ++m, ++k)
                         if (pass == 1 &&
-                            (rc = au_cal_make_point(fi, n, a, cv[m], o->jobs, -1, &p->pts[k])))
+                            (rc = au_cal_make_point(fi, n, a, cv[m], jobs, -1, &p->pts[k])))
                             goto fail;
                 }
             }

@@ -1,13 +1,15 @@
 /*
  * results.c - from raw clock readings to a table: service time of one timed pass (with the
- * rejection rules), robust statistics over repetitions, metadata, and table assembly through the
- * model library's builder.  Pure C: tested without a GPU.
+ * rejection rules; an ATOMS pass and a dsmem pass), robust statistics over repetitions, metadata,
+ * and table assembly through the model library's builder, and merging newly measured families
+ * into an existing table (--merge).  Pure C: tested without a GPU.
  */
 #include "cal.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *au_cal_reject_name(int reason)
 {
@@ -17,6 +19,7 @@ const char *au_cal_reject_name(int reason)
     case AU_CAL_REJ_SPLIT: return "blocks on different SMs";
     case AU_CAL_REJ_SKEW: return "blocks started apart";
     case AU_CAL_REJ_CLOCK: return "bad clock reading";
+    case AU_CAL_REJ_SHARED_SM: return "two blocks on one SM";
     default: return "unknown";
     }
 }
@@ -56,9 +59,52 @@ static int cmp_double(const void *x, const void *y)
     return (p > q) - (p < q);
 }
 
+static int cmp_int(const void *x, const void *y)
+{
+    int p = *(const int *)x, q = *(const int *)y;
+    return (p > q) - (p < q);
+}
+
 static double median_sorted(const double *v, int n)
 {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k,
+                         double *service)
+{
+    int why = AU_CAL_REJ_NONE;
+    int *ids = malloc((size_t)(blocks > 0 ? blocks : 1) * sizeof *ids);
+    double *v = malloc((size_t)(blocks > 0 ? blocks : 1) * sizeof *v);
+    if (!ids || !v || blocks < 1 || n < 1 || k < 1) {
+        why = AU_CAL_REJ_NOT_RUN;
+        goto done;
+    }
+    for (int b = 0; b < blocks; ++b) {
+        if (smid[b] < 0) {
+            why = AU_CAL_REJ_NOT_RUN;
+            goto done;
+        }
+        if (cycles[b] <= 0) {
+            why = AU_CAL_REJ_CLOCK;
+            goto done;
+        }
+        ids[b] = smid[b];
+        v[b] = (double)cycles[b] / ((double)n * (double)k);
+    }
+    /* the dynamic shared memory of a block keeps a second one off its SM; %smid proves it */
+    qsort(ids, (size_t)blocks, sizeof *ids, cmp_int);
+    for (int b = 1; b < blocks; ++b)
+        if (ids[b] == ids[b - 1]) {
+            why = AU_CAL_REJ_SHARED_SM;
+            goto done;
+        }
+    qsort(v, (size_t)blocks, sizeof *v, cmp_double);
+    *service = median_sorted(v, blocks);
+done:
+    free(ids);
+    free(v);
+    return why;
 }
 
 int au_cal_stats(double *v, int n, au_sample *out)
@@ -124,28 +170,108 @@ void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int 
     au_strlcpy(m->note, note ? note : "", sizeof m->note);
 }
 
+/* Adds one row per point of p to t: the statistics of its reps samples. */
+static int add_plan_rows(au_table *t, const au_cal_plan *p, const double *samples, int reps)
+{
+    int rc = AU_OK;
+    double *v = malloc((size_t)reps * sizeof *v);
+    if (!v)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < p->npts && rc == AU_OK; ++i) {
+        const au_cal_point *pt = &p->pts[i];
+        au_sample s;
+        memcpy(v, samples + i * (size_t)reps, (size_t)reps * sizeof *v);
+        if ((rc = au_cal_stats(v, reps, &s)) == AU_OK)
+            rc = au_table_add(t, au_cal_families[pt->family].name, pt->n, pt->a, pt->c, &s);
+    }
+    free(v);
+    return rc;
+}
+
 int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples,
                        int reps, const char *path, size_t *rows_out)
 {
     au_table *t = NULL;
-    double *v = malloc((size_t)reps * sizeof *v);
-    int rc = v ? au_table_new(meta, &t) : au_set_error(AU_E_NOMEM, "out of memory");
-    if (rc)
-        goto done;
-    for (size_t i = 0; i < p->npts; ++i) {
-        const au_cal_point *pt = &p->pts[i];
-        au_sample s;
-        memcpy(v, samples + i * (size_t)reps, (size_t)reps * sizeof *v);
-        if ((rc = au_cal_stats(v, reps, &s)) ||
-            (rc = au_table_add(t, au_cal_families[pt->family].name, pt->n, pt->a, pt->c, &s)))
-            goto done;
-    }
-    if ((rc = au_table_finalize(t)) || (rc = au_table_save(t, path)))
+    int rc;
+    if ((rc = au_table_new(meta, &t)) || (rc = add_plan_rows(t, p, samples, reps)) ||
+        (rc = au_table_finalize(t)) || (rc = au_table_save(t, path)))
         goto done;
     if (rows_out)
         *rows_out = p->npts;
 done:
-    free(v);
+    au_table_free(t);
+    return rc;
+}
+
+int au_cal_merge_check(const au_table *existing, const au_cal_devinfo *d, int burst)
+{
+    const au_table_meta *m = au_table_get_meta(existing);
+    const char *path = au_table_path(existing)[0] ? au_table_path(existing) : "the table";
+    if (strcasecmp(m->gpu_name, d->name) != 0 || m->cc_major != d->cc_major || m->cc_minor != d->cc_minor)
+        return au_set_error(AU_E_INVAL, "--merge %s: it is a table of %s (compute capability %d.%d), "
+                            "this GPU is %s (%d.%d): measure on that GPU", path, m->gpu_name,
+                            m->cc_major, m->cc_minor, d->name, d->cc_major, d->cc_minor);
+    if (strcmp(m->method, burst ? "burst" : "steady") != 0)
+        return au_set_error(AU_E_INVAL, "--merge %s: it holds the %s method, this run the %s one",
+                            path, m->method, burst ? "burst" : "steady");
+    if (m->max_warps_per_sm != d->max_warps)
+        return au_set_error(AU_E_INVAL, "--merge %s: max_warps_per_sm %d, this GPU has %d", path,
+                            m->max_warps_per_sm, d->max_warps);
+    return AU_OK;
+}
+
+/* Whether family name fam is measured by plan p. */
+static int plan_has_family(const au_cal_plan *p, const char *fam)
+{
+    for (size_t i = 0; i < p->npts; ++i)
+        if (strcmp(au_cal_families[p->pts[i].family].name, fam) == 0)
+            return 1;
+    return 0;
+}
+
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p,
+                       const double *samples, int reps, const char *path, size_t *rows_out)
+{
+    au_table *t = NULL;
+    au_table_meta meta = *au_table_get_meta(existing);
+    size_t rows = 0;
+    int rc;
+    /* the new note: the old one, cut where both do not fit, then "; " and note_add */
+    const size_t room = sizeof meta.note - 1, add = note_add ? strlen(note_add) : 0;
+    if (add) {
+        char old[sizeof meta.note];
+        au_strlcpy(old, meta.note, sizeof old);
+        const size_t keep = add + 2 < room ? room - add - 2 : 0;
+        if (strlen(old) > keep)
+            old[keep] = '\0';
+        snprintf(meta.note, sizeof meta.note, "%s%s%s", old, old[0] ? "; " : "", note_add);
+    }
+    if ((rc = au_table_new(&meta, &t)))
+        goto done;
+    /* existing's rows of the families p does not measure; their grids lie within n 1..n_max,
+     * a 1..a_max, c 0..n */
+    for (size_t f = 0; f < au_table_family_count(existing); ++f) {
+        const char *fam = au_table_family_name(existing, f);
+        if (plan_has_family(p, fam))
+            continue;
+        const int nmax = au_table_n_max(existing, fam), amax = au_table_a_max(existing, fam);
+        for (int n = 1; n <= nmax; ++n)
+            for (int a = 1; a <= amax; ++a)
+                for (int c = 0; c <= n; ++c) {
+                    au_sample s;
+                    if (au_table_lookup(existing, fam, n, a, c, &s) != AU_OK)
+                        continue;
+                    if ((rc = au_table_add(t, fam, n, a, c, &s)))
+                        goto done;
+                    ++rows;
+                }
+    }
+    if ((rc = add_plan_rows(t, p, samples, reps)) || (rc = au_table_finalize(t)) ||
+        (rc = au_table_save(t, path)))
+        goto done;
+    if (rows_out)
+        *rows_out = rows + p->npts;
+done:
     au_table_free(t);
     return rc;
 }

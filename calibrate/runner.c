@@ -1,10 +1,12 @@
 /*
- * runner.c - the GPU side of atomutil-calibrate: opens the device, checks that two blocks of
- * every family kernel fit on one SM, cuts the plan into launches (every SM gets its own list of
- * work items, balanced by predicted cost), launches cooperatively, verifies residency and timing
- * of every item, and redoes rejected ones.  CUDA runtime API from C; kernels are in kernels/.
+ * runner.c - the GPU side of atomutil-calibrate for the ATOMS families (dsmem.c runs the cluster
+ * families): opens the device, checks that two blocks of every family kernel fit on one SM, cuts
+ * the plan into launches (every SM gets its own list of work items, balanced by predicted cost),
+ * launches cooperatively, verifies residency and timing of every item, and redoes rejected ones.
+ * CUDA runtime API from C; kernels are in kernels/.
  */
 #include "cal.h"
+#include "cuda_check.h"
 
 #include <cuda_runtime_api.h>
 
@@ -22,15 +24,6 @@
 #define GO_MARGIN 12000       /* cycles from publishing go to go, two-block passes (doubled per redo round) */
 #define SOLO_MARGIN 1500      /* cycles from picking go to go, one-block passes (a __syncthreads away) */
 #define TIMEOUT_CYCLES 4000000000LL /* ~2 s: a partner block that has not arrived is not coming */
-
-#define CUDA_CHECK(call, action)                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            rc = au_set_error(AU_CAL_E_GPU, "%s: %s", #call, cudaGetErrorString(e_));              \
-            action;                                                                                \
-        }                                                                                          \
-    } while (0)
 
 typedef struct launcher {
     int (*launch)(const au_cal_args *, int);
@@ -206,6 +199,8 @@ static int check_occupancy(au_cal_gpu *g, int family)
     int rc = AU_OK, blocks = 0;
     if (g->occupancy_ok & (1u << family))
         return AU_OK;
+    if (family < 0 || family >= au_cal_natoms) /* the dsmem families have their own runner */
+        return au_set_error(AU_E_INVAL, "family #%d is not an ATOMS family of this runner", family);
     CUDA_CHECK((cudaError_t)launchers[family].occupancy(g->block_threads, &blocks), return rc);
     if (blocks < AU_CAL_BLOCKS_PER_SM)
         return au_set_error(AU_CAL_E_GPU, "kernel %s: %d block(s) of %d threads fit on one SM, need %d",

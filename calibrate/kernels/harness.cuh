@@ -8,6 +8,7 @@
 #ifndef ATOMUTIL_CAL_HARNESS_CUH
 #define ATOMUTIL_CAL_HARNESS_CUH
 
+#include "clock.cuh"
 #include "launch.h"
 
 #include <cuda_runtime.h>
@@ -36,12 +37,6 @@ struct au_cal_sync {
     }
 };
 
-__device__ __forceinline__ long long au_clock(void)
-{
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-    return t;
-}
 
 /* clock64 read only once dep is available: the read is predicated on a comparison with dep, so
  * it cannot be issued before the job whose result dep carries has completed.  Returns 0 in the
@@ -63,12 +58,6 @@ __device__ __forceinline__ long long au_globaltimer(void)
     return t;
 }
 
-__device__ __forceinline__ unsigned au_smid(void)
-{
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
 
 __device__ __forceinline__ unsigned au_load_volatile(const unsigned *p)
 {

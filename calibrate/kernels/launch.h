@@ -1,7 +1,8 @@
 /*
  * launch.h - the interface between the C driver of atomutil-calibrate and its CUDA kernels: the
  * work item, the per-block result record, the kernel arguments, and one extern "C" launcher and
- * occupancy query per kernel family (declared through calibrate/families.def).
+ * occupancy query per kernel family (declared through calibrate/families.def); and the arguments
+ * and launchers of the one kernel of the dsmem (cluster) families, kernels/dsmem.cu.
  * Included by C (the driver, the CPU tests) and by CUDA (kernels/harness.cuh).
  */
 #ifndef ATOMUTIL_CAL_LAUNCH_H
@@ -27,6 +28,7 @@ enum {
     AU_CAL_PAT_BANK = 0,     /* lanes on distinct words of one bank: a lanes -> a wavefronts */
     AU_CAL_PAT_WORD = 1,     /* all active lanes on one word */
     AU_CAL_PAT_DISTINCT = 2, /* lanes in distinct banks (conflict-free) */
+    AU_CAL_PAT_SPREAD = 3,   /* dsmem families: all 32 lanes, a on each of 32/a words in distinct banks */
 };
 
 /* One timed execution of a grid point on one SM: n warps, c of them issuing ATOMS.CAS (32-bit) and
@@ -102,6 +104,34 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
     int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm);
 #include "../families.def"
 #undef AU_CAL_FAMILY
+
+/* The dsmem families' kernel (kernels/dsmem.cu): clusters of `cluster` blocks, one block of n
+ * warps per SM, each warp k jobs atomicAdd(cluster.map_shared_rank(bins, (rank + shift) %
+ * cluster) + word, 1u), lane l on word warp * 32 + l % (32 / a). */
+typedef struct au_cal_dsmem_args {
+    long long *cycles;  /* [passes - 1][blocks]: clock64 cycles of each timed pass per block */
+    int *smid;          /* [blocks]: %smid of each block (-1: built without sm_90 code) */
+    unsigned *sink;     /* written only when a runtime-false condition holds */
+    unsigned guard;     /* the value that condition compares with (never produced) */
+    unsigned seed;      /* 0 at run time; the compiler cannot know it */
+    int k;              /* jobs per warp and pass */
+    int a;              /* lanes on each word: 1, 2, 4, 8, 16 or 32 */
+    int shift;          /* target rank = (own rank + shift) % cluster size */
+    int passes;         /* a warm-up pass, then passes - 1 timed ones */
+} au_cal_dsmem_args;
+
+/* Largest cluster size that needs cudaFuncAttributeNonPortableClusterSizeAllowed: 8 is portable. */
+#define AU_CAL_DSMEM_PORTABLE_CLUSTER 8
+
+/* Kernel attributes: smem_bytes of dynamic shared memory per block, non-portable cluster sizes
+ * allowed.  Returns a cudaError_t value. */
+int au_cal_dsmem_setup(int smem_bytes);
+/* Clusters of `cluster` blocks of block_threads threads and smem_bytes that can be resident at
+ * once (cudaOccupancyMaxActiveClusters), into *clusters. */
+int au_cal_dsmem_max_clusters(int cluster, int block_threads, int smem_bytes, int *clusters);
+/* Launches clusters * cluster blocks of block_threads threads in clusters of `cluster`. */
+int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters, int block_threads,
+                        int smem_bytes);
 
 #ifdef __cplusplus
 }

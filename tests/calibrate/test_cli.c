@@ -28,15 +28,17 @@ static void test_defaults(void)
     CHECK_EQ_INT(parse(&c, err, NULL, NULL, NULL, NULL), AU_OK);
     CHECK(c.mode == AU_CAL_MODE_TABLE && !c.output && c.device == 0 && !c.burst && !c.quick);
     CHECK(c.reps == AU_CAL_DEFAULT_REPS && c.jobs == AU_CAL_DEFAULT_JOBS);
+    CHECK(c.dsmem_jobs == AU_CAL_DEFAULT_DSMEM_JOBS && c.named == 0 && c.merge == NULL);
     CHECK(c.cgrid == AU_CAL_CGRID_AUTO && c.pattern == -1);
     unsigned def;
     au_cal_parse_families("all", &def);
     CHECK(c.families == def);
     CHECK(def & (1u << au_cal_family_index("add")));
+    CHECK((def & au_cal_dsmem_mask()) == au_cal_dsmem_mask()); /* all: the dsmem families too */
     CHECK_EQ_INT(parse(&c, err, "--quick", NULL, NULL, NULL), AU_OK);
     CHECK(c.quick && c.reps == AU_CAL_QUICK_REPS);
     CHECK_EQ_INT(parse(&c, err, "--method", "burst", NULL, NULL), AU_OK);
-    CHECK(c.burst && c.jobs == 1);
+    CHECK(c.burst && c.jobs == 1 && c.dsmem_jobs == 1);
 }
 
 static void test_options(void)
@@ -50,8 +52,26 @@ static void test_options(void)
     CHECK(c.reps == 9);
     CHECK_EQ_INT(parse(&c, err, "--families", "all", "--c-grid", "full"), AU_OK);
     CHECK(c.families == (1u << au_cal_nfamilies) - 1 && c.cgrid == AU_CAL_CGRID_FULL);
+    CHECK(c.named == 0); /* "all" names none one by one */
     CHECK_EQ_INT(parse(&c, err, "--jobs", "64", NULL, NULL), AU_OK);
-    CHECK(c.jobs == 64);
+    CHECK(c.jobs == 64 && c.dsmem_jobs == 64); /* a given K holds for the dsmem families too */
+    /* the dsmem families by name; a table needs add: measured too unless --merge is given */
+    const unsigned loc = 1u << au_cal_family_index("dsmem_local"),
+                   c16 = 1u << au_cal_family_index("dsmem_remote_c16"),
+                   add = 1u << au_cal_family_index("add");
+    CHECK_EQ_INT(parse(&c, err, "--families", "add,dsmem_local,dsmem_remote_c16", NULL, NULL), AU_OK);
+    CHECK(c.families == (add | loc | c16) && c.named == (add | loc | c16) && !c.add_implied);
+    CHECK_EQ_INT(parse(&c, err, "--quick", "--families", "dsmem_local,dsmem_remote_c16", NULL), AU_OK);
+    CHECK(c.families == (add | loc | c16) && c.named == (loc | c16) && c.add_implied);
+    CHECK_EQ_INT(parse(&c, err, "--families", "all,dsmem_local", NULL, NULL), AU_OK);
+    CHECK(c.families == (1u << au_cal_nfamilies) - 1 && c.named == loc);
+    {
+        char *argv[] = {"atomutil-calibrate", "--families", "dsmem_local", "--merge", "t.csv",
+                        "-o", "t.csv", NULL};
+        CHECK_EQ_INT(au_cal_parse_args(7, argv, &c, err, 256), AU_OK);
+        CHECK(c.families == loc && strcmp(c.merge, "t.csv") == 0 && strcmp(c.output, "t.csv") == 0);
+        CHECK(!c.add_implied);
+    }
     CHECK_EQ_INT(parse(&c, err, "--pattern", "word", "--point", "add:4:32:0"), AU_OK);
     CHECK(c.pattern == AU_CAL_PAT_WORD && c.mode == AU_CAL_MODE_POINTS);
     CHECK_EQ_INT(parse(&c, err, "--point", "cast_spin:4:8:0", "--pattern", "bank"), AU_OK); /* a = lanes */
@@ -98,6 +118,9 @@ static void test_errors(void)
         {{"stray"}, "unexpected argument"},
         {{"--method", "burst", "--jobs", "8"}, "steady method"},
         {{"--point", "add:1:1:0", "--quick"}, "--point"},
+        {{"--merge", "t.csv"}, "--merge wants -o FILE"},
+        {{"--merge", "t.csv", "--list"}, "--merge applies to measuring a table"},
+        {{"--point", "dsmem_remote:4:1:0"}, "measured in tables only"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         au_cal_config c;
@@ -128,6 +151,23 @@ static int run(const char *bin, const char *dir, const char *args, char *line, s
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Whether `bin --list` prints a line that starts with prefix. */
+static int list_has(const char *bin, const char *dir, const char *prefix)
+{
+    char cmd[2048], out[1024], line[512];
+    int found = 0;
+    snprintf(out, sizeof out, "%s/cli-list.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --list >'%s' 2>/dev/null", bin, out);
+    if (system(cmd) != 0)
+        return 0;
+    FILE *f = fopen(out, "r");
+    while (f && fgets(line, sizeof line, f))
+        found |= strncmp(line, prefix, strlen(prefix)) == 0;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 static void test_binary(const char *bin, const char *dir)
 {
     char line[512];
@@ -139,10 +179,21 @@ static void test_binary(const char *bin, const char *dir)
     CHECK_EQ_INT(run(bin, dir, "--families add,nope", line, sizeof line), 2);
     CHECK_EQ_INT(run(bin, dir, "--compare /no/such/a.csv /no/such/b.csv", line, sizeof line), 1);
     CHECK(strstr(line, "/no/such/a.csv") != NULL);
+    /* the dsmem families: listed with their opcode and cluster size; --merge reads its table
+     * before it looks for a GPU */
+    CHECK(list_has(bin, dir, "family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,"
+                             "cluster_size,operation"));
+    CHECK(list_has(bin, dir, "add,ATOMS.ADD,32,bank,32,1,full,0,"));
+    CHECK(list_has(bin, dir, "dsmem_local,ATOM.E.ADD,32,spread,32,1,zero,2,"));
+    CHECK(list_has(bin, dir, "dsmem_remote_c16,ATOM.E.ADD,32,spread,32,1,zero,16,"));
+    CHECK_EQ_INT(run(bin, dir, "--families dsmem_local --merge /no/such/t.csv -o /dev/null", line,
+                     sizeof line), 1);
+    CHECK(strstr(line, "/no/such/t.csv") != NULL);
     /* the usage text ends with examples, and names every option's default */
     const char *u = au_cal_usage();
     CHECK(strstr(u, "\nExamples:\n") != NULL);
     CHECK(strstr(u, "(default: 5)") && strstr(u, "(default: 2048)") && strstr(u, "(default: 0)"));
+    CHECK(strstr(u, "--merge FILE") && strstr(u, "dsmem") && strstr(u, "1024"));
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /*
  * test_plan.c - the calibration sweep plan without a GPU: grid sizes and c sets per family, the
- * lanes that give a wavefronts, the even spread of CAS warps, and the longest-processing-time
- * schedule of work items onto SMs.
+ * lanes that give a wavefronts, the even spread of CAS warps, the longest-processing-time
+ * schedule of work items onto SMs, and the dsmem (cluster) families' descriptors and grid.
  */
 #include "cal.h"
 #include "check.h"
@@ -45,7 +45,7 @@ static void test_full_plan(void)
     unsigned fams;
     au_cal_plan p;
     CHECK_EQ_INT(au_cal_parse_families("all", &fams), AU_OK);
-    const au_cal_plan_opts o = {64, fams, 0, AU_CAL_CGRID_AUTO, 256};
+    const au_cal_plan_opts o = {64, fams, 0, AU_CAL_CGRID_AUTO, 256, 0};
     CHECK_EQ_INT(au_cal_plan_build(&o, &p), AU_OK);
     /* add: n = 1..64, a = 1..32, c = 0..n: 32 * sum(n + 1) = 32 * 2144 */
     CHECK_EQ_INT(count_family(&p, "add"), 68608);
@@ -61,14 +61,24 @@ static void test_full_plan(void)
     /* the CAS loops reach a = 1 (32-bit) and a = 1, 2 (64-bit) only, with every c */
     CHECK_EQ_INT(count_family(&p, "cast_spin"), 2144);
     CHECK_EQ_INT(count_family(&p, "cast_spin64"), 2 * 2144);
-    /* grouped by family, every point consistent */
+    /* dsmem: n = 1..32 (one block per SM), a = 1, 2, 4, 8, 16, 32, c = 0 */
+    CHECK_EQ_INT(count_family(&p, "dsmem_local"), 32 * 6);
+    CHECK_EQ_INT(count_family(&p, "dsmem_remote_c16"), 32 * 6);
+    /* grouped by family, the ATOMS families first, every point consistent */
+    const size_t na = au_cal_plan_atoms(&p);
+    CHECK_EQ_INT(p.npts - na, 5 * 32 * 6);
     for (size_t i = 0; i < p.npts; ++i) {
         const au_cal_point *q = &p.pts[i];
         CHECK(q->n >= 1 && q->n <= 64 && q->c >= 0 && q->c <= q->n);
         const au_cal_family *f = &au_cal_families[q->family];
         CHECK(q->a >= 1 && q->a <= f->max_a && q->pattern == f->pattern);
         CHECK(q->lanes_op == au_cal_family_lanes(f, q->a) && q->lanes_op <= 32);
-        CHECK(q->lanes_cas == q->a && q->est_cycles > 0);
+        CHECK(q->est_cycles > 0);
+        CHECK_EQ_INT(au_cal_is_dsmem(f), i >= na);
+        if (au_cal_is_dsmem(f))
+            CHECK(q->n <= 32 && q->c == 0 && 32 % q->a == 0 && q->lanes_op == 32 && q->lanes_cas == 0);
+        else
+            CHECK_EQ_INT(q->lanes_cas, q->a);
         if (i)
             CHECK(q->family >= p.pts[i - 1].family);
     }
@@ -81,14 +91,15 @@ static void test_quick_plan(void)
     unsigned fams;
     au_cal_plan p;
     CHECK_EQ_INT(au_cal_parse_families("add,cas", &fams), AU_OK);
-    const au_cal_plan_opts o = {64, fams, 1, AU_CAL_CGRID_AUTO, 256};
+    const au_cal_plan_opts o = {64, fams, 1, AU_CAL_CGRID_AUTO, 256, 0};
     CHECK_EQ_INT(au_cal_plan_build(&o, &p), AU_OK);
     /* n in 1,2,4,8,16,32,48,64; a in 1,2,4,8,16,32; add c in {0, n/2, n}, cas c in {0, n} */
     CHECK_EQ_INT(count_family(&p, "add"), (1 * 2 + 7 * 3) * 6); /* n=1: c 0,1 (n/2 rounds to 1) */
     CHECK_EQ_INT(count_family(&p, "cas"), 8 * 6 * 2);
+    CHECK_EQ_INT(au_cal_plan_atoms(&p), p.npts); /* no dsmem family asked for */
     au_cal_plan_free(&p);
     /* a device with 48 warps per SM: the largest n is 48, never more */
-    const au_cal_plan_opts o48 = {48, fams, 1, AU_CAL_CGRID_AUTO, 256};
+    const au_cal_plan_opts o48 = {48, fams, 1, AU_CAL_CGRID_AUTO, 256, 0};
     CHECK_EQ_INT(au_cal_plan_build(&o48, &p), AU_OK);
     int maxn = 0;
     for (size_t i = 0; i < p.npts; ++i)
@@ -97,12 +108,12 @@ static void test_quick_plan(void)
     au_cal_plan_free(&p);
     /* --c-grid full: every family gets c = 0..n, except cas (c means nothing there) */
     CHECK_EQ_INT(au_cal_parse_families("exch,cas", &fams), AU_OK);
-    const au_cal_plan_opts full = {8, fams, 0, AU_CAL_CGRID_FULL, 256};
+    const au_cal_plan_opts full = {8, fams, 0, AU_CAL_CGRID_FULL, 256, 0};
     CHECK_EQ_INT(au_cal_plan_build(&full, &p), AU_OK);
     CHECK_EQ_INT(count_family(&p, "exch"), 32 * (2 + 3 + 4 + 5 + 6 + 7 + 8 + 9));
     CHECK_EQ_INT(count_family(&p, "cas"), 32 * 8 * 2);
     au_cal_plan_free(&p);
-    const au_cal_plan_opts bad = {0, fams, 1, AU_CAL_CGRID_AUTO, 256};
+    const au_cal_plan_opts bad = {0, fams, 1, AU_CAL_CGRID_AUTO, 256, 0};
     CHECK(au_cal_plan_build(&bad, &p) == AU_E_INVAL);
 }
 
@@ -141,6 +152,75 @@ static void test_points(void)
     au_cal_make_point(add, 8, 1, 0, 256, -1, &lo);
     au_cal_make_point(add, 64, 32, 64, 256, -1, &hi);
     CHECK(hi.est_cycles > lo.est_cycles);
+}
+
+/* The dsmem families: after every ATOMS family, their descriptors, their own point rules and
+ * grid, and the model library's name rule agreeing with the descriptors. */
+static void test_dsmem(void)
+{
+    CHECK_EQ_INT(au_cal_natoms, 14);
+    CHECK_EQ_INT(au_cal_nfamilies, au_cal_natoms + 5);
+    unsigned all, dm = au_cal_dsmem_mask();
+    CHECK_EQ_INT(au_cal_parse_families("all", &all), AU_OK);
+    CHECK((all & dm) == dm && dm != 0);
+    static const struct {
+        const char *name;
+        int cluster, shift;
+    } want[] = {{"dsmem_local", 2, 0}, {"dsmem_remote", 2, 1}, {"dsmem_remote_c4", 4, 1},
+                {"dsmem_remote_c8", 8, 1}, {"dsmem_remote_c16", 16, 1}};
+    for (size_t i = 0; i < 5; ++i) {
+        const int k = au_cal_family_index(want[i].name);
+        CHECK(k >= au_cal_natoms && (dm & (1u << k)));
+        if (k < 0)
+            continue;
+        const au_cal_family *f = &au_cal_families[k];
+        CHECK(f->cluster == want[i].cluster && f->shift == want[i].shift);
+        CHECK(strcmp(f->sass, "ATOM.E.ADD") == 0 && f->pattern == AU_CAL_PAT_SPREAD);
+        CHECK(f->cgrid == AU_CAL_CGRID_ZERO && f->max_a == 32);
+    }
+    for (int k = 0; k < au_cal_nfamilies; ++k) {
+        const au_cal_family *f = &au_cal_families[k];
+        CHECK_EQ_INT(au_cal_is_dsmem(f), k >= au_cal_natoms);
+        CHECK_EQ_INT(au_cal_is_dsmem(f), au_family_is_dsmem(f->name));
+    }
+    int cv[65];
+    CHECK_EQ_INT(au_cal_c_values(32, AU_CAL_CGRID_ZERO, 0, cv), 1);
+    CHECK_EQ_INT(cv[0], 0);
+
+    au_cal_point pt;
+    const int loc = au_cal_family_index("dsmem_local"), rem = au_cal_family_index("dsmem_remote");
+    CHECK_EQ_INT(au_cal_make_point(rem, 32, 8, 0, 1024, -1, &pt), AU_OK);
+    CHECK(pt.lanes_op == 32 && pt.lanes_cas == 0 && pt.pattern == AU_CAL_PAT_SPREAD);
+    CHECK_EQ_INT(au_cal_point_wavefronts(&pt, 1024), -1); /* no ATOMS wavefronts to predict */
+    CHECK(au_cal_make_point(rem, 32, 3, 0, 1024, -1, &pt) == AU_E_INVAL); /* 32 % 3 != 0 */
+    CHECK(au_cal_make_point(rem, 33, 1, 0, 1024, -1, &pt) == AU_E_INVAL); /* one block: <= 32 */
+    CHECK(au_cal_make_point(rem, 8, 1, 8, 1024, -1, &pt) == AU_E_INVAL);  /* c = 0 only */
+    CHECK(au_cal_make_point(rem, 8, 1, 0, 1024, AU_CAL_PAT_WORD, &pt) == AU_E_INVAL);
+    /* the estimate: a remote job costs more than a local one, more lanes on a word more */
+    au_cal_point l1, r1, r32;
+    au_cal_make_point(loc, 32, 1, 0, 1024, -1, &l1);
+    au_cal_make_point(rem, 32, 1, 0, 1024, -1, &r1);
+    au_cal_make_point(rem, 32, 32, 0, 1024, -1, &r32);
+    CHECK(l1.est_cycles < r1.est_cycles && r1.est_cycles < r32.est_cycles);
+
+    /* quick: n 1, 2, 4, 8, 16, 32 whatever the SM holds beyond 32; an SM of 24 warps ends at 24 */
+    unsigned fams;
+    au_cal_plan p;
+    CHECK_EQ_INT(au_cal_parse_families("add,dsmem_local,dsmem_remote_c8", &fams), AU_OK);
+    const au_cal_plan_opts q = {64, fams, 1, AU_CAL_CGRID_FULL, 2048, 1024};
+    CHECK_EQ_INT(au_cal_plan_build(&q, &p), AU_OK);
+    CHECK_EQ_INT(count_family(&p, "dsmem_local"), 6 * 6);
+    CHECK_EQ_INT(count_family(&p, "dsmem_remote_c8"), 6 * 6);
+    CHECK_EQ_INT(au_cal_plan_atoms(&p), count_family(&p, "add"));
+    int maxn = 0;
+    for (size_t i = au_cal_plan_atoms(&p); i < p.npts; ++i)
+        maxn = p.pts[i].n > maxn ? p.pts[i].n : maxn;
+    CHECK_EQ_INT(maxn, 32);
+    au_cal_plan_free(&p);
+    const au_cal_plan_opts q24 = {24, fams, 0, AU_CAL_CGRID_AUTO, 2048, 1024};
+    CHECK_EQ_INT(au_cal_plan_build(&q24, &p), AU_OK);
+    CHECK_EQ_INT(count_family(&p, "dsmem_local"), 24 * 6);
+    au_cal_plan_free(&p);
 }
 
 static void test_cas_spread(void)
@@ -202,6 +282,7 @@ int main(void)
     test_full_plan();
     test_quick_plan();
     test_points();
+    test_dsmem();
     test_cas_spread();
     test_schedule();
     return check_report("test_calibrate_plan");

@@ -1,8 +1,9 @@
 /*
  * test_results.c - from clock readings to a table, without a GPU: service time of one pass and
- * its rejection rules, statistics over repetitions, the device-name slug, metadata, writing a
- * table and reading it back through the model library, and the --compare / --check-thinning
- * checks on synthetic tables.  argv[1] = a scratch directory.
+ * its rejection rules (ATOMS and dsmem passes), statistics over repetitions, the device-name
+ * slug, metadata, writing a table and reading it back through the model library, merging
+ * families into an existing table (--merge), and the --compare / --check-thinning checks on
+ * synthetic tables.  argv[1] = a scratch directory.
  */
 #include "cal.h"
 #include "check.h"
@@ -53,6 +54,28 @@ static void test_item_service(void)
     s[1].warps = 0;
     CHECK_EQ_INT(au_cal_item_service(s, &big, 32, &v), AU_CAL_REJ_NOT_RUN);
     CHECK(strcmp(au_cal_reject_name(AU_CAL_REJ_SPLIT), "blocks on different SMs") == 0);
+}
+
+/* One dsmem pass: median over blocks of cycles / (n k); blocks on a shared SM, blocks that did
+ * not run and bad clocks are rejected. */
+static void test_dsmem_service(void)
+{
+    long long cyc[5] = {3000, 1000, 2000, 900000, 1500};
+    int smid[5] = {4, 0, 2, 8, 6};
+    double v = -1;
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_NONE);
+    CHECK_NEAR(v, 2000.0 / (2 * 50), 1e-12); /* median: an outlier block does not move it */
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 4, 1, 10, &v), AU_CAL_REJ_NONE);
+    CHECK_NEAR(v, 2500.0 / 10, 1e-12); /* even count: mean of the middle two */
+    smid[3] = 2; /* two blocks on SM 2 */
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_SHARED_SM);
+    smid[3] = -1; /* a block that did not run (or no sm_90 code) */
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_NOT_RUN);
+    smid[3] = 8;
+    cyc[1] = 0;
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_CLOCK);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 0, 2, 50, &v), AU_CAL_REJ_NOT_RUN);
+    CHECK(strcmp(au_cal_reject_name(AU_CAL_REJ_SHARED_SM), "two blocks on one SM") == 0);
 }
 
 static void test_stats(void)
@@ -108,7 +131,7 @@ static int make_table(const char *path, const char *fams, int cgrid, int quick, 
     au_table_meta m;
     int rc;
     au_cal_parse_families(fams, &mask);
-    const au_cal_plan_opts o = {maxw, mask, quick, cgrid, 256};
+    const au_cal_plan_opts o = {maxw, mask, quick, cgrid, 256, 0};
     if ((rc = au_cal_plan_build(&o, &p)))
         return rc;
     double *s = malloc(p.npts * (size_t)reps * sizeof *s);
@@ -156,6 +179,11 @@ static void test_write_and_load(void)
     CHECK_NEAR(s.mad_cycles, 32.0 * 0.01, 1e-3);
     CHECK_EQ_INT(au_table_lookup(t, "cas64", 32, 16, 32, &s), AU_OK);
     CHECK_NEAR(s.service_cycles, 32.0 * 1.02, 1e-3);
+    /* the dsmem families: n up to 32, c = 0 rows only, and the table loads */
+    CHECK_EQ_INT(au_table_lookup(t, "dsmem_remote_c16", 32, 32, 0, &s), AU_OK);
+    CHECK_EQ_INT(au_table_lookup(t, "dsmem_remote_c16", 32, 32, 32, &s), AU_E_NOTFOUND);
+    CHECK_EQ_INT(au_table_n_max(t, "dsmem_local"), 32);
+    CHECK_EQ_INT(au_table_n_max(t, "add"), 64);
     au_table_free(t);
 
     /* burst metadata */
@@ -163,6 +191,112 @@ static void test_write_and_load(void)
     au_cal_fill_meta(&bm, &dev, 1, 1, 3, 0, NULL, NULL);
     CHECK(strcmp(bm.method, "burst") == 0 && bm.jobs_per_warp == 1 && bm.sm_clock_mhz == 0);
     CHECK(bm.date[0] == '\0' && bm.note[0] == '\0');
+}
+
+/* The rows and statistics of family fam in a and b are the same (b's values scaled by k). */
+static int same_family(const au_table *a, const au_table *b, const char *fam, double k)
+{
+    int cells = 0;
+    for (int n = 1; n <= 64; ++n)
+        for (int x = 1; x <= 32; ++x)
+            for (int c = 0; c <= n; ++c) {
+                au_sample s, u;
+                const int ra = au_table_lookup(a, fam, n, x, c, &s), rb = au_table_lookup(b, fam, n, x, c, &u);
+                if (ra != rb)
+                    return 0;
+                if (ra != AU_OK)
+                    continue;
+                if (fabs(s.service_cycles * k - u.service_cycles) > 1e-3 * u.service_cycles)
+                    return 0;
+                ++cells;
+            }
+    return cells;
+}
+
+/* --merge: an existing table's other families kept, the measured ones replaced or added, its
+ * metadata kept with the note extended; tables of another GPU or method refused. */
+static void test_merge(void)
+{
+    const char *old_path = scratch("merge-old.csv"), *new_path = scratch("merge-new.csv"),
+               *out = scratch("merge-out.csv");
+    CHECK_EQ_INT(make_table(old_path, "add,cas,dsmem_local", AU_CAL_CGRID_AUTO, 1, 64, 1.0, 3), AU_OK);
+    CHECK_EQ_INT(make_table(new_path, "add,dsmem_local,dsmem_remote", AU_CAL_CGRID_AUTO, 1, 64, 2.0, 3),
+                 AU_OK);
+    au_table *old = NULL, *fresh = NULL, *merged = NULL;
+    CHECK_EQ_INT(au_table_load(old_path, &old), AU_OK);
+    CHECK_EQ_INT(au_table_load(new_path, &fresh), AU_OK);
+    if (!old || !fresh)
+        goto done;
+    /* the plan and samples of a run of dsmem_local and dsmem_remote, at twice the old values */
+    unsigned mask;
+    au_cal_plan p;
+    au_cal_parse_families("dsmem_local,dsmem_remote", &mask);
+    const au_cal_plan_opts o = {64, mask, 1, AU_CAL_CGRID_AUTO, 2048, 1024};
+    CHECK_EQ_INT(au_cal_plan_build(&o, &p), AU_OK);
+    double *sm = malloc(p.npts * 3 * sizeof *sm);
+    for (size_t i = 0; i < p.npts; ++i)
+        for (int r = 0; r < 3; ++r)
+            sm[i * 3 + (size_t)r] = 2.0 * model_s(&p.pts[i], r, 0.01);
+    CHECK_EQ_INT(au_cal_merge_check(old, &dev, 0), AU_OK);
+    size_t rows = 0;
+    CHECK_EQ_INT(au_cal_merge_table(old, "merged 2026-11-25: dsmem_local dsmem_remote", &p, sm, 3, out,
+                                    &rows), AU_OK);
+    CHECK_EQ_INT(au_table_load(out, &merged), AU_OK);
+    if (merged) {
+        CHECK_EQ_INT(au_table_family_count(merged), 4);
+        const int add_cells = same_family(old, merged, "add", 1.0), cas_cells = same_family(old, merged, "cas", 1.0);
+        CHECK(add_cells > 0 && cas_cells > 0);                          /* kept as they were */
+        CHECK(same_family(fresh, merged, "dsmem_local", 1.0) == 36);  /* replaced: the new values */
+        CHECK(same_family(fresh, merged, "dsmem_remote", 1.0) == 36); /* added */
+        CHECK(same_family(old, merged, "dsmem_local", 2.0) == 36);
+        CHECK_EQ_INT(rows, (size_t)add_cells + (size_t)cas_cells + 72);
+        const au_table_meta *m = au_table_get_meta(merged), *mo = au_table_get_meta(old);
+        CHECK(strcmp(m->gpu_name, mo->gpu_name) == 0 && strcmp(m->date, mo->date) == 0);
+        CHECK(m->jobs_per_warp == mo->jobs_per_warp && m->repetitions == mo->repetitions);
+        CHECK(strcmp(m->note, "synthetic test table; merged 2026-11-25: dsmem_local dsmem_remote") == 0);
+    }
+    /* merging into the output file itself: the input is read before it is written */
+    CHECK_EQ_INT(au_cal_merge_table(merged ? merged : old, "again", &p, sm, 3, out, &rows), AU_OK);
+    /* a note too long for both: the old one is cut, the new part kept whole */
+    {
+        au_table_meta m = *au_table_get_meta(old);
+        memset(m.note, 'x', sizeof m.note - 1);
+        m.note[sizeof m.note - 1] = '\0';
+        au_table *t = NULL, *u = NULL;
+        CHECK_EQ_INT(au_table_new(&m, &t), AU_OK);
+        const au_sample s = {1, 1, 1, 0};
+        au_table_add(t, "add", 1, 1, 0, &s);
+        au_table_add(t, "add", 1, 1, 1, &s);
+        CHECK_EQ_INT(au_table_finalize(t), AU_OK);
+        CHECK_EQ_INT(au_cal_merge_table(t, "merged: dsmem_local", &p, sm, 3, out, &rows), AU_OK);
+        CHECK_EQ_INT(au_table_load(out, &u), AU_OK);
+        if (u) {
+            const char *note = au_table_get_meta(u)->note;
+            CHECK(strlen(note) == sizeof m.note - 1);
+            CHECK(strcmp(note + strlen(note) - 21, "; merged: dsmem_local") == 0);
+        }
+        au_table_free(u);
+        au_table_free(t);
+    }
+    /* rows of another GPU, compute capability, method or SM size do not go in */
+    au_cal_devinfo other = dev;
+    snprintf(other.name, sizeof other.name, "NVIDIA H100 80GB HBM3");
+    CHECK_EQ_INT(au_cal_merge_check(old, &other, 0), AU_E_INVAL);
+    CHECK(strstr(au_last_error(), "measure on that GPU") != NULL);
+    other = dev;
+    other.cc_major = 10;
+    CHECK_EQ_INT(au_cal_merge_check(old, &other, 0), AU_E_INVAL);
+    CHECK_EQ_INT(au_cal_merge_check(old, &dev, 1), AU_E_INVAL);
+    CHECK(strstr(au_last_error(), "steady method") != NULL);
+    other = dev;
+    other.max_warps = 48;
+    CHECK_EQ_INT(au_cal_merge_check(old, &other, 0), AU_E_INVAL);
+    free(sm);
+    au_cal_plan_free(&p);
+done:
+    au_table_free(merged);
+    au_table_free(fresh);
+    au_table_free(old);
 }
 
 static void test_compare(void)
@@ -214,9 +348,11 @@ int main(int argc, char **argv)
     if (argc > 1)
         dir = argv[1];
     test_item_service();
+    test_dsmem_service();
     test_stats();
     test_slug();
     test_write_and_load();
+    test_merge();
     test_compare();
     test_thinning();
     return check_report("test_calibrate_results");
