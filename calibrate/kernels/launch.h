@@ -107,7 +107,7 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
 
 /* The dsmem families' kernel (kernels/dsmem.cu): clusters of `cluster` blocks, one block of n
  * warps per SM, each warp k jobs atomicAdd(cluster.map_shared_rank(bins, (rank + shift) %
- * cluster) + word, 1u), lane l on word warp * 32 + l % (32 / a). */
+ * cluster) + word, 1u), lane l of warp w on word w * 32 + (l % (32 / a) + w) % 32. */
 typedef struct au_cal_dsmem_args {
     long long *cycles;  /* [passes - 1][blocks]: clock64 cycles of each timed pass per block */
     int *smid;          /* [blocks]: %smid of each block (-1: built without sm_90 code) */
