@@ -250,11 +250,11 @@ static int run_table(const au_cal_config *cfg)
     family_names(families, fams, sizeof fams);
     char dnote[96] = "";
     if (dsmem.npts)
-        snprintf(dnote, sizeof dnote, "; dsmem: %d jobs per warp, one block per SM, a = lanes per word",
+        snprintf(dnote, sizeof dnote, "; dsmem: K %d, one block per SM, a = lanes per word",
                  cfg->dsmem_jobs);
     size_t rows = 0;
     if (existing) {
-        snprintf(note, sizeof note, "merged %s by atomutil-calibrate %s: %s (%s grid, %d reps%s)", date,
+        snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date,
                  AU_VERSION_STRING, fams, cfg->quick ? "quick" : "full", cfg->reps, dnote);
         rc = au_cal_merge_table(existing, note, &plan, samples, cfg->reps, path, &rows);
     } else {
@@ -274,13 +274,15 @@ static int run_table(const au_cal_config *cfg)
         goto done;
     }
     const long *redone = au_cal_gpu_redone(g);
-    fprintf(stderr,
-            "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s, SM clock %.0f MHz, "
-            "%ld runs redone: %ld not run, %ld split, %ld skewed (worst %d cycles), %ld clock) -> %s%s\n",
-            prog, plan.npts, cfg->reps, fams, dev.name, now_seconds() - t0,
-            au_cal_gpu_seconds(g) + dsm.gpu_seconds, au_cal_gpu_clock_mhz(g),
-            redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
-            au_cal_gpu_worst_skew(g), redone[4], path, existing ? " (merged)" : "");
+    char atoms_line[256] = ""; /* what the ATOMS runner saw, when it ran */
+    if (na)
+        snprintf(atoms_line, sizeof atoms_line, ", SM clock %.0f MHz, %ld runs redone: %ld not run, "
+                 "%ld split, %ld skewed (worst %d cycles), %ld clock", au_cal_gpu_clock_mhz(g),
+                 redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
+                 au_cal_gpu_worst_skew(g), redone[4]);
+    fprintf(stderr, "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s%s) -> %s%s\n", prog,
+            plan.npts, cfg->reps, fams, dev.name, now_seconds() - t0,
+            au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path, existing ? " (merged)" : "");
     if (dsmem.npts) {
         char cl[256] = "";
         for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f)

@@ -236,14 +236,21 @@ int au_cal_merge_table(const au_table *existing, const char *note_add, const au_
     au_table_meta meta = *au_table_get_meta(existing);
     size_t rows = 0;
     int rc;
-    /* the new note: the old one, cut where both do not fit, then "; " and note_add */
+    /* the new note: the old one, cut where both do not fit (after its last "; " or ' ' that
+     * leaves room, then "..."), then "; " and note_add */
     const size_t room = sizeof meta.note - 1, add = note_add ? strlen(note_add) : 0;
     if (add) {
         char old[sizeof meta.note];
         au_strlcpy(old, meta.note, sizeof old);
-        const size_t keep = add + 2 < room ? room - add - 2 : 0;
-        if (strlen(old) > keep)
-            old[keep] = '\0';
+        const size_t fit = add + 2 < room ? room - add - 2 : 0; /* beside "; " and note_add */
+        if (strlen(old) > fit) {
+            size_t cut = fit >= 3 ? fit - 3 : 0;
+            while (cut > 0 && old[cut] != ' ')
+                --cut;
+            while (cut > 0 && strchr(" ;,", old[cut - 1]))
+                --cut;
+            snprintf(old + cut, sizeof old - cut, "%s", cut ? "..." : "");
+        }
         snprintf(meta.note, sizeof meta.note, "%s%s%s", old, old[0] ? "; " : "", note_add);
     }
     if ((rc = au_table_new(&meta, &t)))
