@@ -3,7 +3,9 @@
 
   sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs families.def,
                                   and instructions issued per job in the unrolled main loop
-                                  (more than 3 per cycle of unit time: issue-bound)
+                                  (more than 3 per cycle of unit time: issue-bound); the dsmem
+                                  families' one kernel (au_cal_dsmem_kernel): the generic ATOM of
+                                  their descriptor and no other atomic
   ncu   NCU.csv POINTS.csv        per --point launch: ATOMS instructions and wavefronts per
                                   instruction (ncu --csv --page raw) vs what the point intends
   ops   TABLE.csv                 every family against add at equal n, a (c = 0)
@@ -23,17 +25,24 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from plot_calibration import load_table  # noqa: E402
 
 
+DSMEM_KERNEL = "dsmem"  # the key of au_cal_dsmem_kernel, the one kernel of the dsmem families
+
+
 def families_def(with_pattern=False):
     """[(name, sass prefix)] from calibrate/families.def (with_pattern: also wavefronts per pass
-    and lane pattern)."""
+    and lane pattern, SPREAD for the dsmem families)."""
     out = []
     pat = re.compile(r'^AU_CAL_FAMILY\((\w+), "([^"]+)", \d+, (\d+), (\w+),')
+    dsm = re.compile(r'^AU_CAL_DSMEM_FAMILY\((\w+), "([^"]+)",')
     with open(os.path.join(ROOT, "calibrate", "families.def")) as f:
         for line in f:
-            m = pat.match(line)
+            m, d = pat.match(line), dsm.match(line)
             if m:
                 out.append((m.group(1), m.group(2), int(m.group(3)), m.group(4)) if with_pattern
                            else (m.group(1), m.group(2)))
+            elif d:
+                out.append((d.group(1), d.group(2), 1, "SPREAD") if with_pattern
+                           else (d.group(1), d.group(2)))
     return out
 
 
@@ -62,7 +71,7 @@ def issue_per_job(code, sass):
         if t >= a or t not in addr:
             continue
         body = code[addr[t]:i + 1]
-        jobs = sum(1 for _, x in body if x.startswith("ATOMS") and own_op(x.split()[0], sass))
+        jobs = sum(1 for _, x in body if own_op(x.split()[0], sass))
         if jobs >= 2 and (best[0] == 0 or jobs * best[1] > best[0] * len(body)):
             best = (jobs, len(body))
     return best
@@ -92,11 +101,11 @@ def in_flight(code, sass):
     if first is None:
         return 0
     pending, count = set(), 0
-    if re.match(r"ATOMS\S*\s+RZ", code[first]):
+    if re.match(r"ATOMS?\S*\s+(?:PT,\s*)?RZ", code[first]):
         return "all (no result)"
     for ins in code[first:]:
         regs = re.findall(r"\bR\d+\b", ins)
-        if ins.startswith("ATOMS"):
+        if ins.startswith("ATOM"):
             if any(r in pending for r in regs[1:]):
                 break
             count += 1
@@ -108,14 +117,15 @@ def in_flight(code, sass):
 
 
 def cmd_sass(path):
-    """cuobjdump prints 'Function : <mangled>' then the SASS; kernels are au_cal_kernel<au_op_X>."""
+    """cuobjdump prints 'Function : <mangled>' then the SASS; kernels are au_cal_kernel<au_op_X>
+    and, for every dsmem family, au_cal_dsmem_kernel."""
     found, code, cur = {}, {}, None
     with open(path) as f:
         for line in f:
             m = re.search(r"Function : (\S+)", line)
             if m:
                 fm = re.search(r"au_op_([a-z0-9_]+?)E", m.group(1))
-                cur = fm.group(1) if fm else None
+                cur = fm.group(1) if fm else DSMEM_KERNEL if "au_cal_dsmem_kernel" in m.group(1) else None
                 if cur:
                     found.setdefault(cur, {})
                     code.setdefault(cur, [])
@@ -123,19 +133,23 @@ def cmd_sass(path):
             ins = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([^;]+);", line)
             if cur and ins:
                 code[cur].append((int(ins.group(1), 16), ins.group(2).strip()))
-                for op in re.findall(r"\b(ATOMS\.[A-Z0-9.]+)", line):
+                # shared atomics; in the dsmem kernel the generic ATOM too
+                for op in re.findall(r"\b(ATOMS?\.[A-Z0-9.]+)" if cur == DSMEM_KERNEL
+                                     else r"\b(ATOMS\.[A-Z0-9.]+)", line):
                     found[cur][op] = found[cur].get(op, 0) + 1
     bad = 0
     print("family,expected,atoms_opcodes_in_kernel,queued_before_first_job,jobs_in_flight,"
           "main_loop_jobs,main_loop_instructions,issue_per_job,verdict")
     for name, sass, wf_per_way, pattern in families_def(with_pattern=True):
-        ops = found.get(name, {})
-        # the family's own op must be there; besides it only the c warps' ATOMS.CAS
+        kernel = DSMEM_KERNEL if pattern == "SPREAD" else name
+        ops = found.get(kernel, {})
+        # the family's own op must be there; besides it only the c warps' ATOMS.CAS (the dsmem
+        # kernel: nothing besides its generic ATOM)
         own = [o for o in ops if own_op(o, sass)]
-        extra = [o for o in ops if o not in own and o != "ATOMS.CAS"]
+        extra = [o for o in ops if o not in own and (o != "ATOMS.CAS" or pattern == "SPREAD")]
         ok = bool(own) and not extra
-        lines = [x for _, x in code.get(name, [])]
-        jobs, instrs = issue_per_job(code.get(name, []), sass)
+        lines = [x for _, x in code.get(kernel, [])]
+        jobs, instrs = issue_per_job(code.get(kernel, []), sass)
         per = instrs / jobs if jobs else float("nan")
         # CAS loops (the DISTINCT families) issue a load, the CAS, a compare and a branch per
         # attempt by construction: reported, not judged
@@ -205,6 +219,8 @@ def cmd_ops(path):
         if fam == "add":
             continue
         ratios, sat = [], []
+        if fam.startswith("dsmem"):
+            continue  # generic ATOMs on distributed shared memory: not an operation of the unit's
         for (f, n, a, c), v in rows.items():
             if f != fam or c != 0 or ("add", n, a, 0) not in rows:
                 continue

@@ -44,6 +44,7 @@ log ncu
 # families with every lane pattern at 32 active lanes (a then counts lanes)
 own=() word=() dist=() bank=()
 while IFS=, read -r f sass width pat amax rest; do
+  [ "$pat" = spread ] && continue # the dsmem families: no --point (their kernel is not ATOMS)
   for a in 1 2 3 8 17 32; do [ "$a" -le "$amax" ] && own+=(--point "$f:4:$a:0"); done
   word+=(--point "$f:4:32:0"); dist+=(--point "$f:4:32:0"); bank+=(--point "$f:4:32:0")
   [ "$pat" = distinct ] && bank+=(--point "$f:4:2:0" --point "$f:4:8:0")
