@@ -302,6 +302,23 @@ static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode
     return au_table_interp(t, family, n, a, 0, s, &fl);
 }
 
+/* The counted ATOMS of a launch without local wavefronts (cluster set) were priced at one pass:
+ * *scale = S(add, n, 32) / S(add, n, 1), the factor of their busy time at 32 passes; 1 when their
+ * passes were counted or there are none. */
+static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w, double N,
+                             au_busy_mode busy, double *scale)
+{
+    *scale = 1;
+    if (have_w || !(res->jobs > 0) || !au_table_has_family(t, "add"))
+        return AU_OK;
+    double s1, s32;
+    int rc;
+    if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
+        return rc;
+    *scale = s32 / s1;
+    return AU_OK;
+}
+
 int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
                    au_busy_mode busy, au_result *res)
 {
@@ -316,16 +333,14 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
         /* no DSMEM traffic; without the local wavefronts (cluster set) the counted ATOMS were
          * priced at one pass: their passes are unknown, so U gets a range */
-        if (!have_w && res->jobs > 0 && au_table_has_family(t, "add")) {
-            double s1, s32;
-            int rc;
-            if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
-                return rc;
+        double hi;
+        int rc = atoms_upper_scale(t, res, have_w, N, busy, &hi);
+        if (rc == AU_OK && hi > 1) {
             res->util_lo = res->util;
-            res->util_hi = res->util * s32 / s1;
+            res->util_hi = res->util * hi;
             res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
         }
-        return AU_OK;
+        return rc;
     }
     const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
     if (!fr || !au_table_has_family(t, "dsmem_local")) {
@@ -364,13 +379,10 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
         (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)))
         return rc;
     /* the counted ATOMS: as priced (at one pass when their wavefronts were not counted) */
-    double b_atoms = res->jobs > 0 ? res->busy : 0, b_atoms_hi = b_atoms;
-    if (!have_w && res->jobs > 0 && au_table_has_family(t, "add")) {
-        double s1, s32;
-        if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
-            return rc;
-        b_atoms_hi = b_atoms * s32 / s1;
-    }
+    double b_atoms = res->jobs > 0 ? res->busy : 0, hi;
+    if ((rc = atoms_upper_scale(t, res, have_w, N, busy, &hi)) != AU_OK)
+        return rc;
+    double b_atoms_hi = b_atoms * hi;
     double b_local = b_atoms + j_local * s_pt;
     double b_local_lo = b_atoms + j_local * s_lo, b_local_hi = b_atoms_hi + j_local * s_hi;
     res->util_local = b_local / T;
