@@ -38,6 +38,7 @@ typedef struct au_cal_family {
     const char *what;
     int cluster;    /* dsmem families: blocks per cluster; 0 for the ATOMS families */
     int shift;      /* dsmem families: target rank = (own rank + shift) % cluster */
+    int row;        /* dsmem families: 1 = every warp's words in one 128-byte row, 0 = a row each */
 } au_cal_family;
 /* Active lanes of a family's job for a serialized passes with its own pattern. */
 int au_cal_family_lanes(const au_cal_family *f, int a);

@@ -108,7 +108,7 @@ int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps
         const au_cal_point *pt = &p->pts[i];
         const au_cal_family *fam = &au_cal_families[pt->family];
         const int clusters = info->clusters[pt->family], blocks = clusters * fam->cluster;
-        const au_cal_dsmem_args a = {d_cycles, d_smid, d_sink, GUARD, 0, k, pt->a, fam->shift, reps + 1};
+        const au_cal_dsmem_args a = {d_cycles, d_smid, d_sink, GUARD, 0, k, pt->a, fam->shift, fam->row, reps + 1};
         int why = AU_CAL_REJ_NOT_RUN;
         for (int t = 0; t < LAUNCH_TRIES && why != AU_CAL_REJ_NONE; ++t) {
             if (t > 0)

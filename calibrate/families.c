@@ -9,10 +9,10 @@
 
 const au_cal_family au_cal_families[] = {
 #define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what)                   \
-    {#name, sass, width, wf_per_way, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0},
+    {#name, sass, width, wf_per_way, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0, 0},
 /* dsmem: 32-bit words, all 32 lanes on 32/a words in distinct banks, a up to 32, c = 0 only */
-#define AU_CAL_DSMEM_FAMILY(name, sass, cluster, shift, what)                                       \
-    {#name, sass, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift},
+#define AU_CAL_DSMEM_FAMILY(name, sass, cluster, shift, row, what)                                  \
+    {#name, sass, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift, row},
 #include "families.def"
 #undef AU_CAL_FAMILY
 #undef AU_CAL_DSMEM_FAMILY

@@ -30,16 +30,19 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
         au_dsmem_bins[i] = 0;
     if (tid == 0)
         g.smid[blockIdx.x] = (int)au_smid();
-    /* Each warp owns row `warp`; lane l takes word (l % (32 / a) + warp) % 32 of it: 32 / a words
-     * in distinct banks, a lanes on each, and the warps' words rotated by the warp index, so that
-     * with a = 32 every warp's one word lies in its own bank, as in the pattern probe
-     * (docs/results/dsmem-patterns-h100-2026-11-24, one word per warp: 240 cycles per remote job).
-     * Without the rotation every warp's one word sat in bank 0 and a remote job cost 111 cycles at
-     * n = 32, the probe's figure for 32 words of one bank (docs/results/dsmem-live-h100-2026-11-24).
+    /* Each warp owns row `warp` (row = 1: all warps share row 0); lane l takes word
+     * (l % (32 / a) + warp) % 32 of it: 32 / a words in distinct banks, a lanes on each, and the
+     * warps' words rotated by the warp index, so that with a = 32 every warp's one word lies in its
+     * own bank (row = 1: the pattern probe's one word per warp, docs/results/dsmem-patterns-h100-2026-11-24).
+     * Measured (H100): at a = 32, n = 32 a remote job costs 111 cycles with a row per warp (with or
+     * without the rotation) and 240 with every warp's word in one row (row = 1, the probe's one word
+     * per warp): the warps' requests to one 128-byte row serialize.  The counters cannot tell the
+     * two apart; the model gives such launches a range (docs/model.md, "DSMEM").
      * The pointer is computed once, before the passes: a special-register read after the release
      * would wait behind jobs already queued. */
     const unsigned size = cl.num_blocks(), target = (cl.block_rank() + (unsigned)g.shift) % size;
-    unsigned *const p = cl.map_shared_rank(au_dsmem_bins, target) + warp * 32 + (lane % (32 / g.a) + warp) % 32;
+    unsigned *const p =
+        cl.map_shared_rank(au_dsmem_bins, target) + (g.row ? 0 : warp * 32) + (lane % (32 / g.a) + warp) % 32;
     const int k = g.k;
     unsigned acc = 0;
     /* pass 0 warms up (instruction cache, the words, the path to the target); the rest are timed */

@@ -107,7 +107,8 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
 
 /* The dsmem families' kernel (kernels/dsmem.cu): clusters of `cluster` blocks, one block of n
  * warps per SM, each warp k jobs atomicAdd(cluster.map_shared_rank(bins, (rank + shift) %
- * cluster) + word, 1u), lane l of warp w on word w * 32 + (l % (32 / a) + w) % 32. */
+ * cluster) + word, 1u), lane l of warp w on word w * 32 + (l % (32 / a) + w) % 32 (row = 0) or
+ * (l % (32 / a) + w) % 32 (row = 1: every warp in row 0). */
 typedef struct au_cal_dsmem_args {
     long long *cycles;  /* [passes - 1][blocks]: clock64 cycles of each timed pass per block */
     int *smid;          /* [blocks]: %smid of each block (-1: built without sm_90 code) */
@@ -117,6 +118,7 @@ typedef struct au_cal_dsmem_args {
     int k;              /* jobs per warp and pass */
     int a;              /* lanes on each word: 1, 2, 4, 8, 16 or 32 */
     int shift;          /* target rank = (own rank + shift) % cluster size */
+    int row;            /* 1: every warp's words in row 0; 0: warp w's in row w */
     int passes;         /* a warm-up pass, then passes - 1 timed ones */
 } au_cal_dsmem_args;
 

@@ -21,6 +21,7 @@ static const char *const flag_names[] = {
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
     "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
+    "dsmem_row_range",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -356,6 +357,16 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
      * serialized wavefronts at the one-word request's rate per wavefront */
     double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    /* same-word lanes serialize at the receiver, and more so when the warps' words share one
+     * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); the counters are the
+     * same for both, so with the row family the serialized term gets its upper end from it */
+    double b_remote_hi = b_remote;
+    if (au_table_has_family(t, "dsmem_remote_row")) {
+        double row32;
+        if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
+            return rc;
+        b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
+    }
     /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
      * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
     double requests = fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
@@ -391,11 +402,15 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     res->util = res->busy / T;
     res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
     res->flags |= AU_F_DSMEM;
-    if (b_local_hi > b_local_lo * 1.005 + 1e-9) {
-        res->util_lo = fmax(b_local_lo, b_remote) / T;
-        res->util_hi = fmax(b_local_hi, b_remote) / T;
-        if (res->util_hi > res->util_lo * 1.005)
-            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+    double lo = fmax(b_local_lo, b_remote), hi_local = fmax(b_local_hi, b_remote);
+    double hi_all = fmax(b_local_hi, b_remote_hi);
+    if (hi_local > lo * 1.005 + 1e-9)
+        res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+    if (hi_all > hi_local * 1.005 + 1e-9)
+        res->flags |= AU_F_DSMEM_ROW_RANGE;
+    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) {
+        res->util_lo = lo / T;
+        res->util_hi = hi_all / T;
     }
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;

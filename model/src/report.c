@@ -275,13 +275,15 @@ static void render_table(const au_report *r, FILE *out)
     int ranges = 0;
     for (size_t i = 0; i < r->count; ++i) {
         const au_result *x = &r->launches[i].res;
-        if (!(x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)))
+        if (!(x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)))
             continue;
         if (!ranges++)
             fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
                          "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
                          "launches with clusters are measured with counters\nthat do not count the passes of "
-                         "local shared atomics; U is the estimate, the range bounds it):\n");
+                         "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
+                         "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
+                         "shows; U is the estimate, the range bounds it):\n");
         fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%\n", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
     }
@@ -377,7 +379,7 @@ static void render_csv(const au_report *r, FILE *out)
         /* optional columns: empty where the counter is absent or the figure does not apply; the
          * last five are the load counters of CAS loops and U's range where their loads were
          * estimated */
-        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)) != 0;
+        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) != 0;
         csv_opt(out, l->ctr.have & AU_C_WAVEFRONTS_MAX, "%.0f", l->ctr.wavefronts_max);
         csv_opt(out, l->ctr.have & AU_C_ACTIVE_MAX, "%.0f", l->ctr.active_max);
         csv_opt(out, x->imbalance > 0, "%.4f", x->imbalance);
@@ -571,7 +573,7 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
         json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
         json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 0);
-        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED)) != 0;
+        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) != 0;
         json_num(out, "util_pct_lo", est ? x->util_lo * 100 : NAN, 0);
         json_num(out, "util_pct_hi", est ? x->util_hi * 100 : NAN, 0);
         json_num(out, "util_pct_local", (x->flags & AU_F_DSMEM) ? x->util_local * 100 : NAN, 0);

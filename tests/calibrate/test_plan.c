@@ -66,7 +66,7 @@ static void test_full_plan(void)
     CHECK_EQ_INT(count_family(&p, "dsmem_remote_c16"), 32 * 6);
     /* grouped by family, the ATOMS families first, every point consistent */
     const size_t na = au_cal_plan_atoms(&p);
-    CHECK_EQ_INT(p.npts - na, 5 * 32 * 6);
+    CHECK_EQ_INT(p.npts - na, 6 * 32 * 6);
     for (size_t i = 0; i < p.npts; ++i) {
         const au_cal_point *q = &p.pts[i];
         CHECK(q->n >= 1 && q->n <= 64 && q->c >= 0 && q->c <= q->n);
@@ -159,22 +159,22 @@ static void test_points(void)
 static void test_dsmem(void)
 {
     CHECK_EQ_INT(au_cal_natoms, 14);
-    CHECK_EQ_INT(au_cal_nfamilies, au_cal_natoms + 5);
+    CHECK_EQ_INT(au_cal_nfamilies, au_cal_natoms + 6);
     unsigned all, dm = au_cal_dsmem_mask();
     CHECK_EQ_INT(au_cal_parse_families("all", &all), AU_OK);
     CHECK((all & dm) == dm && dm != 0);
     static const struct {
         const char *name;
-        int cluster, shift;
-    } want[] = {{"dsmem_local", 2, 0}, {"dsmem_remote", 2, 1}, {"dsmem_remote_c4", 4, 1},
-                {"dsmem_remote_c8", 8, 1}, {"dsmem_remote_c16", 16, 1}};
-    for (size_t i = 0; i < 5; ++i) {
+        int cluster, shift, row;
+    } want[] = {{"dsmem_local", 2, 0, 0},     {"dsmem_remote", 2, 1, 0},     {"dsmem_remote_c4", 4, 1, 0},
+                {"dsmem_remote_c8", 8, 1, 0}, {"dsmem_remote_c16", 16, 1, 0}, {"dsmem_remote_row", 2, 1, 1}};
+    for (size_t i = 0; i < 6; ++i) {
         const int k = au_cal_family_index(want[i].name);
         CHECK(k >= au_cal_natoms && (dm & (1u << k)));
         if (k < 0)
             continue;
         const au_cal_family *f = &au_cal_families[k];
-        CHECK(f->cluster == want[i].cluster && f->shift == want[i].shift);
+        CHECK(f->cluster == want[i].cluster && f->shift == want[i].shift && f->row == want[i].row);
         CHECK(strcmp(f->sass, "ATOM.E.ADD") == 0 && f->pattern == AU_CAL_PAT_SPREAD);
         CHECK(f->cgrid == AU_CAL_CGRID_ZERO && f->max_a == 32);
     }

@@ -132,6 +132,9 @@ enum {
                                              are not counted; U has a range (util_lo..util_hi) */
     AU_F_DSMEM_UNCALIBRATED = 1u << 23,   /* DSMEM traffic but the table has no dsmem families:
                                              not priced, verdict unknown */
+    AU_F_DSMEM_ROW_RANGE = 1u << 24,      /* remote requests with same-word lanes: their cost depends
+                                             on whether other warps' words share the 128-byte row,
+                                             which no counter shows; U has a range (util_lo..util_hi) */
     AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
                                              through generic addresses, distributed shared memory):
                                              U prices each wavefront at one pass, a lower bound */
