@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -38,7 +39,7 @@
 /* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
+inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER, .fd = -1};
 
 /* ------------------------------------------------------------------ output */
 
@@ -156,11 +157,21 @@ static ctx_state *find_ctx(CUcontext ctx)
     return NULL;
 }
 
+double au_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double now_s(void) { return au_now(); }
+
 static ctx_state *get_ctx(CUcontext ctx)
 {
     ctx_state *c = find_ctx(ctx);
     if (c)
         return c;
+    double t0 = now_s(); /* the profiler's start and the context's setup */
     if (!au_g.profiler_initialized) {
         /* not in InitializeInjection: the driver is not ready there (CUPTI_ERROR_UNKNOWN) */
         CUpti_Profiler_Initialize_Params pi = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -201,6 +212,7 @@ static ctx_state *get_ctx(CUcontext ctx)
     }
     if (au_g.col->setup(c) != 0)
         c->failed = 1;
+    au_diag("info", "timing: setup %.3f s (context %u)", now_s() - t0, c->ctx_id);
     return c;
 }
 
@@ -307,6 +319,11 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
             au_g.capture_skipped++;
         return;
     }
+    ctx_state *gc = find_ctx(cb->context);
+    if (gc && gc->in_graph) { /* another thread launched while a graph's range is open */
+        au_g.capture_skipped++;
+        return;
+    }
     if (!au_g.atexit_late) {
         /* exit handlers run last registered first: registered again now, after the CUDA runtime
          * and driver registered theirs, ours stops all collection before they tear CUDA down
@@ -347,11 +364,114 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     ctx_state *c = find_ctx(cb->context);
     if (c && c->failed)
         return;
-    if (c && c->npend)
+    if (c && c->npend) {
+        double t0 = now_s();
         au_cubin_note_launch(cb->symbolName);
+        au_g.t_code += now_s() - t0;
+    }
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
     if (c && c->enabled && c->npend)
         au_g.col->flush(c);
+}
+
+/* The launch's row of a graph launch: the graph's number and kernel count as its name, the first
+ * kernel node's shape; and a "graph:" line naming the kernels (for their code, docs/opcodes.md). */
+static void graph_launch_enter(const CUpti_CallbackData *cb)
+{
+    const cuGraphLaunch_params *p = cb->functionParams;
+    ctx_state *c = get_ctx(cb->context);
+    if (!c || c->failed || !p)
+        return;
+    if (c->in_graph) { /* another thread's graph still open (it waited 60 s): not measured */
+        au_g.graph_skipped++;
+        return;
+    }
+    const au_graph_kernels *k = au_graph_find(p->hGraph);
+    pending_launch *l = &c->graph_launch;
+    memset(l, 0, sizeof *l);
+    char name[160];
+    if (k)
+        snprintf(name, sizeof name, "graph %lld (%zu kernel nodes)", k->index, k->kernel_nodes);
+    else
+        snprintf(name, sizeof name, "graph (kernels unknown: instantiated before atomutil attached)");
+    if (!(l->kernel = strdup(name)))
+        return;
+    if (k) {
+        memcpy(l->grid, k->grid, sizeof l->grid);
+        memcpy(l->block, k->block, sizeof l->block);
+    }
+    l->cluster = 1;
+    if (p->hStream)
+        cuptiGetStreamId(cb->context, p->hStream, &l->stream_id);
+    if (au_g.col->graph_begin(c) != 0) {
+        free(l->kernel);
+        l->kernel = NULL;
+        au_g.graph_skipped++;
+        return;
+    }
+    l->id = au_g.next_id++;
+    /* until the graph has run, other threads' launches wait (wait_for_graph): the range counts
+     * everything the context runs, and must hold the graph's kernels only */
+    au_g.graph_open = 1;
+    au_g.graph_owner = pthread_self();
+}
+
+static void graph_launch_exit(const CUpti_CallbackData *cb)
+{
+    const cuGraphLaunch_params *p = cb->functionParams;
+    ctx_state *c = find_ctx(cb->context);
+    if (!c || !c->in_graph || !p)
+        return;
+    pending_launch l = c->graph_launch;
+    memset(&c->graph_launch, 0, sizeof c->graph_launch);
+    long long id = l.id;
+    au_g.col->graph_end(c, &l, p->hStream);
+    free(l.kernel);
+    au_g.graph_open = 0;
+    pthread_cond_broadcast(&au_g.graph_done);
+    au_g.graph_measured++;
+    const au_graph_kernels *k = au_graph_find(p->hGraph);
+    if (!k || k->n == 0)
+        return;
+    size_t len = 64;
+    for (size_t i = 0; i < k->n; ++i) {
+        au_cubin_note_launch(k->names[i]);
+        len += strlen(k->names[i]) + 1;
+    }
+    char *line = malloc(len);
+    if (!line)
+        return;
+    size_t used = (size_t)snprintf(line, len, "==ATOMUTIL== %ld graph: %lld", au_g.pid, id);
+    for (size_t i = 0; i < k->n && used < len; ++i)
+        used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
+    if (used < len - 1) {
+        line[used++] = '\n';
+        au_write_all(line, used);
+    }
+    free(line);
+}
+
+/* A launch (kernel or graph) from another thread while a graph's range is open waits until the
+ * graph has run (au_g.lock is released while waiting); after 60 s it goes on, unmeasured if it
+ * lands in that context, so that a graph that never finishes cannot hang the program. */
+static void wait_for_graph(void)
+{
+    if (!au_g.graph_open || pthread_equal(au_g.graph_owner, pthread_self()))
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    while (au_g.graph_open && !au_g.exiting)
+        if (pthread_cond_timedwait(&au_g.graph_done, &au_g.lock, &until) != 0)
+            break;
+}
+
+static int is_instantiate(CUpti_CallbackId id)
+{
+    return id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate || id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
+           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
 /* Stops collection on every context (before a stream capture or a graph launch). */
@@ -380,9 +500,24 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         pthread_mutex_unlock(&au_g.lock);
         return;
     }
+    double t0 = now_s();
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
-        if (is_begin_capture(id)) {
+        if (cb->callbackSite == CUPTI_API_ENTER && !is_instantiate(id) && !is_begin_capture(id) &&
+            id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture && id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
+            wait_for_graph();
+            if (au_g.exiting) {
+                pthread_mutex_unlock(&au_g.lock);
+                return;
+            }
+        }
+        if (is_instantiate(id)) {
+            /* every instantiate call's parameters begin with (CUgraphExec *, CUgraph) */
+            const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
+            if (cb->callbackSite == CUPTI_API_EXIT && p && p->phGraphExec &&
+                *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+                au_graph_instantiated(*p->phGraphExec, p->hGraph);
+        } else if (is_begin_capture(id)) {
             /* stop before the capture starts: once it runs, a synchronization would invalidate it */
             if (cb->callbackSite == CUPTI_API_ENTER) {
                 if (au_g.captures == 0)
@@ -398,11 +533,19 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         } else if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                    id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
             /* the auto-range profiler does not measure graph kernel nodes and disturbs their
-             * execution (CUDA 13.0, docs/performance.md): graphs run with collection stopped */
+             * execution (CUDA 13.0, docs/performance.md): a graph launch is one user range
+             * (range.c); with ATOMUTIL_GRAPHS=off, while a stream is being captured, and in the
+             * SASS mode graphs run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.captures == 0)
-                    pause_all();
-                au_g.graph_skipped++;
+                if (au_g.captures == 0 && au_g.col->graph_begin && au_g.graphs)
+                    graph_launch_enter(cb);
+                else {
+                    if (au_g.captures == 0)
+                        pause_all();
+                    au_g.graph_skipped++;
+                }
+            } else if (au_g.captures == 0 && au_g.col->graph_end) {
+                graph_launch_exit(cb);
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
             on_launch_enter(cb, id);
@@ -423,7 +566,12 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         const CUpti_ResourceData *rd = data;
         if (au_g.cubin_dir && rd->resourceDescriptor)
             au_cubin_loaded(rd->resourceDescriptor);
+        au_g.t_module += now_s() - t0;
+        pthread_mutex_unlock(&au_g.lock);
+        return;
     }
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
+        au_g.t_launch += now_s() - t0;
     pthread_mutex_unlock(&au_g.lock);
 }
 
@@ -435,11 +583,18 @@ static void at_exit(void)
         return;
     }
     au_g.exiting = 1;
+    pthread_cond_broadcast(&au_g.graph_done); /* launches waiting for a graph go on, unmeasured */
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
     if (au_g.graph_skipped)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
+    if (au_g.graph_measured)
+        au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
+    au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads",
+            au_g.measured, au_g.t_launch, au_g.t_module);
+    au_diag("info", "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
+            "switching counter sets, %.3f s keeping kernels' code", au_g.t_flush, au_g.t_switch, au_g.t_code);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured",
                 au_g.capture_skipped);
@@ -495,6 +650,8 @@ EXPORT int InitializeInjection(void)
     open_output(sass);
     const char *mr = getenv("ATOMUTIL_MAX_RANGES");
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 64;
+    const char *gr = getenv("ATOMUTIL_GRAPHS");
+    au_g.graphs = !(gr && strcmp(gr, "off") == 0);
     /* counters mode: the model's counters and the kernel's duration; device name and SM count
      * come from the driver (range.c) */
     size_t n;
@@ -532,6 +689,10 @@ EXPORT int InitializeInjection(void)
         CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
         CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,      CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,      CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
     };
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);

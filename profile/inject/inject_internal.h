@@ -48,12 +48,24 @@ typedef struct ctx_state {
     uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
+    int in_graph;  /* a graph launch's range is open (range.c) */
+    pending_launch graph_launch; /* ... and the row it will write */
+    char chip[64]; /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
     struct ctx_state *next;
 } ctx_state;
 
 /* One way of collecting; every function is called with the global lock held. */
+/* The kernel nodes of an instantiated graph (graphs.c). */
+typedef struct au_graph_kernels {
+    long long index;       /* the graph's number in this process (0, 1, ...) */
+    char **names;          /* mangled names of its kernels, each once */
+    size_t n, cap;
+    size_t kernel_nodes;   /* kernel nodes, child graphs' included */
+    unsigned grid[3], block[3]; /* the first kernel node's */
+} au_graph_kernels;
+
 typedef struct collector {
     const char *name;
     int (*setup)(ctx_state *c);   /* once per context, at its first launch */
@@ -63,6 +75,10 @@ typedef struct collector {
     int (*resume)(ctx_state *c);
     void (*disable)(ctx_state *c);
     int (*use_set)(ctx_state *c, int set); /* counter set of the next launch (NULL: one set) */
+    /* a graph launch measured as one range (NULL: graphs run unmeasured): begin before the launch
+     * call, end after it returns, with the launch's row to write */
+    int (*graph_begin)(ctx_state *c);
+    void (*graph_end)(ctx_state *c, pending_launch *l, CUstream stream);
 } collector;
 
 extern const collector au_range_collector;
@@ -91,6 +107,14 @@ typedef struct inject_state {
     int profiler_initialized;
     int captures;              /* stream captures in progress in this process */
     long long graph_skipped;   /* graph launches, not measured */
+    long long graph_measured;  /* graph launches measured as one range each */
+    int graphs;                /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
+    int graph_open;            /* a graph launch's range is open, by graph_owner's launch call */
+    pthread_t graph_owner;
+    pthread_cond_t graph_done; /* signalled when it closes */
+    long long measured;        /* launches measured (rows written) */
+    double t_launch, t_module; /* seconds spent in launch and module-load callbacks */
+    double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
     int atexit_late;           /* at_exit registered again at the first launch */
@@ -101,6 +125,7 @@ typedef struct inject_state {
 extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
+double au_now(void); /* monotonic seconds */
 /* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void au_report_cupti(const char *call, CUptiResult r);
@@ -113,6 +138,9 @@ void au_csv_quote(const char *s, char *buf, size_t size);
 /* cubins.c: keeps every loaded module's cubin (with ATOMUTIL_CUBIN_DIR); at a kernel's first
  * launch writes the cubin holding it and a "code:" line naming it; writes the cubin of a SASS
  * record's CRC. */
+void au_graph_instantiated(CUgraphExec exec, CUgraph g);
+const au_graph_kernels *au_graph_find(CUgraphExec exec);
+
 void au_cubin_loaded(const CUpti_ModuleResourceData *m);
 void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
 /* The demangled name (malloc'ed; the name itself if it does not demangle). */

@@ -63,11 +63,15 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         used += (size_t)n;
     }
     au_write_all(buf, used);
+    au_g.measured++;
     free(buf);
 }
 
 /* A kernel whose cluster-set launch showed no generic atomic and no DSMEM traffic: measured with
- * the standard set from now on (its local atomics' wavefronts are counted there). */
+ * the standard set from now on (its local atomics' wavefronts are counted there).  A launch with
+ * generic atomics that all stayed on the own SM keeps the cluster set: the same kernel's next
+ * launch may reach other ranks (measured: scripts/dsmem_patterns.cu's one kernel for every target
+ * mode read 0-33 % on its remote launches once sent to the standard set). */
 static void note_dsmem_free(const pending_launch *l, const double *values)
 {
     size_t nm = au_g.nmetrics[AU_INJECT_SET_CLUSTER];
@@ -93,6 +97,7 @@ static void range_flush(ctx_state *c)
 {
     if (!c->rp || c->npend == 0 || c->cur < 0)
         return;
+    double t0 = au_now();
     int set = c->cur;
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = c->rp;
@@ -132,7 +137,8 @@ static void range_flush(ctx_state *c)
     ini.pRangeProfilerObject = c->rp;
     ini.counterDataSize = c->cdata_size[set];
     ini.pCounterData = c->cdata[set];
-    CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), return);
+    CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
+    au_g.t_flush += au_now() - t0;
 }
 
 /* Host object and config image of counter set `set` on this context's chip. */
@@ -171,13 +177,12 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     return 0;
 }
 
-/* Host objects and config images of both counter sets on this context's chip. */
-static int range_setup(ctx_state *c)
+/* Host object and config image of set `set`, made at its first use (the cluster set's costs
+ * about as much as the standard set's and most programs never launch a cluster). */
+static int ensure_set(ctx_state *c, int set)
 {
-    c->cur = -1;
-    CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    chip.deviceIndex = (size_t)c->dev;
-    CUPTI_CHECK(cuptiDeviceGetChipName(&chip), return -1);
+    if (c->host[set])
+        return 0;
     CUpti_Profiler_GetCounterAvailability_Params av = {
         .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     av.ctx = c->ctx;
@@ -188,17 +193,28 @@ static int range_setup(ctx_state *c)
     av.pCounterAvailabilityImage = avail;
     int rc = -1;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&av), goto out);
-    for (int set = 0; set < AU_INJECT_NSETS; ++set)
-        if (setup_set(c, set, chip.pChipName, avail) != 0)
-            goto out;
-    rc = 0;
+    rc = setup_set(c, set, c->chip, avail);
 out:
     free(avail);
     return rc;
 }
 
-/* Configures set `set` on c's (stopped) profiler: its counter-data image, then the config. */
-static int configure(ctx_state *c, int set)
+/* The chip name, and the standard set's host object and config image, at a context's first
+ * launch. */
+static int range_setup(ctx_state *c)
+{
+    c->cur = -1;
+    CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    chip.deviceIndex = (size_t)c->dev;
+    CUPTI_CHECK(cuptiDeviceGetChipName(&chip), return -1);
+    snprintf(c->chip, sizeof c->chip, "%s", chip.pChipName);
+    return ensure_set(c, AU_INJECT_SET_STD);
+}
+
+/* Configures set `set` on c's (stopped) profiler: its counter-data image, then the config; auto
+ * range (one range per kernel, kernel replay) or user range (one range that the caller pushes and
+ * pops, user replay: one pass needs no replay). */
+static int configure(ctx_state *c, int set, int user_range)
 {
     if (!c->cdata[set]) {
         CUpti_RangeProfiler_GetCounterDataSize_Params cs = {
@@ -225,8 +241,8 @@ static int configure(ctx_state *c, int set)
     sc.pConfig = c->config[set];
     sc.counterDataImageSize = c->cdata_size[set];
     sc.pCounterDataImage = c->cdata[set];
-    sc.range = CUPTI_AutoRange;
-    sc.replayMode = CUPTI_KernelReplay;
+    sc.range = user_range ? CUPTI_UserRange : CUPTI_AutoRange;
+    sc.replayMode = user_range ? CUPTI_UserReplay : CUPTI_KernelReplay;
     sc.maxRangesPerPass = au_g.max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
@@ -237,16 +253,17 @@ static int configure(ctx_state *c, int set)
     return 0;
 }
 
-/* Enables the range profiler on c (auto range: one range per kernel; kernel replay) with
- * counter set `set`. */
-static int enable_set(ctx_state *c, int set)
+/* Enables the range profiler on c (auto or user range) with counter set `set`. */
+static int enable_set(ctx_state *c, int set, int user_range)
 {
+    if (ensure_set(c, set) != 0)
+        return -1;
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = c->ctx;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
     c->rp = en.pRangeProfilerObject;
     c->enabled = 1;
-    if (configure(c, set) != 0)
+    if (configure(c, set, user_range) != 0)
         return -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = c->rp;
@@ -257,7 +274,7 @@ static int enable_set(ctx_state *c, int set)
 
 static int range_enable(ctx_state *c)
 {
-    return enable_set(c, AU_INJECT_SET_STD);
+    return enable_set(c, AU_INJECT_SET_STD, 0);
 }
 
 static void range_disable(ctx_state *c);
@@ -269,8 +286,11 @@ static int range_use_set(ctx_state *c, int set)
 {
     if (!c->rp || c->cur == set)
         return 0;
+    double t0 = au_now();
     range_disable(c);
-    return enable_set(c, set);
+    int rc = enable_set(c, set, 0);
+    au_g.t_switch += au_now() - t0;
+    return rc;
 }
 
 /* Stream capture and the range profiler do not mix (auto range synchronizes after each kernel,
@@ -322,7 +342,48 @@ static void range_disable(ctx_state *c)
     }
 }
 
+/* A graph launch as one user range of the standard set: the auto-range profiler does not see a
+ * graph's kernel nodes and disturbed their execution (CUDA 13.0, docs/performance.md).  Whatever
+ * the profiler holds is written first; after the graph the profiler is disabled, and the next
+ * kernel launch enables auto range again. */
+static int range_graph_begin(ctx_state *c)
+{
+    range_disable(c);
+    if (enable_set(c, AU_INJECT_SET_STD, 1) != 0) {
+        range_disable(c);
+        return -1;
+    }
+    CUpti_RangeProfiler_PushRange_Params pr = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+    pr.pRangeProfilerObject = c->rp;
+    pr.pRangeName = "graph";
+    CUPTI_CHECK(cuptiRangeProfilerPushRange(&pr), range_disable(c); return -1);
+    c->in_graph = 1;
+    return 0;
+}
+
+static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
+{
+    if (!c->in_graph || !c->rp)
+        return;
+    c->in_graph = 0;
+    CUpti_RangeProfiler_PopRange_Params pp = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+    pp.pRangeProfilerObject = c->rp;
+    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), range_disable(c); return);
+    /* the graph has run when its stream is idle */
+    cuStreamSynchronize(stream);
+    CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = c->rp;
+    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), range_disable(c); return);
+    c->started = 0;
+    if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) == 0) {
+        c->pend[c->npend++] = *l;
+        l->kernel = NULL; /* the pending entry owns it now */
+        range_flush(c);
+    }
+    range_disable(c);
+}
+
 const collector au_range_collector = {
     "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable,
-    range_use_set,
+    range_use_set, range_graph_begin, range_graph_end,
 };
