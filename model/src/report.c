@@ -207,6 +207,50 @@ static void render_opcodes_human(const au_report *r, FILE *out)
     }
 }
 
+/* A program that started CUDA processes of its own (multiprocessing, one process per GPU): one
+ * line per process, since launch ids count per process. */
+static void render_processes(const au_report *r, FILE *out)
+{
+    size_t nproc = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; ++k)
+            first = r->launches[k].pid != r->launches[i].pid;
+        nproc += first;
+    }
+    if (nproc < 2)
+        return;
+    fprintf(out, "\n%zu processes (launch ids count per process):\n", nproc);
+    for (size_t i = 0; i < r->count; ++i) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; ++k)
+            first = r->launches[k].pid != r->launches[i].pid;
+        if (!first)
+            continue;
+        size_t n = 0;
+        const au_launch *top = NULL;
+        char devs[256] = "";
+        for (size_t k = i; k < r->count; ++k) {
+            const au_launch *l = &r->launches[k];
+            if (l->pid != r->launches[i].pid)
+                continue;
+            ++n;
+            if (!(l->res.flags & AU_F_MISSING) && (!top || l->res.util > top->res.util))
+                top = l;
+            if (l->device[0] && !strstr(devs, l->device) && strlen(devs) + strlen(l->device) + 3 < sizeof devs) {
+                if (devs[0])
+                    strcat(devs, ", ");
+                strcat(devs, l->device);
+            }
+        }
+        char kn[64] = "-";
+        if (top)
+            au_kernel_short(top->kernel, kn, sizeof kn, 40);
+        fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, %s)\n", r->launches[i].pid, n,
+                devs[0] ? devs : "an unknown device", top ? top->res.util * 100 : 0.0, top ? top->id : -1LL, kn);
+    }
+}
+
 static void render_table(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
@@ -271,6 +315,7 @@ static void render_table(const au_report *r, FILE *out)
                  "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
                  "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
                  "time).\n");
+    render_processes(r, out);
     /* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic */
     int ranges = 0;
     for (size_t i = 0; i < r->count; ++i) {
