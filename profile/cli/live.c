@@ -15,12 +15,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ATOMUTIL_INJECT_RELPATH
@@ -279,6 +281,8 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
     fflush(NULL);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
@@ -302,6 +306,8 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    res->run_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     res->started = 1;
@@ -314,4 +320,48 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     relay_diagnostics(counters_path, quiet, res);
     res->rows -= res->rows > 0; /* the header */
     return 0;
+}
+
+/* A number of seconds as the injection library writes it: finite, >= 0. */
+static int seconds_ok(double s)
+{
+    return isfinite(s) && s >= 0;
+}
+
+int au_live_read_timing(const char *path, live_timing *t)
+{
+    char *buf;
+    size_t len;
+    memset(t, 0, sizeof *t);
+    int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
+    if (rc)
+        return rc;
+    for (char *line = buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *p;
+        if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strchr(line + 13, ' ')) != NULL &&
+            strncmp(p, " info: timing: ", 15) == 0) {
+            p += 15;
+            double a, b;
+            long long n;
+            int end = -1, end2 = -1;
+            if (sscanf(p, "setup %lf s (context %*d)%n", &a, &end) == 1 && end > 0 && p[end] == '\0' &&
+                seconds_ok(a)) {
+                t->setups++;
+                t->setup_s += a;
+            } else if (sscanf(p, "%lld launches measured, %lf s in launch callbacks, %lf s in module loads%n", &n,
+                              &a, &b, &end2) == 3 &&
+                       end2 > 0 && p[end2] == '\0' && n >= 0 && seconds_ok(a) && seconds_ok(b)) {
+                t->launch_lines++;
+                t->launches += n;
+                t->callbacks_s += a;
+                t->module_loads_s += b;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(buf);
+    return AU_OK;
 }

@@ -15,6 +15,7 @@ typedef struct live_result {
     int tool_errors;    /* '==ATOMUTIL== error' lines the injection library wrote */
     int permission;     /* one of them was a missing profiling permission */
     long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
+    double run_s;       /* the target's wall time, from fork to exit */
 } live_result;
 
 /* One run of the target: the file the injection library appends to, its header, the environment
@@ -31,5 +32,22 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
  * with the header first).  Prints setup errors on stderr (one line each) and returns 0 when the
  * target ran, else the LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
 int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res);
+
+/* The injection library's own timing, summed over its processes and contexts, from the
+ * counters file's lines (docs/cli.md, --timing):
+ *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)
+ *   ==ATOMUTIL== <pid> info: timing: <n> launches measured, <seconds> s in launch callbacks,
+ *       <seconds> s in module loads
+ * setups / launch_lines: how many such lines there were (0: none, the figures unknown). */
+typedef struct live_timing {
+    int setups;
+    double setup_s;
+    int launch_lines;
+    long long launches;
+    double callbacks_s, module_loads_s;
+} live_timing;
+
+/* Reads those lines of a counters file (or an export: none); AU_OK or < 0 (the file unreadable). */
+int au_live_read_timing(const char *path, live_timing *t);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Exit statuses: documented in docs/cli.md and usage(). */
@@ -66,6 +67,10 @@ static void usage(FILE *f)
             "                         with --import, the BASE.cubins/ of such a run.  Given explicitly, missing\n"
             "                         code is an error; by default those launches are priced as --family\n"
             "      --no-opcodes       price every job as --family (also implied by an explicit --family)\n"
+            "      --no-cache         list the kernels without the listing cache (default: listings are kept\n"
+            "                         in $ATOMUTIL_CACHE_DIR, else $XDG_CACHE_HOME/atomutil/listings, else\n"
+            "                         $HOME/.cache/atomutil/listings, keyed by cubin and nvdisasm;\n"
+            "                         ATOMUTIL_CACHE_DIR=off turns it off too)\n"
             "      --busy MODE        saturated: jobs cost the table's saturated service time (default,\n"
             "                         validated, docs/validation.md); queue: S at the estimated queue length\n"
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
@@ -82,6 +87,9 @@ static void usage(FILE *f)
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
             "                         report)\n"
             "  -q, --quiet            no warnings on stderr\n"
+            "      --timing           after the report, print on stderr the seconds of each phase: the\n"
+            "                         program's run, the injection's setup, launch callbacks and module loads,\n"
+            "                         the report and the opcode listings (default: off; docs/cli.md)\n"
             "  -h, --help             this text\n"
             "  -V, --version          version\n"
             "\n"
@@ -98,8 +106,9 @@ static void usage(FILE *f)
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
+            "  %s --timing -q -- python3 train.py > /dev/null\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -293,9 +302,68 @@ static int close_output(FILE *out, int rc)
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --timing (docs/cli.md, "Timing"): the seconds of each phase, summed where a phase ran several
+ * times; "n/a" for a phase that did not run or whose figures the counters file lacks. */
+typedef struct {
+    double start;       /* main() began */
+    int live;           /* the target ran (run_s) */
+    double run_s;       /* its wall time, fork to exit */
+    int have_inject;    /* the injection library's figures were read (inject) */
+    live_timing inject;
+    double report_s;    /* reading the counters, the model, writing the report */
+    int opcodes_ran;    /* the opcodes phase ran (opcodes_s, op) */
+    double opcodes_s;
+    au_opcodes_stats op;
+} timing;
+
+static void print_timing(const timing *tm)
+{
+    const live_timing *it = &tm->inject;
+    if (tm->live)
+        fprintf(stderr, "%s: timing: run %.3f s\n", prog, tm->run_s);
+    else
+        fprintf(stderr, "%s: timing: run n/a\n", prog);
+    if (tm->have_inject && it->setups)
+        fprintf(stderr, "%s: timing: setup %.3f s (%d context%s)\n", prog, it->setup_s, it->setups,
+                it->setups == 1 ? "" : "s");
+    else
+        fprintf(stderr, "%s: timing: setup n/a\n", prog);
+    if (tm->have_inject && it->launch_lines) {
+        fprintf(stderr, "%s: timing: launch-callbacks %.3f s (%lld launches measured)\n", prog, it->callbacks_s,
+                it->launches);
+        fprintf(stderr, "%s: timing: module-loads %.3f s\n", prog, it->module_loads_s);
+    } else {
+        fprintf(stderr, "%s: timing: launch-callbacks n/a\n", prog);
+        fprintf(stderr, "%s: timing: module-loads n/a\n", prog);
+    }
+    fprintf(stderr, "%s: timing: report %.3f s\n", prog, tm->report_s);
+    if (tm->opcodes_ran) {
+        const au_opcodes_stats *op = &tm->op;
+        fprintf(stderr, "%s: timing: opcodes %.3f s (%d cubins listed, %d listings from cache, %d nvdisasm runs", prog,
+                tm->opcodes_s, op->cubins, op->cache_hits, op->nvdisasm_runs);
+        if (op->cuobjdump_runs)
+            fprintf(stderr, ", %d cuobjdump runs", op->cuobjdump_runs);
+        fprintf(stderr, ")\n");
+    } else {
+        fprintf(stderr, "%s: timing: opcodes n/a\n", prog);
+    }
+    fprintf(stderr, "%s: timing: total %.3f s\n", prog, now_s() - tm->start);
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES, O_NO_OPCODES };
+    timing tm;
+    memset(&tm, 0, sizeof tm);
+    tm.start = now_s();
+    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES, O_NO_OPCODES,
+           O_NO_CACHE, O_TIMING };
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -307,11 +375,12 @@ int main(int argc, char **argv)
         {"print-ncu-metrics", no_argument, 0, O_METRICS},
         {"compare", no_argument, 0, O_COMPARE},    {"busy", required_argument, 0, O_BUSY},
         {"opcodes", no_argument, 0, O_OPCODES},   {"no-opcodes", no_argument, 0, O_NO_OPCODES},
+        {"no-cache", no_argument, 0, O_NO_CACHE}, {"timing", no_argument, 0, O_TIMING},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0, family_given = 0;
+    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0;
     int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
@@ -343,6 +412,8 @@ int main(int argc, char **argv)
         case O_COMPARE: compare = 1; break;
         case O_OPCODES: opcodes = 1; break;
         case O_NO_OPCODES: opcodes = 0; break;
+        case O_NO_CACHE: no_cache = 1; break;
+        case O_TIMING: timing_on = 1; break;
         case O_BUSY:
             if (strcmp(optarg, "saturated") == 0)
                 busy = AU_BUSY_SATURATED;
@@ -383,6 +454,10 @@ int main(int argc, char **argv)
     if (compare) {
         if (opcodes > 0) {
             fprintf(stderr, "%s: --opcodes works with -- PROGRAM or --import, not --compare\n", prog);
+            return EXIT_USAGE;
+        }
+        if (timing_on) {
+            fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
             return EXIT_USAGE;
         }
         if (argc - optind != 2) {
@@ -439,6 +514,8 @@ int main(int argc, char **argv)
         int st = au_live_run_pass(argv + optind, &pass, quiet, &lr);
         if (st != 0)
             return st;
+        tm.live = 1;
+        tm.run_s = lr.run_s;
         import = counters;
         if (lr.rows == 0) {
             fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
@@ -469,7 +546,9 @@ int main(int argc, char **argv)
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
+    double t = now_s();
     int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, busy, quiet, &rep, &table);
+    tm.report_s = now_s() - t;
     if (rc == EXIT_OK && opcodes) {
         /* by default, a run or file without kernel code (an ncu export, code not captured) is
          * priced as --family without a word; --opcodes makes that an error */
@@ -480,7 +559,11 @@ int main(int argc, char **argv)
                 rc = EXIT_FAIL;
             }
         } else {
-            int st = au_opcodes_attach(&rep, table, import, cubin_dir, quiet);
+            unsigned flags = (quiet ? AU_OPCODES_QUIET : 0u) | (no_cache ? AU_OPCODES_NO_CACHE : 0u);
+            t = now_s();
+            int st = au_opcodes_attach(&rep, table, import, cubin_dir, flags, &tm.op);
+            tm.opcodes_s = now_s() - t;
+            tm.opcodes_ran = 1;
             if (st != AU_OK && (opcodes > 0 || st != AU_E_NOTFOUND)) {
                 fprintf(stderr, "%s: %s\n", prog, au_last_error());
                 rc = EXIT_FAIL;
@@ -488,13 +571,18 @@ int main(int argc, char **argv)
         }
     }
     if (rc == EXIT_OK) {
+        t = now_s();
         FILE *out = open_output(out_base, fmt, quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_report_render(&rep, fmt, out) != AU_OK)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
+        tm.report_s += now_s() - t;
     }
+    /* the injection library's figures, before a live run's counters file is removed */
+    if (timing_on)
+        tm.have_inject = au_live_read_timing(import, &tm.inject) == AU_OK;
     au_report_free(&rep);
     au_table_free(table);
     if (live) {
@@ -508,7 +596,11 @@ int main(int argc, char **argv)
         }
         if (opcodes && cubin_dir[0])
             rmdir(cubin_dir); /* only if empty: no kernel code was kept */
+        if (timing_on)
+            print_timing(&tm);
         return lr.exit_status != 0 ? lr.exit_status : rc;
     }
+    if (timing_on)
+        print_timing(&tm);
     return rc;
 }

@@ -3,7 +3,8 @@
 # mode (ATOMUTIL_TEST_NO_GPU_CHECK=1).  It checks the environment atomutil-profile gives a target,
 # then plays the injection library's part: appends the rows of the first launch of EXPORT to the
 # counters file (as the library writes them), and ends as MODE says.
-#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error
+# timing: ok, with the injection library's timing lines of two processes (--timing sums them).
+#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing
 export_file=$1 mode=$2
 case $CUDA_INJECTION64_PATH in
 "$ATOMUTIL_INJECTION_LIB") ;;
@@ -34,6 +35,14 @@ echo "fake_target: cubin dir $cubin_dir"
 echo "fake_target: one launch measured"
 case $mode in
 ok) exit 0 ;;
+timing)
+    { echo "==ATOMUTIL== $$ info: timing: setup 0.25 s (context 1)"
+      echo "==ATOMUTIL== $$ info: timing: 3 launches measured, 0.125 s in launch callbacks, 1.5 s in module loads"
+      echo "==ATOMUTIL== 7 info: timing: setup 0.5 s (context 2)"
+      echo "==ATOMUTIL== 7 info: timing: 4 launches measured, 0.25 s in launch callbacks, 0.75 s in module loads"
+      echo "==ATOMUTIL== 7 info: timing: setup soon s (context 3)"
+    } >> "$ATOMUTIL_COUNTERS_FILE"
+    exit 0 ;;
 exit:*) exit "${mode#exit:}" ;;
 signal:*) kill -s "${mode#signal:}" $$ ;;
 esac

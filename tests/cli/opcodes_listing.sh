@@ -35,6 +35,8 @@ sym() { readelf -sW "$cubin" | awk -v n="$1" '$NF == n && $4 == "FUNC" {sub(":",
 su=$(sym _Z6unevenPjS_) sm=$(sym _Z3mixPj)
 [ -n "$su" ] && [ -n "$sm" ] || fail "readelf finds no symbol for the kernels in $cubin"
 cd "$work" || exit 1
+# a listing cache of this test's own (tests/cli/opcodes_cache.sh tests the cache)
+export ATOMUTIL_CACHE_DIR="$work/cache"
 CUDA_HOME=$work "$prof" --opcodes --import run.counters.csv --json > run.json 2> run.err ||
     fail "atomutil-profile exited $?: $(cat run.err)"
 [ -s run.err ] && fail "stderr: $(cat run.err)"
