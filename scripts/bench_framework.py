@@ -8,7 +8,7 @@ overhead of atomutil-profile over the plain run divided by ncu's over the same p
 (atomutil - plain) / (ncu - plain); per target the median of those ratios over all reps, and
 the cold run's (rep 0: empty listing cache) alone, and from atomutil's --timing lines
 (DIR/timing-<target>-<rep>.txt) the fixed start (the profiler's setup per process) and the cost per
-measured launch (time in the launch callbacks / launches), medians over the reps.  The last line
+measured launch ((time in the launch callbacks - setup) / launches), medians over the reps.  The last line
 is `summary: worst ratio R`, R the largest per-target median ratio.  Exits 1 when a run failed or
 a file is malformed.
 """
@@ -81,7 +81,8 @@ def main():
             if t and t[0] is not None:
                 setups.append(t[0])
             if t and t[1] is not None and t[2]:
-                per.append(t[1] / t[2] * 1e3)
+                # the launch callbacks include the setup (made at the first launch)
+                per.append((t[1] - (t[0] or 0)) / t[2] * 1e3)
         med = statistics.median(ratios)
         launches = rows[reps[0]]["atomutil"][1]
         worst = med if worst is None or med > worst else worst
@@ -92,7 +93,7 @@ def main():
     print()
     print("ratio = (atomutil - plain) / (ncu - plain) of one pair of runs; median over all reps, the "
           "first (cold run: an empty listing cache) included and also shown alone; fixed start = the injection's setup per process; per launch = "
-          "time in the launch callbacks / launches measured.")
+          "(time in the launch callbacks - fixed start) / launches measured.")
     print(f"summary: worst ratio {worst:.2f}")
 
 
