@@ -2,6 +2,7 @@
 """Accuracy of atomutil's utilization against ground truth (docs/validation.md, issues 6 and 11).
 
 usage: validate.py RESULT_DIR [--profile PATH] [--table FILE] [--doc FILE [--tag TAG]] [--img DIR]
+                   [--dsmem-truth event|sm]
 
 Reads, in RESULT_DIR (scripts/validation_all.sh makes them):
   vtime.csv          validation --mode time: per point U_true, the atomics-only reference's cycles
@@ -10,6 +11,7 @@ Reads, in RESULT_DIR (scripts/validation_all.sh makes them):
   vop.counters.csv   the raw counters of that profile run (atomutil-profile -o vop), with the
                      kernels' code in vop.cubins/ next to it
   unit_bound.csv     calibrate/tools/unit_bound: cycles per job of each case at the unit's rate
+                     (not needed when no point names a case: a run of the dsmem class alone)
 The report is made again from the raw counters, with the current model and tables:
   atomutil-profile --import RESULT_DIR/vop.counters.csv --opcodes --csv -q [--table FILE]
 (--profile PATH, default build/bin/atomutil-profile of this repository), joined with the launch
@@ -31,6 +33,19 @@ others are left out of every figure and listed with both numbers: CAS loops whos
 for each other (all lanes on one word, 64-bit) cannot keep the unit busy with 64 warps, so their
 ground truth is unknown.  A point's family is the report's pricing family (opcode_classes, the
 class of largest share).
+
+DSMEM points (class dsmem of vtime.csv; their report rows carry a flag dsmem...) are family
+"dsmem".  Neither measurement above exists for them (the cluster counter set has no shared-atomic
+wavefronts, unit_bound no cluster case); their reference passes on
+  warps       its cycles per job with 32 warps per block / those of the same jobs per SM with 16
+              warps per block (vtime.csv: atom_cycles_per_job, half_cycles_per_job) >= 0.95:
+              twice the warps do not raise the throughput, so the path is saturated.
+They have no proxy (the proxy table leaves them out); where the report gives U a range
+(util_pct_lo..util_pct_hi) the DSMEM table says whether U_true lies in it.  A DSMEM launch the
+report could not price by the DSMEM path (flag dsmem_uncalibrated: the table has no dsmem
+families; or no flag dsmem) is listed as not priced and not counted.  Their U_true is u_true
+(event times) as for every class, or with --dsmem-truth sm vtime.csv's u_true_sm (the SMs' clock
+windows: the reference's summed / the full kernel's, the mean SM's); the DSMEM table shows both.
 
 Prints markdown tables (per family, lane pattern and work level, the proxy estimator, excluded
 points, largest errors), writes them to RESULT_DIR/validation_tables.md and the per-point figures
@@ -62,6 +77,8 @@ SAT_LO, SAT_HI = 95.0, 105.0
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS = {0: "family: L = 0 (no work)", 1: "family: level 1 (~70 % intended)",
           2: "family: level 2 (~40 % intended)", 3: "family: level 3 (~15 % intended)"}
+DLEVELS = {0: "dsmem: L = 0 (no work)", 1: "dsmem: level 1 (~70 % intended)",
+           2: "dsmem: level 2 (~40 % intended)", 3: "dsmem: level 3 (~15 % intended)"}
 
 
 def die(msg):
@@ -240,7 +257,13 @@ def group(rs, key):
     return out
 
 
+def is_dsmem_flags(flags):
+    return any(f.strip().startswith("dsmem") for f in (flags or "").split(","))
+
+
 def pattern_label(t):
+    if t.get("class") == "dsmem":
+        return "dsmem:%s" % (t.get("pattern") or "?")
     ub = t.get("ub_case") or ""
     if "/" in ub:
         return ub.split("/", 1)[1]
@@ -255,7 +278,7 @@ def pattern_label(t):
 def level_label(t):
     lv = (t.get("level") or "").strip()
     if lv.isdigit() and int(lv) in LEVELS:
-        return LEVELS[int(lv)]
+        return (DLEVELS if t.get("class") == "dsmem" else LEVELS)[int(lv)]
     if (fnum(t.get("alu")) or 0) == 0 and (fnum(t.get("loads")) or 0) == 0:
         return "other classes: no work"
     return "other classes: with work"
@@ -273,6 +296,9 @@ def main():
     ap.add_argument("--doc")
     ap.add_argument("--tag", default="")
     ap.add_argument("--img")
+    ap.add_argument("--dsmem-truth", choices=("event", "sm"), default="event",
+                    help="U_true of the dsmem points: event (default, as every class: from the launches' "
+                         "event times) or sm (u_true_sm: the SMs' own clock windows summed, the mean SM's)")
     args = ap.parse_args()
     rd = args.result_dir
     if not os.path.isdir(rd):
@@ -280,18 +306,21 @@ def main():
 
     vt_path = need(rd, "vtime.csv", "validation --mode time")
     pl_path = need(rd, "vop_points.csv", "validation --mode profile's launch list, step vop")
-    ub_path = need(rd, "unit_bound.csv", "unit_bound's cycles per job, step unit_bound")
     vtime = {}
     for r in read_rows(vt_path, ("idx", "name", "class", "u_true", "atom_cycles_per_job", "ub_case")):
         vtime[r["idx"]] = r
     meta = header_meta(vt_path)
     plist = read_rows(pl_path, ("seq", "idx", "role", "kernel"))
     ub = {}
-    for r in read_rows(ub_path, ("case", "cycles_per_job")):
-        ub[r["case"]] = fnum(r["cycles_per_job"])
-    ub_meta = header_meta(ub_path)
-    if meta.get("gpu") and ub_meta.get("gpu") and meta["gpu"] != ub_meta["gpu"]:
-        die("vtime.csv was measured on %s, unit_bound.csv on %s" % (meta["gpu"], ub_meta["gpu"]))
+    # unit_bound.csv is needed where a point names a unit_bound case (not by a run of the dsmem
+    # class alone, validation -f dsmem)
+    if any(r.get("ub_case") for r in vtime.values()) or exists(os.path.join(rd, "unit_bound.csv")):
+        ub_path = need(rd, "unit_bound.csv", "unit_bound's cycles per job, step unit_bound")
+        for r in read_rows(ub_path, ("case", "cycles_per_job")):
+            ub[r["case"]] = fnum(r["cycles_per_job"])
+        ub_meta = header_meta(ub_path)
+        if meta.get("gpu") and ub_meta.get("gpu") and meta["gpu"] != ub_meta["gpu"]:
+            die("vtime.csv was measured on %s, unit_bound.csv on %s" % (meta["gpu"], ub_meta["gpu"]))
     report = remake_report(rd, args.profile, args.table)
     rows = align(plist, report)
 
@@ -304,52 +333,89 @@ def main():
         if t is None:
             die("vop_points.csv names point %s, which vtime.csv lacks" % p["idx"])
         u = fnum(r["util_pct"])
-        if u is None:
+        flags = r.get("flags", "") or ""
+        flagset = set(f.strip() for f in flags.split(","))
+        dsm = t["class"] == "dsmem" or is_dsmem_flags(flags)
+        # a DSMEM launch the report could not price by the DSMEM path: listed, not counted
+        unpriced = dsm and (u is None or "dsmem_uncalibrated" in flagset or "dsmem" not in flagset)
+        if u is None and not unpriced:
             die("launch %s (%s, point %s) has no util_pct in the report (flags: %s)"
-                % (p["seq"], p["kernel"], t["name"], r.get("flags", "")))
+                % (p["seq"], p["kernel"], t["name"], flags))
         sm, wave, T = fnum(r["sm_count"]), fnum(r["wavefronts"]), fnum(r["active_cycles"])
         proxy = wave / sm / T if wave is not None and sm and T else None
         # every shared wavefront (the loads of CAS loops too) per active cycle
         allw = fnum(r.get("shared_wavefronts")) or wave
         wfc = allw / sm / T if allw is not None and sm and T else None
+        if dsm:  # the cluster counter set has no shared-atomic wavefronts: no proxy, no rate
+            proxy = wfc = None
         rec = recs.setdefault(p["idx"], {"idx": int(p["idx"]), "name": t["name"], "class": t["class"],
                                          "op": t.get("op", ""), "pattern": pattern_label(t),
                                          "level": level_label(t), "alu": t.get("alu", ""),
                                          "u_true": fnum(t["u_true"]), "ub_case": t.get("ub_case", ""),
-                                         "atom_cpj": fnum(t.get("atom_cycles_per_job"))})
+                                         "atom_cpj": fnum(t.get("atom_cycles_per_job")),
+                                         "dsmem": dsm, "cluster": t.get("cluster_size", "") or "",
+                                         "target": t.get("target", "") or "",
+                                         "half_cpj": fnum(t.get("half_cycles_per_job")), "unpriced": "",
+                                         "u_true_event": fnum(t["u_true"]), "u_true_sm": fnum(t.get("u_true_sm")),
+                                         "spread": fnum(t.get("atom_spread"))})
+        if dsm and args.dsmem_truth == "sm" and p["role"] == "full":
+            if rec["u_true_sm"] is None:
+                die("vtime.csv: dsmem point %s has no u_true_sm (--dsmem-truth sm)" % t["name"])
+            rec["u_true"] = rec["u_true_sm"]
         if rec["u_true"] is None:
             die("vtime.csv: point %s has no u_true" % t["name"])
+        if unpriced:
+            rec["unpriced"] = (rec["unpriced"] + "; " if rec["unpriced"] else "") + "%s: %s" % (
+                p["role"], ", ".join(f for f in flags.split(",") if f and f != "opcodes") or "no flag dsmem")
+        uu = None if unpriced else u / 100
         if p["role"] == "full":
-            rec.update(u=u / 100, proxy=proxy, classes=r["opcode_classes"],
-                       family=top_family(r["opcode_classes"], r["family"]), flags=r.get("flags", ""))
+            rec.update(u=uu, proxy=proxy, classes=r["opcode_classes"],
+                       family="dsmem" if dsm else top_family(r["opcode_classes"], r["family"]), flags=flags,
+                       u_lo=fnum(r.get("util_pct_lo")), u_hi=fnum(r.get("util_pct_hi")),
+                       u_local=fnum(r.get("util_pct_local")), u_dsmem=fnum(r.get("util_pct_dsmem")))
         elif p["role"] == "atom":
-            rec.update(u_atom=u / 100, proxy_atom=proxy, wfc_atom=wfc, classes_atom=r["opcode_classes"])
+            rec.update(u_atom=uu, proxy_atom=proxy, wfc_atom=wfc, classes_atom=r["opcode_classes"])
         else:
             die("vop_points.csv: unknown role '%s'" % p["role"])
     recs = [recs[k] for k in sorted(recs, key=lambda k: int(k))]
     for r in recs:
         if "u" not in r or "u_atom" not in r:
             die("point %s lacks its full or its atomics-only launch in vop_points.csv" % r["name"])
-        r["err"] = abs(r["u"] - r["u_true"]) * 100
+        r["err"] = abs(r["u"] - r["u_true"]) * 100 if r["u"] is not None else None
         # boundness of the reference: its wavefronts per active cycle, and unit_bound's cycles per
-        # job / the reference's (see the module's doc)
+        # job / the reference's; DSMEM: its cycles per job / those with half the warps (see the
+        # module's doc)
         r["ub_cpj"], r["bound"] = None, None
-        if r["ub_case"]:
-            if r["ub_case"] not in ub:
-                die("unit_bound.csv has no case %s (point %s)" % (r["ub_case"], r["name"]))
-            r["ub_cpj"] = ub[r["ub_case"]]
-            if r["ub_cpj"] and r["atom_cpj"]:
-                r["bound"] = r["ub_cpj"] / r["atom_cpj"]
         r["wfc"] = r.get("wfc_atom")
-        loop = r.get("family", "").startswith("cast_spin")
-        by_wf = r["wfc"] is not None and r["wfc"] >= BOUND_MIN
-        by_ub = not loop and r["bound"] is not None and r["bound"] >= BOUND_MIN
-        r["excluded"] = not (by_wf or by_ub)
+        if r["dsmem"]:
+            if r["atom_cpj"] and r["half_cpj"]:
+                r["bound"] = r["atom_cpj"] / r["half_cpj"]
+            r["excluded"] = not (r["bound"] is not None and r["bound"] >= BOUND_MIN)
+        else:
+            if r["ub_case"]:
+                if r["ub_case"] not in ub:
+                    die("unit_bound.csv has no case %s (point %s)" % (r["ub_case"], r["name"]))
+                r["ub_cpj"] = ub[r["ub_case"]]
+                if r["ub_cpj"] and r["atom_cpj"]:
+                    r["bound"] = r["ub_cpj"] / r["atom_cpj"]
+            loop = r.get("family", "").startswith("cast_spin")
+            by_wf = r["wfc"] is not None and r["wfc"] >= BOUND_MIN
+            by_ub = not loop and r["bound"] is not None and r["bound"] >= BOUND_MIN
+            r["excluded"] = not (by_wf or by_ub)
+        # in the report's range (DSMEM launches whose local passes or row layout are unknown)
+        r["in_range"] = None
+        if r["u_lo"] is not None and r["u_hi"] is not None:
+            r["in_range"] = r["u_lo"] <= 100 * r["u_true"] <= r["u_hi"]
 
-    counted = [r for r in recs if not r["excluded"]]
+    counted = [r for r in recs if not r["excluded"] and not r["unpriced"]]
     excluded = [r for r in recs if r["excluded"]]
+    unpriced = [r for r in recs if r["unpriced"] and not r["excluded"]]
+    dsrecs = [r for r in recs if r["dsmem"]]
     if not counted:
-        die("no point left to count (%d points, all excluded)" % len(recs))
+        die("no point left to count (%d points: %d excluded, %d not priced%s)" % (
+            len(recs), len(excluded), len(unpriced),
+            " (dsmem_uncalibrated: the table has no dsmem families)"
+            if any("dsmem_uncalibrated" in r["unpriced"] for r in unpriced) else ""))
     gpu = report[0].get("device", "") or meta.get("gpu", "?")
     table = report[0].get("table", "")
     if table.startswith(REPO + os.sep):
@@ -357,15 +423,19 @@ def main():
 
     out = []
     out.append("GPU: %s (%s SMs), table `%s`, %d points (%d counted, %d excluded: reference not shown to be "
-               "bound by the unit), %s timed launches per kernel (medians); U from the report remade from "
+               "bound by the unit%s%s), %s timed launches per kernel (medians); U from the report remade from "
                "vop.counters.csv with the default pricing (each kernel's opcodes).\n"
                % (gpu, report[0].get("sm_count", "?"), table, len(recs), len(counted), len(excluded),
-                  meta.get("reps", "?")))
+                  " or the DSMEM path" if dsrecs else "",
+                  ", %d not priced: DSMEM launches the report could not price by the DSMEM path" % len(unpriced)
+                  if unpriced else "", meta.get("reps", "?")))
 
     # ---- per family
     out.append("Per family (the report's pricing family of the full kernel), full kernels: mean / largest "
-               "|U - U_true| in points; saturated = the atomics-only launches (U_true = 1), U in %; "
-               "boundness = unit_bound's cycles per job / the reference's:\n")
+               "|U - U_true| in points; saturated = the atomics-only launches (U_true = 1), U in %%; "
+               "boundness = unit_bound's cycles per job / the reference's%s:\n"
+               % ("; dsmem: the reference's cycles per job with 32 warps per block / with 16 (the same jobs "
+                  "per SM)" if dsrecs else ""))
     out.append("| family | points | U_true range | MAE | max | saturated min / median / max | in 95-105 % "
                "| boundness min | excluded |")
     out.append("|---|---|---|---|---|---|---|---|---|")
@@ -396,10 +466,11 @@ def main():
     out.append("")
 
     # ---- per work level
-    out.append("Per work level (family class: L chosen per operation and pattern for the intended U_true):\n")
+    out.append("Per work level (family class: L chosen per operation and pattern for the intended U_true%s):\n"
+               % ("; dsmem class: per target, cluster size and pattern" if dsrecs else ""))
     out.append("| work level | points | L range | U_true range | MAE | max |")
     out.append("|---|---|---|---|---|---|")
-    order = list(LEVELS.values()) + ["other classes: no work", "other classes: with work"]
+    order = list(LEVELS.values()) + list(DLEVELS.values()) + ["other classes: no work", "other classes: with work"]
     levels = group(counted, "level")
     for lv in order:
         rs = levels.get(lv)
@@ -411,40 +482,62 @@ def main():
     out.append("")
 
     # ---- the proxy
+    # (DSMEM points have no proxy: the cluster counter set has no shared-atomic wavefronts)
+    pcounted = [r for r in counted if not r["dsmem"]]
     out.append("For comparison, the proxy estimator (shared-atomic wavefronts per active cycle per SM, from the "
-               "counters: wavefronts / sm_count / active_cycles), same points:\n")
+               "counters: wavefronts / sm_count / active_cycles), same points%s:\n"
+               % (" but the DSMEM ones (their counter set has no shared-atomic wavefronts)" if dsrecs else ""))
     out.append("| family | points | proxy MAE / max | atomutil MAE / max | saturated proxy min / median / max "
                "| proxy in 95-105 % | atomutil in 95-105 % |")
     out.append("|---|---|---|---|---|---|---|")
     for fam in sorted(by_fam):
+        if fam == "dsmem":
+            continue
         rs = by_fam[fam]
         pm, px = err_stats(rs, "proxy")
         am, ax = err_stats(rs)
         ps3, psin = sat_cells(rs, "proxy_atom")
         out.append("| %s | %d | %s / %s | %s / %s | %s | %s | %s |" % (
             fam, len(rs), fmt(pm), fmt(px), fmt(am), fmt(ax), ps3, psin, sat_cells(rs)[1]))
-    pm, px = err_stats(counted, "proxy")
-    am, ax = err_stats(counted)
-    ps3, psin = sat_cells(counted, "proxy_atom")
-    out.append("| **all** | %d | %s / %s | %s / %s | %s | %s | %s |" % (
-        len(counted), fmt(pm), fmt(px), fmt(am), fmt(ax), ps3, psin, sat_cells(counted)[1]))
+    if pcounted:
+        pm, px = err_stats(pcounted, "proxy")
+        am, ax = err_stats(pcounted)
+        ps3, psin = sat_cells(pcounted, "proxy_atom")
+        out.append("| **all**%s | %d | %s / %s | %s / %s | %s | %s | %s |" % (
+            " but dsmem" if dsrecs else "", len(pcounted), fmt(pm), fmt(px), fmt(am), fmt(ax), ps3, psin,
+            sat_cells(pcounted)[1]))
+    else:
+        out.append("| (none) | | | | | | |")
     out.append("")
 
     # ---- boundness and excluded points
     wv = [r["wfc"] for r in recs if r["wfc"] is not None]
-    bv = [r["bound"] for r in recs if r["bound"] is not None]
+    bv = [r["bound"] for r in recs if r["bound"] is not None and not r["dsmem"]]
+    dv = [r["bound"] for r in dsrecs if r["bound"] is not None]
     def span(v):
         return "min / median / max %.3f / %.3f / %.3f" % (min(v), statistics.median(v), max(v)) if v else "none"
     out.append("Reference boundness: shared wavefronts per active cycle of the atomics-only launch, %d points "
                "(%s); unit_bound's cycles per job of the same jobs / the reference's, %d points with a "
-               "unit_bound case (%s). A reference passes with %.2f wavefronts per cycle, or (not a CAS "
-               "loop) %.2f of the unit-bound rate; %d of %d points did not and are excluded.\n" % (
-                   len(wv), span(wv), len(bv), span(bv), BOUND_MIN, BOUND_MIN, len(excluded), len(recs)))
-    out.append("Excluded points (reference not shown to be bound by the unit):\n")
+               "unit_bound case (%s)%s. A reference passes with %.2f wavefronts per cycle, or (not a CAS "
+               "loop) %.2f of the unit-bound rate%s; %d of %d points did not and are excluded.\n" % (
+                   len(wv), span(wv), len(bv), span(bv),
+                   "; DSMEM: the reference's cycles per job with 32 warps per block / with 16 warps per block "
+                   "and the same jobs per SM, %d points (%s)" % (len(dv), span(dv)) if dsrecs else "",
+                   BOUND_MIN, BOUND_MIN,
+                   " (DSMEM: with 32 warps at least %.2f of the 16-warp rate, i.e. twice the warps raise the "
+                   "throughput by less than %.0f %%)" % (BOUND_MIN, 100 * (1 / BOUND_MIN - 1)) if dsrecs else "",
+                   len(excluded), len(recs)))
+    out.append("Excluded points (reference not shown to be bound by the unit%s):\n"
+               % ("; DSMEM points: the 16-warp reference in place of unit_bound" if dsrecs else ""))
     out.append("| point | class | family | wavefronts per cycle | ub_case | unit_bound cycles/job "
                "| reference cycles/job | unit_bound / reference |")
     out.append("|---|---|---|---|---|---|---|---|")
     for r in sorted(excluded, key=lambda r: (r["wfc"] or 0)):
+        if r["dsmem"]:
+            out.append("| %s | %s | %s | - | 16 warps per block | %s | %s | %s |" % (
+                r["name"], r["class"], r["family"], fmt(r["half_cpj"], 3), fmt(r["atom_cpj"], 3),
+                fmt(r["bound"], 3)))
+            continue
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["name"], r["class"], r["family"], fmt(r["wfc"], 3), r["ub_case"] or "-", fmt(r["ub_cpj"], 3),
             fmt(r["atom_cpj"], 3), fmt(r["bound"], 3)))
@@ -463,6 +556,10 @@ def main():
             fmt(r["err"]), fmt(pct(r["proxy"])), fmt(r["bound"], 3), flags))
     out.append("")
 
+    # ---- DSMEM
+    if dsrecs:
+        dsmem_tables(out, dsrecs, args.dsmem_truth)
+
     # ---- summary
     errs = [r["err"] for r in counted]
     sat = [100 * r["u_atom"] for r in counted]
@@ -473,7 +570,9 @@ def main():
     text = "\n".join(out) + "\n"
 
     cols = ["idx", "name", "class", "op", "family", "classes", "pattern", "alu", "level", "u_true", "u", "err",
-            "proxy", "u_atom", "proxy_atom", "wfc", "ub_case", "ub_cpj", "atom_cpj", "bound", "excluded", "flags"]
+            "proxy", "u_atom", "proxy_atom", "wfc", "ub_case", "ub_cpj", "atom_cpj", "bound", "excluded", "flags",
+            "cluster", "target", "half_cpj", "u_lo", "u_hi", "in_range", "u_local", "u_dsmem", "unpriced",
+            "u_true_event", "u_true_sm", "spread"]
     with open(os.path.join(rd, "validation_points.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
@@ -500,6 +599,79 @@ def main():
     sys.stdout.write(text)
     print(summary)
     return 0
+
+
+def dsmem_tables(out, recs, truth):
+    """The DSMEM points (class dsmem): per target and cluster size, then every point."""
+    def state(r):
+        return "excluded" if r["excluded"] else "not priced" if r["unpriced"] else "yes"
+    def key(r):
+        return (r["target"] != "own", int(r["cluster"]) if str(r["cluster"]).isdigit() else 0)
+    other = "u_true_sm" if truth == "event" else "u_true_event"
+    def err_other(rs):
+        e = [abs(r["u"] - r[other]) * 100 for r in rs if r.get("u") is not None and r.get(other) is not None]
+        return (sum(e) / len(e), max(e)) if e else (None, None)
+    out.append("DSMEM points (class dsmem: thread block clusters, one block of 32 warps per SM, atomicAdd "
+               "through cluster.map_shared_rank, the generic ATOM; target own = the block's own rank, ring = "
+               "rank (r + 1) %% C), full kernels, U in %%. U_true here is %s; U_true per SM (u_true_sm) = "
+               "the reference's SM clock windows summed / the full kernel's, the mean SM's (the figure the "
+               "rollup counters describe), and U_true (events) that of every class, from the launches' event "
+               "times (the slowest SM's); they differ where the SMs of a launch ran at different rates "
+               "(spread = the reference's longest SM window / its median one). Boundness = the reference's "
+               "cycles per job with 32 warps per block / with 16 (the same requests per SM); U_true in "
+               "range = within the report's util_pct_lo..util_pct_hi, of the counted points with a range:\n"
+               % ("U_true per SM (--dsmem-truth sm)" if truth == "sm" else "from the event times (as every class; "
+                  "--dsmem-truth sm takes the per-SM one)"))
+    out.append("| target | C | points | U_true range | MAE | max | MAE / max against U_true %s | saturated min / "
+               "median / max | in 95-105 %% | U_true in range | boundness min | spread max | excluded "
+               "| not priced |" % ("per SM" if truth == "event" else "(events)"))
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    groups = {}
+    for r in recs:
+        groups.setdefault(key(r), []).append(r)
+    def row(label_t, label_c, rs):
+        cnt = [r for r in rs if state(r) == "yes"]
+        mae, mx = err_stats(cnt)
+        om, ox = err_other(cnt)
+        s3, sin = sat_cells(cnt)
+        rg = [r for r in cnt if r["in_range"] is not None]
+        b = [r["bound"] for r in rs if r["bound"] is not None]
+        sp = [r["spread"] for r in rs if r.get("spread") is not None]
+        out.append("| %s | %s | %d | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %d | %d |" % (
+            label_t, label_c, len(cnt), urange(cnt), fmt(mae), fmt(mx), fmt(om), fmt(ox), s3, sin,
+            "%d of %d" % (sum(1 for r in rg if r["in_range"]), len(rg)) if rg else "-",
+            fmt(min(b), 3) if b else "-", fmt(max(sp), 3) if sp else "-",
+            sum(1 for r in rs if state(r) == "excluded"), sum(1 for r in rs if state(r) == "not priced")))
+    for k in sorted(groups):
+        rs = groups[k]
+        row(rs[0]["target"] or "?", rs[0]["cluster"] or "?", rs)
+    row("**all**", "", recs)
+    out.append("")
+    out.append("Every DSMEM point (U range: the report's util_pct_lo..util_pct_hi where it gives one; U local / "
+               "U dsmem: util_pct_local, util_pct_dsmem, the two resources whose larger is U; error against "
+               "the U_true used):\n")
+    out.append("| point | target | C | pattern | L | U_true (events) | U_true per SM | U | error | U range | in range "
+               "| U local | U dsmem | ref cycles/job, 32 warps | 16 warps | boundness | spread | counted | flags |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in sorted(recs, key=lambda r: (key(r), r["idx"])):
+        flags = ", ".join(f for f in r.get("flags", "").split(",") if f and f != "opcodes")
+        rng = "%.1f-%.1f" % (r["u_lo"], r["u_hi"]) if r["u_lo"] is not None and r["u_hi"] is not None else "-"
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+                   "| %s |" % (
+                       r["name"], r["target"] or "-", r["cluster"] or "-", r["pattern"].split(":", 1)[-1], r["alu"],
+                       fmt(pct(r["u_true_event"])), fmt(pct(r["u_true_sm"])), fmt(pct(r["u"])), fmt(r["err"]), rng,
+                       "-" if r["in_range"] is None else "yes" if r["in_range"] else "no", fmt(r.get("u_local")),
+                       fmt(r.get("u_dsmem")), fmt(r["atom_cpj"], 3), fmt(r["half_cpj"], 3), fmt(r["bound"], 3),
+                       fmt(r.get("spread"), 3), state(r), flags))
+    unp = [r for r in recs if r["unpriced"]]
+    if unp:
+        out.append("")
+        out.append("Not priced by the DSMEM path (%d points; flag dsmem_uncalibrated: the table has no dsmem "
+                   "families, measure them with atomutil-calibrate --families dsmem_local,dsmem_remote,... "
+                   "--merge, docs/calibration.md): %s" % (
+                       len(unp), "; ".join("%s (%s)" % (r["name"], r["unpriced"]) for r in unp[:8])
+                       + (" ..." if len(unp) > 8 else "")))
+    out.append("")
 
 
 def plot(rs, img, gpu):

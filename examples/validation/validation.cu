@@ -33,8 +33,25 @@
  * blocks per SM of (last end - first start) / jobs of the SM, then the median over the launches;
  * scripts/validate.py compares it with unit_bound's cycles_per_job of case ub_case (the same jobs
  * at the unit's rate; empty where the reference is not 2 x 32 warps per SM or mixes opcodes).
+ *
+ * Class "dsmem" (issue 12): atomics on distributed shared memory.  Thread block clusters of C = 2,
+ * 4 or 8 blocks (cudaLaunchKernelEx with a cluster dimension; sm_90), one block of 32 warps per SM
+ * (each block asks for more than half an SM's shared memory, as calibrate/kernels/dsmem.cu), every
+ * lane's jobs atomicAdd(cluster.map_shared_rank(bins, target) + word, 1u), result used (the
+ * generic ATOM.E.ADD), target = (rank + 1) % C (a ring: every SM sends as much as it receives) or
+ * its own rank (C = 2: local generic atomics); the same work chain before each job; lane patterns
+ * distinct, bank32, hashed, word_ownrow, word_onerow (dsmem_word below).  Checked per block: the
+ * weighted sum of its words and the sum of the results its lanes got (both exact on the host).
+ * The reference's boundness cannot be shown with unit_bound or the wavefront counter (the cluster
+ * counter set has neither); --mode time also times the reference with 16 warps per block issuing
+ * the same requests per SM (half_cycles_per_job): a reference whose 32 warps are no faster per job
+ * than 16 has reached the path's throughput (docs/validation.md, "The dsmem class").  Every dsmem
+ * launch records its blocks' clocks (one block per SM), so vtime.csv also gets the full kernel's
+ * cycles per job and u_true_sm, the mean SM's U_true from those windows, beside the event-time
+ * u_true of every class.
  * A profiling target: it links nothing of atomutil.
  */
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <errno.h>
@@ -79,6 +96,8 @@ struct VParams {
     unsigned long long *blocksum64; /* family kernels: per block, wrapping sum of its words */
     unsigned long long init, v;     /* family kernels: initial word value, operand */
     int W, B;           /* PAT_WORDS and family kernels: W words, B per 128-byte row (word_of) */
+    unsigned *ressum;   /* dsmem kernels: per block, the sum (mod 2^32) of its lanes' results */
+    int shift;          /* dsmem kernels: target rank = (own rank + shift) % cluster size */
 };
 
 /* unit_bound.cu's lane pattern: lane `lane` of warp `w` uses word lane % W of W words laid out B
@@ -369,6 +388,125 @@ VKF(and64, op_and64)
 VKF(or64, op_or64)
 VKF(xor64, op_xor64)
 
+/* ------------------------------------------------------------------ the dsmem class
+ * Lane patterns of a job (warp w < 32, lane l), words of the target block's first DSWORDS:
+ *   distinct     w * 32 + l: 32 distinct words, one per bank, each warp its own row
+ *   bank32       l * 32 + w: 32 words of bank w, one per row
+ *   hashed       hash(w * 32 + l) % DSWORDS: a pseudo-random word per lane (same-word lanes fold
+ *                into one word's count, bank conflicts as they fall)
+ *   word_ownrow  w * 33: every lane of a warp on one word, each warp's in its own 128-byte row
+ *                (and bank)
+ *   word_onerow  w: every lane of a warp on one word, all warps' words in one 128-byte row
+ * (H100 with 32 warps, docs/results/dsmem-patterns-h100-2026-11-24 and calibrate/kernels/dsmem.cu:
+ * the last two cost 111 and 240 cycles per remote job, the same counters.) */
+enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS };
+#define DSWORDS 1024u       /* words of a block the jobs use (of its dynamic shared memory) */
+#define DS_SMEM_FLOOR (120 * 1024) /* dynamic shared memory per block: at least this, and more
+                                    * than half an SM's, so that no second block fits beside it */
+
+__host__ __device__ __forceinline__ unsigned dsmem_hash(unsigned x)
+{
+    x ^= x >> 16, x *= 0x7FEB352Du, x ^= x >> 15, x *= 0x846CA68Bu, x ^= x >> 16;
+    return x;
+}
+
+__host__ __device__ __forceinline__ unsigned dsmem_word(int pattern, unsigned warp, unsigned lane)
+{
+    switch (pattern) {
+    case DP_DISTINCT: return warp * 32u + lane;
+    case DP_BANK32: return lane * 32u + warp;
+    case DP_HASHED: return dsmem_hash(warp * 32u + lane) % DSWORDS;
+    case DP_WORD_OWNROW: return warp * 33u;
+    default: return warp;
+    }
+}
+
+/* One block of 32 warps, or of 16 (the half reference): zero its words, a cluster barrier (every
+ * block's words zeroed before any job reaches them), `iters` jobs per lane on its word of rank
+ * (own + shift) % C, each after L dependent FFMAs (WORK), results summed.  The jobs are those of
+ * 32 warps in either case: with 16 warps, warp w takes the jobs of warps w and w + 16 in turn (two
+ * words, alternate jobs), so the half reference runs the same requests per SM with half the
+ * warps.  The atomics-only kernel times its jobs as the others
+ * do (clock64 after the barrier, and after a block barrier that every lane reaches only with its
+ * last result).  A second cluster barrier: every job on this block's words has completed (each
+ * sender waited for its results before arriving), so warp 0 then reads them: the block's checksum
+ * is sum_i (2 i + 1) word[i] (mod 2^64), with the sum of its lanes' results (mod 2^32). */
+template <bool WORK>
+__device__ __forceinline__ void dsmem_body(const VParams &p)
+{
+    extern __shared__ unsigned ds_bins[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ unsigned part[32];
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (unsigned i = tid; i < DSWORDS; i += blockDim.x)
+        ds_bins[i] = 0;
+    /* the pointer is computed before the jobs (a special-register read after the barrier would
+     * wait behind jobs already queued, calibrate/kernels/dsmem.cu); the target is a run-time value,
+     * so the own rank's jobs compile to the same generic ATOM */
+    const unsigned target = (cl.block_rank() + (unsigned)p.shift) % cl.num_blocks();
+    unsigned *const base = cl.map_shared_rank(ds_bins, target);
+    const unsigned nw = blockDim.x >> 5;
+    unsigned *const w0 = base + dsmem_word(p.pattern, warp, lane);
+    unsigned *const w1 = base + dsmem_word(p.pattern, nw < 32 ? warp + nw : warp, lane);
+    cl.sync();
+    /* both kernels time their jobs: per SM (one block each) the reference's and the full kernel's
+     * windows, next to the launches' event times */
+    const long long t0 = clock64();
+    unsigned acc = 0;
+    float y = (float)lane;
+    for (unsigned i = 0; i < p.iters; i += UNROLL) {
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            if (WORK) {
+                /* the same dependent FFMA chain as the other classes */
+                for (int l = 0; l < p.L; ++l)
+                    y = fmaf(y, 0.999f, 1.0f);
+            }
+            acc += atomicAdd(u & 1 ? w1 : w0, 1u); /* result used: ATOM.E.ADD */
+        }
+    }
+    const long long t1 = jobs_done(p, acc ^ __float_as_uint(y), true);
+    for (int o = 16; o; o >>= 1)
+        acc += __shfl_xor_sync(0xFFFFFFFFu, acc, o);
+    if (lane == 0)
+        part[warp] = acc;
+    cl.sync();
+    if (warp == 0) {
+        unsigned long long s = 0;
+        for (unsigned i = lane; i < DSWORDS; i += 32)
+            s += (unsigned long long)ds_bins[i] * (2ull * i + 1);
+        unsigned r = lane < (blockDim.x >> 5) ? part[lane] : 0u;
+        for (int o = 16; o; o >>= 1)
+            r += __shfl_xor_sync(0xFFFFFFFFu, r, o);
+        if (lane == 0)
+            p.ressum[blockIdx.x] = r;
+        report_block(p, s, p.blocksum64, true, t0, t1);
+    }
+#else
+    (void)ds_bins;
+    if (threadIdx.x == 0) /* built without sm_90 code: the host checks ptxVersion first */
+        p.smid[blockIdx.x] = 0xFFFFFFFEu;
+#endif
+}
+
+/* Own rank and ring: the same code (the target is a run-time value), two names, so that reports
+ * and the profiler's per-kernel choices keep them apart.  One block of up to 32 warps per SM. */
+#define VKD(name, work)                                                                           \
+    __global__ void __launch_bounds__(1024, 1) name(VParams p) { dsmem_body<work>(p); }
+VKD(vk_dsmem_own_full, true)
+VKD(vk_dsmem_own_atom, false)
+VKD(vk_dsmem_ring_full, true)
+VKD(vk_dsmem_ring_atom, false)
+
+/* launch overhead of a cluster launch of the same shape and shared memory */
+__global__ void overhead_empty_cluster(void)
+{
+    extern __shared__ unsigned ds_bins[];
+    (void)ds_bins;
+}
+
 __global__ void overhead_empty(void) {}
 
 /* Non-zero pseudo-random words (never time on zeros). */
@@ -458,9 +596,11 @@ typedef struct {
     int level;          /* family class: work level 0..3 (none, ~70, ~40, ~15 % intended) */
     double t_est;       /* family class: estimated cycles per job of the full kernel */
     char ub_case[40];   /* unit_bound case of the same jobs at the unit's rate, or "" */
+    int dpat;           /* dsmem class: lane pattern (DP_*); -1 for the other classes */
+    int cluster, shift; /* dsmem class: blocks per cluster, target rank = (own + shift) % cluster */
 } point;
 
-#define MAXPOINTS 400
+#define MAXPOINTS 512
 static point pts[MAXPOINTS];
 static int npts;
 
@@ -473,7 +613,7 @@ static void add_point(const char *cls, int op, int pattern, int d, int q, int L,
     }
     point *p = &pts[npts++];
     memset(p, 0, sizeof *p);
-    p->fop = p->fpat = p->level = -1;
+    p->fop = p->fpat = p->level = p->dpat = -1;
     p->cls = cls, p->op = op, p->pattern = pattern, p->d = d, p->q = q, p->L = L, p->G = G;
     p->bnum = bnum, p->bden = bden, p->warps = warps;
     static const char *const fam[NOPS] = {"add", "popc_inc", "add", "cas64", "cast_spin", "cast_spin64"};
@@ -553,21 +693,35 @@ static double t_estimate(double est, int L, int loop, int wide)
     return t;
 }
 
+/* Estimated cycles per job of a dsmem full kernel (32 warps per SM), from its own-rank points on
+ * an H100 (2026-11-24): 2.6, 3.2-3.5, 8.0-8.2 and 9.0 cycles per job for L = 1, 3, 6 and 12 (a
+ * step from L = 4 on, as work_cycles has with 64 warps), work_cycles' line above. */
+static double dsmem_t_estimate(double est, int L)
+{
+    double t = L <= 0 ? 0 : L <= 3 ? 2.3 + 0.33 * L : L <= 12 ? 7.0 + 0.25 * (L - 4) : work_cycles(L, 5);
+    if (L > 12 && t < 9.0)
+        t = 9.0;
+    return t > est ? t : est;
+}
+
 /* Work levels of a family point: L = 0, then the L whose estimated U_true = est / t_estimate is
- * nearest (in ratio) to 70, 40 and 15 %, increasing. */
-static void family_levels(double est, int loop, int wide, int L[4])
+ * nearest (in ratio) to 70, 40 and 15 %, increasing; up to L = 4096.  A dsmem point (dsmem != 0):
+ * the same with dsmem_t_estimate, up to 8192 (its remote jobs cost up to 255 cycles). */
+static void family_levels(double est, int loop, int wide, int dsmem, int L[4])
 {
     static const int cand[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
-                               768, 1024, 1536, 2048, 3072, 4096};
+                               768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
     static const double target[3] = {0.70, 0.40, 0.15};
+    const size_t ncand = sizeof cand / sizeof *cand - (dsmem ? 0 : 2);
     L[0] = 0;
     for (int k = 0; k < 3; ++k) {
         int best = -1;
         double bd = 0;
-        for (size_t i = 0; i < sizeof cand / sizeof *cand; ++i) {
+        for (size_t i = 0; i < ncand; ++i) {
             if (cand[i] <= L[k])
                 continue;
-            double d = fabs(log(est / t_estimate(est, cand[i], loop, wide) / target[k]));
+            const double t = dsmem ? dsmem_t_estimate(est, cand[i]) : t_estimate(est, cand[i], loop, wide);
+            double d = fabs(log(est / t / target[k]));
             if (best < 0 || d < bd)
                 best = cand[i], bd = d;
         }
@@ -593,6 +747,41 @@ static void add_family_point(int f, int q, int k, int L)
     if (L)
         snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
     snprintf(p->ub_case, sizeof p->ub_case, "%s/%s", o->name, fpats[q].name);
+}
+
+/* The dsmem class's lane patterns (dsmem_word) and the cycles per job per SM of their reference
+ * (32 warps, no work) measured on an H100 (docs/results/dsmem-patterns-h100-2026-11-24/time.csv,
+ * result used: own rank, then the ring at C = 2, 4, 8; word_ownrow: the calibration kernel's row
+ * per warp, 111 at C = 2, taken for every C).  They only size the points and choose the work
+ * levels. */
+static const struct {
+    const char *name;
+    double own, ring[3];
+} dpats[NDPATS] = {
+    {"distinct", 2.0, {14.2, 15.9, 15.7}},
+    {"bank32", 32.0, {96.0, 112.5, 111.6}},
+    {"hashed", 3.5, {113.6, 135.8, 130.8}},
+    {"word_ownrow", 32.0, {111.0, 111.0, 111.0}},
+    {"word_onerow", 32.0, {240.5, 255.5, 253.8}},
+};
+static const int dclusters[3] = {2, 4, 8};
+
+/* One point of the dsmem class: clusters of C blocks, jobs to rank (own + shift) % C, lane pattern
+ * q, work level k with L FFMAs per job; one block of 32 warps per SM, the reference is the same
+ * launch without the work. */
+static void add_dsmem_point(int C, int shift, int q, int k, int L, double est)
+{
+    add_point("dsmem", OP_ADD, PAT_WORDS, 0, 0, L, 0, 1, 1, 32);
+    point *p = &pts[npts - 1];
+    p->op = -1;
+    p->family = "dsmem";
+    p->dpat = q, p->cluster = C, p->shift = shift, p->level = k;
+    p->est = est;
+    p->t_est = dsmem_t_estimate(est, L);
+    snprintf(p->name, sizeof p->name, "dsmem_c%d_%s_%s", C, shift ? "ring" : "own", dpats[q].name);
+    if (L)
+        snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
+    p->ub_case[0] = '\0';
 }
 
 /* The ground-truth suite: one knob per class, the others at a reference value
@@ -665,9 +854,19 @@ static void build_points(void)
     for (int f = 0; f < NFOPS; ++f)
         for (int q = 0; q < NFPATS; ++q) {
             int L[4];
-            family_levels(fops[f].est[q], fops[f].loop, fops[f].width == 64, L);
+            family_levels(fops[f].est[q], fops[f].loop, fops[f].width == 64, 0, L);
             for (int k = 0; k < 4; ++k)
                 add_family_point(f, q, k, L[k]);
+        }
+    /* the dsmem class: own rank at C = 2, the ring at C = 2, 4, 8; every lane pattern x 4 work
+     * levels (issue 12) */
+    for (int c = -1; c < 3; ++c)
+        for (int q = 0; q < NDPATS; ++q) {
+            const double est = c < 0 ? dpats[q].own : dpats[q].ring[c];
+            int L[4];
+            family_levels(est, 0, 0, 1, L);
+            for (int k = 0; k < 4; ++k)
+                add_dsmem_point(c < 0 ? 2 : dclusters[c], c < 0 ? 0 : 1, q, k, L[k], est);
         }
 }
 
@@ -684,13 +883,15 @@ static shape shape_of(const point *p, int sm, double scale)
     shape s;
     double bps = (double)p->bnum / p->bden, wps = bps * p->warps;
     s.grid = sm * p->bnum / p->bden;
+    if (p->dpat >= 0) /* whole clusters (at most; the launch takes as many as fit at once) */
+        s.grid = sm / p->cluster * p->cluster;
     s.block = 32 * p->warps;
     s.reshaped = p->warps != 32;
     /* about 600k cycles of atomics (0.3 ms), the full kernel at most about 8M cycles */
     double work = 0.4 * p->L + 12.0 * p->G;
     double full = p->est > work ? p->est : work;
-    if (p->fop >= 0 && p->t_est > full)
-        full = p->t_est; /* family class: the measured work curve (work_cycles) where it is larger */
+    if (p->t_est > full)
+        full = p->t_est; /* family, dsmem: the measured work curve (work_cycles) where it is larger */
     if (wps < 16)
         full *= 16.0 / wps; /* few warps: latency-bound */
     double jobs = 6e5 / p->est;
@@ -712,6 +913,28 @@ static shape shape_of(const point *p, int sm, double scale)
         s.agrid = s.grid, s.ablock = s.block, s.aiters = s.iters;
     }
     return s;
+}
+
+/* Exact checksums of a block of the dsmem kernels, whose jobs are those of 32 warps of `iters`
+ * jobs per lane (run by 32 warps, or by 16 of twice as many jobs): the words of each block are hit
+ * by one block's lanes (its own, or its ring predecessor's), so every block reports
+ * sum_i (2 i + 1) n_i (mod 2^64) for its words and sum_i n_i (n_i - 1) / 2 (mod 2^32) for its
+ * lanes' results, n_i = lanes on word i x iters. */
+static void dsmem_expected(const point *p, unsigned iters, unsigned long long *words, unsigned *results)
+{
+    unsigned lanes[DSWORDS];
+    memset(lanes, 0, sizeof lanes);
+    for (unsigned w = 0; w < 32; ++w)
+        for (unsigned l = 0; l < 32; ++l)
+            lanes[dsmem_word(p->dpat, w, l)]++;
+    unsigned long long s = 0, r = 0;
+    for (unsigned i = 0; i < DSWORDS; ++i) {
+        const unsigned long long n = (unsigned long long)lanes[i] * iters;
+        s += n * (2ull * i + 1);
+        r += n * (n - (n > 0)) / 2;
+    }
+    *words = s;
+    *results = (unsigned)r;
 }
 
 /* Exact checksum a block must report. */
@@ -823,8 +1046,13 @@ typedef struct {
     unsigned *h_smid;
     unsigned long long *h_sum64;
     long long *h_t0, *h_t1;
+    unsigned *d_res, *h_res;      /* dsmem kernels: per block, the sum of its lanes' results */
     int maxgrid, sm;
     cudaEvent_t e0, e1;
+    int ds_ok;                    /* dsmem class: 1 if it can run here (ds_why says why not) */
+    char ds_why[200];
+    int ds_smem;                  /* dynamic shared memory of every dsmem launch */
+    int ds_clusters[3];           /* clusters of C = 2, 4, 8 launched at once (0: size left out) */
 } ctx;
 
 static int cmp_double(const void *a, const void *b)
@@ -944,6 +1172,154 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
     return 0;
 }
 
+/* The launch configuration of a dsmem point: `grid` blocks of `warps` warps in clusters of C. */
+static cudaLaunchConfig_t dsmem_config(const ctx *c, int cluster, int grid, int warps,
+                                       cudaLaunchAttribute *attr)
+{
+    cudaLaunchConfig_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gridDim = dim3((unsigned)grid);
+    cfg.blockDim = dim3((unsigned)(32 * warps));
+    cfg.dynamicSmemBytes = (size_t)c->ds_smem;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = (unsigned)cluster;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+/* Whether the dsmem class can run on this device, and how many clusters of each size fit at once
+ * with one block per SM; sets c->ds_ok, or c->ds_why.  Returns 1 only on a CUDA error. */
+static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
+{
+    int can = 0;
+    c->ds_ok = 0;
+    if (prop->major < 9) {
+        snprintf(c->ds_why, sizeof c->ds_why, "compute capability %d.%d: thread block clusters need 9.0",
+                 prop->major, prop->minor);
+        return 0;
+    }
+    CUDA_CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
+    if (!can) {
+        snprintf(c->ds_why, sizeof c->ds_why, "the device cannot launch thread block clusters");
+        return 0;
+    }
+    cudaFuncAttributes fa;
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, vk_dsmem_ring_atom));
+    if (fa.ptxVersion < 90) {
+        snprintf(c->ds_why, sizeof c->ds_why, "built without sm_90 code (PTX %d; CMAKE_CUDA_ARCHITECTURES)",
+                 fa.ptxVersion);
+        return 0;
+    }
+    const long half = (long)prop->sharedMemPerMultiprocessor / 2 + 1;
+    const long smem = half > DS_SMEM_FLOOR ? half : DS_SMEM_FLOOR;
+    if (smem > (long)prop->sharedMemPerBlockOptin) {
+        snprintf(c->ds_why, sizeof c->ds_why, "a block can have %zu bytes of shared memory, %ld are needed "
+                 "to keep it alone on its SM", prop->sharedMemPerBlockOptin, smem);
+        return 0;
+    }
+    c->ds_smem = (int)smem;
+    const void *const fns[] = {(const void *)vk_dsmem_own_full, (const void *)vk_dsmem_own_atom,
+                               (const void *)vk_dsmem_ring_full, (const void *)vk_dsmem_ring_atom,
+                               (const void *)overhead_empty_cluster};
+    for (size_t i = 0; i < sizeof fns / sizeof *fns; ++i)
+        CUDA_CHECK(cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, c->ds_smem));
+    for (int k = 0; k < 3; ++k) {
+        cudaLaunchAttribute attr;
+        const cudaLaunchConfig_t cfg = dsmem_config(c, dclusters[k], dclusters[k], 32, &attr);
+        int n = 0;
+        if (cudaOccupancyMaxActiveClusters(&n, (const void *)vk_dsmem_ring_full, &cfg) != cudaSuccess) {
+            (void)cudaGetLastError();
+            n = 0;
+        }
+        if (n * dclusters[k] > c->sm)
+            n = c->sm / dclusters[k];
+        c->ds_clusters[k] = n;
+    }
+    c->ds_ok = 1;
+    return 0;
+}
+
+static int dsmem_clusters(const ctx *c, int cluster)
+{
+    for (int k = 0; k < 3; ++k)
+        if (dclusters[k] == cluster)
+            return c->ds_clusters[k];
+    return 0;
+}
+
+/* One launch of a dsmem kernel (as launch() does for the others): `grid` blocks of `warps` warps
+ * (32, or 16 with twice the jobs) in clusters of p->cluster, `iters` jobs per lane; both checksums
+ * of every block checked, and that no two blocks shared an SM. */
+static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const point *p, unsigned iters,
+                        float *ms, double *cpj, int *cpj_sms, double *win)
+{
+    static unsigned char seen[MAXSMID];
+    if ((warps != 32 && warps != 16) || iters % UNROLL) {
+        fprintf(stderr, "validation: %s: %d warps of %u jobs: the dsmem kernels take 32 or 16 warps and a "
+                        "multiple of %d jobs\n", p->name, warps, iters, UNROLL);
+        return 1;
+    }
+    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(c->d_res, 0xFF, (size_t)grid * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)));
+    CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)));
+    vp.iters = iters;
+    vp.shift = p->shift;
+    vp.pattern = p->dpat;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = dsmem_config(c, p->cluster, grid, warps, &attr);
+    CUDA_CHECK(cudaEventRecord(c->e0));
+    CUDA_CHECK(cudaLaunchKernelEx(&cfg, fn, vp));
+    CUDA_CHECK(cudaEventRecord(c->e1));
+    CUDA_CHECK(cudaEventSynchronize(c->e1));
+    if (ms)
+        CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1));
+    CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(c->h_res, c->d_res, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    unsigned long long want;
+    unsigned want_r;
+    dsmem_expected(p, iters * (unsigned)warps / 32u, &want, &want_r);
+    memset(seen, 0, sizeof seen);
+    for (int b = 0; b < grid; ++b) {
+        const unsigned id = c->h_smid[b];
+        if (id >= MAXSMID) {
+            fprintf(stderr, "validation: %s: block %d %s\n", p->name, b,
+                    id == 0xFFFFFFFEu ? "ran without sm_90 code" : "did not report its SM");
+            return 1;
+        }
+        if (seen[id]++) {
+            fprintf(stderr, "validation: %s: two blocks ran on SM %u (%d bytes of shared memory each)\n",
+                    p->name, id, c->ds_smem);
+            return 1;
+        }
+        if (c->h_sum64[b] != want || c->h_res[b] != want_r) {
+            fprintf(stderr, "validation: %s: block %d reports words %#llx, results %#x; expected %#llx, %#x\n",
+                    p->name, b, c->h_sum64[b], c->h_res[b], want, want_r);
+            return 1;
+        }
+    }
+    if (cpj || win) {
+        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+    }
+    if (cpj && cycles_per_job(c, p, grid, 1, (double)warps * iters, cpj, cpj_sms))
+        return 1;
+    if (win) { /* the SMs' (= blocks') windows: win[0] their sum, win[1] the longest */
+        win[0] = win[1] = 0;
+        for (int b = 0; b < grid; ++b) {
+            const double w = (double)(c->h_t1[b] - c->h_t0[b]);
+            win[0] += w;
+            win[1] = w > win[1] ? w : win[1];
+        }
+    }
+    return 0;
+}
+
 static int cmp_float(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
@@ -956,20 +1332,26 @@ static float median(float *v, int n)
     return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Median event time of an empty launch of this shape (launch overhead), cached per shape. */
-static int empty_ms(ctx *c, int grid, int block, int reps, float *out)
+/* Median event time of an empty launch of this shape (launch overhead), cached per shape; with
+ * cluster > 0 a cluster launch of that size with the dsmem kernels' shared memory. */
+static int empty_ms(ctx *c, int grid, int block, int cluster, int reps, float *out)
 {
-    static int g[64], b[64], n;
+    static int g[64], b[64], cl[64], n;
     static float v[64];
     for (int i = 0; i < n; ++i)
-        if (g[i] == grid && b[i] == block) {
+        if (g[i] == grid && b[i] == block && cl[i] == cluster) {
             *out = v[i];
             return 0;
         }
     float ms[64];
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = dsmem_config(c, cluster > 0 ? cluster : 1, grid, block / 32, &attr);
     for (int r = -1; r < reps; ++r) {
         CUDA_CHECK(cudaEventRecord(c->e0));
-        overhead_empty<<<grid, block>>>();
+        if (cluster > 0)
+            CUDA_CHECK(cudaLaunchKernelEx(&cfg, overhead_empty_cluster));
+        else
+            overhead_empty<<<grid, block>>>();
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaEventRecord(c->e1));
         CUDA_CHECK(cudaEventSynchronize(c->e1));
@@ -978,8 +1360,116 @@ static int empty_ms(ctx *c, int grid, int block, int reps, float *out)
     }
     *out = median(ms, reps);
     if (n < 64)
-        g[n] = grid, b[n] = block, v[n++] = *out;
+        g[n] = grid, b[n] = block, cl[n] = cluster, v[n++] = *out;
     return 0;
+}
+
+/* Median of n doubles (sorts them). */
+static double median_d(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One point of the dsmem class on `grid` blocks (whole clusters, all resident at once).
+ * Profile mode: the full kernel twice (warm-up unless !warm) and the atomics-only kernel once,
+ * listed in fo.  Time mode: a warm-up of each, then per repetition the full kernel, the reference
+ * (atomics-only, 32 warps) and the half reference (atomics-only, 16 warps per block doing the same
+ * jobs per SM), each timed with events and with its blocks' clocks (one block per SM); then the
+ * t_empty of a cluster launch of this shape, and the row of vtime.csv: U_true from the event
+ * times as for every class; the references' cycles per job (median SM), the full kernel's, and
+ * u_true_sm = the reference's SM windows summed / the full kernel's (the mean SM's U_true, which
+ * the rollup counters describe), medians over the repetitions.  Returns 0, or 1 after printing
+ * what failed. */
+static int run_dsmem_point(ctx *cx, int i, const point *p, shape s, int grid, VParams vp, int profile, int warm,
+                           int reps, FILE *fo, int *seq, int *per_sm)
+{
+    const int has_work = p->L > 0;
+    vk_fn kfull = p->shift ? vk_dsmem_ring_full : vk_dsmem_own_full;
+    vk_fn atom = p->shift ? vk_dsmem_ring_atom : vk_dsmem_own_atom;
+    vk_fn full = has_work ? kfull : atom;
+    const char *tname = p->shift ? "ring" : "own";
+    char fname[48], aname[48];
+    snprintf(fname, sizeof fname, "vk_dsmem_%s_%s", tname, has_work ? "full" : "atom");
+    snprintf(aname, sizeof aname, "vk_dsmem_%s_atom", tname);
+    vp.L = p->L, vp.G = 0, vp.q = 0, vp.d = 0, vp.W = 0, vp.B = 0, vp.init = 0, vp.v = 0;
+    VParams va = vp;
+    va.L = 0;
+    const unsigned hiters = 2 * s.iters; /* 16 warps: the same jobs per SM */
+    if (profile) {
+        if ((warm && launch_dsmem(cx, full, grid, 32, vp, p, s.iters, NULL, NULL, NULL, NULL)) ||
+            launch_dsmem(cx, full, grid, 32, vp, p, s.iters, NULL, NULL, NULL, NULL) ||
+            launch_dsmem(cx, atom, grid, 32, va, p, s.iters, NULL, NULL, NULL, NULL))
+            return 1;
+        if (warm)
+            fprintf(fo, "%d,%d,%s,%s,warm,%s\n", (*seq)++, i, p->name, p->cls, fname);
+        fprintf(fo, "%d,%d,%s,%s,full,%s\n", (*seq)++, i, p->name, p->cls, fname);
+        fprintf(fo, "%d,%d,%s,%s,atom,%s\n", (*seq)++, i, p->name, p->cls, aname);
+        return 0;
+    }
+    float tf[64], ta[64], th[64], te;
+    double ca[64], ch[64], cf[64], usm[64], spread[64], wf[2], wa[2];
+    int sms[3] = {0, 0, 0}, n[3] = {0, 0, 0}, smin[3] = {1 << 30, 1 << 30, 1 << 30};
+    if (launch_dsmem(cx, full, grid, 32, vp, p, s.iters, NULL, NULL, NULL, NULL) ||
+        launch_dsmem(cx, atom, grid, 32, va, p, s.iters, NULL, NULL, NULL, NULL) ||
+        launch_dsmem(cx, atom, grid, 16, va, p, hiters, NULL, NULL, NULL, NULL))
+        return 1;
+    for (int r = 0; r < reps; ++r) {
+        if (launch_dsmem(cx, full, grid, 32, vp, p, s.iters, &tf[r], &cf[n[0]], &sms[0], wf) ||
+            launch_dsmem(cx, atom, grid, 32, va, p, s.iters, &ta[r], &ca[n[1]], &sms[1], wa) ||
+            launch_dsmem(cx, atom, grid, 16, va, p, hiters, &th[r], &ch[n[2]], &sms[2], NULL))
+            return 1;
+        usm[r] = wa[0] / wf[0];
+        spread[r] = wa[1] / (ca[n[1]] * 32.0 * s.iters); /* the reference's longest SM / its median */
+        for (int k = 0; k < 3; ++k)
+            if (sms[k] > 0)
+                smin[k] = sms[k] < smin[k] ? sms[k] : smin[k], n[k]++;
+    }
+    /* blocks per SM of a full launch (one, or launch_dsmem would have failed) */
+    if (launch_dsmem(cx, full, grid, 32, vp, p, s.iters, NULL, NULL, NULL, NULL))
+        return 1;
+    memset(per_sm, 0, (size_t)cx->sm * sizeof(int));
+    for (int b = 0; b < grid; ++b)
+        if (cx->h_smid[b] < (unsigned)cx->sm)
+            per_sm[cx->h_smid[b]]++;
+    int bmax = 0, bmin = 1 << 30;
+    for (int k = 0; k < cx->sm; ++k)
+        bmax = per_sm[k] > bmax ? per_sm[k] : bmax, bmin = per_sm[k] < bmin ? per_sm[k] : bmin;
+    if (empty_ms(cx, grid, 1024, p->cluster, reps, &te))
+        return 1;
+    const float mf = median(tf, reps), ma = median(ta, reps);
+    const double ut = (ma - te) / (mf - te), ur = ma / mf;
+    const double u_sm = median_d(usm, reps), sp = median_d(spread, reps);
+    char cpj_s[3][32] = {"", "", ""};
+    double cpj[3] = {NAN, NAN, NAN};
+    double *const cv[3] = {cf, ca, ch};
+    for (int k = 0; k < 3; ++k)
+        if (n[k] > 0)
+            cpj[k] = median_d(cv[k], n[k]), snprintf(cpj_s[k], sizeof cpj_s[k], "%.4f", cpj[k]);
+    if (n[0] == 0 || n[1] == 0 || n[2] == 0)
+        fprintf(stderr, "validation: %s: a launch's blocks recorded no clocks; its cycles per job left empty\n",
+                p->name);
+    const double jobs_per_sm = 32.0 * s.iters;
+    fprintf(fo, "%d,%s,%s,dsmem_%s,%s,%s,0,0,%d,0,%d,%d,%u,%.0f,%d,%d,%u,0,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
+                "%s,%d,%.3f,%s,%d,,%d,%s,16,%s,%d,%s,%.5f,%.4f\n",
+            i, p->name, p->cls, tname, p->family, dpats[p->dpat].name, p->L, grid, 1024, s.iters, jobs_per_sm,
+            grid, 1024, s.iters, bmax, bmin, mf, ma, te, te, ut, ur, fname, aname, "ATOM.E.ADD (generic)",
+            p->level, p->est / p->t_est, cpj_s[1], n[1] > 0 ? smin[1] : 0, p->cluster, tname, cpj_s[2],
+            n[2] > 0 ? smin[2] : 0, cpj_s[0], u_sm, sp);
+    fflush(fo);
+    fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job, "
+                    "16 warps %8.3f (%.3f); full %8.3f, U_true per SM %5.1f %%, spread %.3f\n",
+            i, p->name, mf, ma, 100 * ut, cpj[1], cpj[2], cpj[1] / cpj[2], cpj[0], 100 * u_sm, sp);
+    (void)th;
+    return 0;
+}
+
+/* Whether --filter and --exclude select point p (by name or class). */
+static int selected(const point *p, const char *filter, const char *exclude)
+{
+    if (filter && !strstr(p->name, filter) && !strstr(p->cls, filter))
+        return 0;
+    return !(exclude && (strstr(p->name, exclude) || strstr(p->cls, exclude)));
 }
 
 static void usage(FILE *f)
@@ -990,9 +1480,12 @@ static void usage(FILE *f)
           "  -o, --out FILE      CSV output (default stdout)\n"
           "  -r, --reps N        timed launches per kernel and point after one warm-up (default 7)\n"
           "  -s, --scale F       multiply every point's job count (default 1)\n"
-          "  -f, --filter TEXT   only points whose name or class contains TEXT\n"
+          "  -f, --filter TEXT   only points whose name or class contains TEXT (-f dsmem: the\n"
+          "                      distributed-shared-memory class, which needs sm_90 clusters)\n"
+          "  -x, --exclude TEXT  leave out points whose name or class contains TEXT (after -f)\n"
           "  -W, --no-warm       profile mode: no warm-up launch of the full kernel\n"
-          "  -l, --list          print the points and exit (no GPU needed)\n"
+          "  -l, --list          print the points (those --filter, --exclude select) and exit (no GPU\n"
+          "                      needed)\n"
           "  -h, --help          this text\n"
           "Examples:\n"
           "  validation -o vtime.csv\n"
@@ -1007,17 +1500,18 @@ int main(int argc, char **argv)
         {"reps", required_argument, 0, 'r'}, {"scale", required_argument, 0, 's'},
         {"filter", required_argument, 0, 'f'}, {"list", no_argument, 0, 'l'},
         {"no-warm", no_argument, 0, 'W'},    {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    const char *mode = "time", *out = NULL, *filter = NULL;
+        {"exclude", required_argument, 0, 'x'}, {0, 0, 0, 0}};
+    const char *mode = "time", *out = NULL, *filter = NULL, *exclude = NULL;
     int reps = 7, list = 0, warm = 1;
     double scale = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "m:o:r:s:f:lWh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "m:o:r:s:f:x:lWh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'm': mode = optarg; break;
         case 'o': out = optarg; break;
         case 'f': filter = optarg; break;
+        case 'x': exclude = optarg; break;
         case 'l': list = 1; break;
         case 'W': warm = 0; break;
         case 'r':
@@ -1048,16 +1542,23 @@ int main(int argc, char **argv)
     build_points();
     if (list) {
         /* shapes for a 132-SM GPU (H100/H200); est = estimated saturated cycles per job; family
-         * class: est_u = the intended U_true of its work level (est / t_estimate) */
+         * and dsmem classes: est_u = the intended U_true of its work level (est / t_estimate);
+         * dsmem: grid = whole clusters at most (a launch takes as many as fit at once: 120 blocks
+         * of 132 SMs for C = 4 and 8 on the H100) */
         for (int i = 0; i < npts; ++i) {
             const point *p = &pts[i];
+            if (!selected(p, filter, exclude))
+                continue;
             shape s = shape_of(p, 132, scale);
             printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g",
                    i, p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm,
                    s.jobs_per_sm * p->est);
-            if (p->fop >= 0)
+            if (p->fop >= 0 || p->dpat >= 0)
                 printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
-            printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
+            if (p->dpat >= 0)
+                printf(" cluster=%d target=%s\n", p->cluster, p->shift ? "ring" : "own");
+            else
+                printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
         }
         return 0;
     }
@@ -1087,6 +1588,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMalloc(&cx.d_t1, (size_t)cx.maxgrid * sizeof(long long)));
     CUDA_CHECK(cudaMalloc(&cx.d_smid, (size_t)cx.maxgrid * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&cx.d_sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&cx.d_res, (size_t)cx.maxgrid * sizeof(unsigned)));
     CUDA_CHECK(cudaEventCreate(&cx.e0));
     CUDA_CHECK(cudaEventCreate(&cx.e1));
     cx.h_sum = (double *)malloc((size_t)cx.maxgrid * sizeof(double));
@@ -1094,8 +1596,9 @@ int main(int argc, char **argv)
     cx.h_t0 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
     cx.h_t1 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
     cx.h_smid = (unsigned *)malloc((size_t)cx.maxgrid * sizeof(unsigned));
+    cx.h_res = (unsigned *)malloc((size_t)cx.maxgrid * sizeof(unsigned));
     int *per_sm = (int *)calloc((size_t)sm, sizeof(int));
-    if (!cx.h_sum || !cx.h_sum64 || !cx.h_t0 || !cx.h_t1 || !cx.h_smid || !per_sm) {
+    if (!cx.h_sum || !cx.h_sum64 || !cx.h_t0 || !cx.h_t1 || !cx.h_smid || !cx.h_res || !per_sm) {
         fprintf(stderr, "validation: out of host memory\n");
         return 1;
     }
@@ -1106,8 +1609,17 @@ int main(int argc, char **argv)
     VParams vp;
     memset(&vp, 0, sizeof vp);
     vp.buf = cx.d_buf, vp.blocksum = cx.d_sum, vp.smid = cx.d_smid, vp.sink = cx.d_sink;
-    vp.blocksum64 = cx.d_sum64, vp.t0 = cx.d_t0, vp.t1 = cx.d_t1;
+    vp.blocksum64 = cx.d_sum64, vp.t0 = cx.d_t0, vp.t1 = cx.d_t1, vp.ressum = cx.d_res;
     vp.mask = (unsigned)(nbuf - 1), vp.magic = 0xA5A5F00Du;
+    /* the dsmem class: only where clusters can run (its points are skipped with one note otherwise) */
+    int want_dsmem = 0;
+    for (int i = 0; i < npts; ++i)
+        if (pts[i].dpat >= 0 && selected(&pts[i], filter, exclude))
+            want_dsmem = 1;
+    if (want_dsmem && dsmem_setup(&cx, &prop, dev))
+        return 1;
+    if (want_dsmem && !cx.ds_ok)
+        fprintf(stderr, "validation: class dsmem skipped: %s\n", cx.ds_why);
 
     fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", mode,
             prop.name, sm, clock_khz / 1000.0, reps, scale);
@@ -1117,13 +1629,28 @@ int main(int argc, char **argv)
         fprintf(fo, "idx,name,class,op,family,pattern,d,cas_pct,alu,loads,grid,block,iters,jobs_per_sm,"
                     "atom_grid,atom_block,atom_iters,reshaped,blocks_per_sm_max,blocks_per_sm_min,"
                     "t_full_ms,t_atom_ms,t_empty_full_ms,t_empty_atom_ms,u_true,u_true_raw,"
-                    "full_kernel,atom_kernel,sass,level,est_u,atom_cycles_per_job,atom_cycles_sms,ub_case\n");
+                    "full_kernel,atom_kernel,sass,level,est_u,atom_cycles_per_job,atom_cycles_sms,ub_case,"
+                    "cluster_size,target,half_warps,half_cycles_per_job,half_cycles_sms,full_cycles_per_job,"
+                    "u_true_sm,atom_spread\n");
     int seq = 0, rc = 0;
     for (int i = 0; i < npts && rc == 0; ++i) {
         const point *p = &pts[i];
-        if (filter && !strstr(p->name, filter) && !strstr(p->cls, filter))
+        if (!selected(p, filter, exclude))
             continue;
         shape s = shape_of(p, sm, scale);
+        if (p->dpat >= 0) {
+            if (!cx.ds_ok)
+                continue;
+            const int ncl = dsmem_clusters(&cx, p->cluster);
+            if (ncl < 1) {
+                fprintf(stderr, "validation: %s: no cluster of %d blocks fits with one block per SM; skipped\n",
+                        p->name, p->cluster);
+                continue;
+            }
+            if ((rc = run_dsmem_point(&cx, i, p, s, ncl * p->cluster, vp, profile, warm, reps, fo, &seq, per_sm)))
+                break;
+            continue;
+        }
         const int has_work = p->L > 0 || p->G > 0;
         const fam_op *fo_ = p->fop >= 0 ? &fops[p->fop] : NULL;
         /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes) */
@@ -1210,7 +1737,7 @@ int main(int argc, char **argv)
         int bmax = 0, bmin = 1 << 30;
         for (int k = 0; k < sm; ++k)
             bmax = per_sm[k] > bmax ? per_sm[k] : bmax, bmin = per_sm[k] < bmin ? per_sm[k] : bmin;
-        if (empty_ms(&cx, s.grid, s.block, reps, &te_f) || empty_ms(&cx, s.agrid, s.ablock, reps, &te_a)) {
+        if (empty_ms(&cx, s.grid, s.block, 0, reps, &te_f) || empty_ms(&cx, s.agrid, s.ablock, 0, reps, &te_a)) {
             rc = 1;
             break;
         }
@@ -1222,11 +1749,12 @@ int main(int argc, char **argv)
         const int cas_pct = fo_ ? (strncmp(fo_->family, "cas", 3) == 0 ? 100 : 0)
                                 : p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0;
         fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
-                    "%s,%s,%s,%s,%d,%s\n",
+                    "%s,%s,%s,%s,%d,%s",
                 i, p->name, p->cls, kop, p->family, patname, p->d, cas_pct, p->L, p->G, s.grid, s.block,
                 s.iters, s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f,
                 te_a, ut, ur, fname, aname, fo_ ? fo_->sass : old_sass[p->op], level, est_u, acpj_s,
                 nca > 0 ? ca_min_sms : 0, p->ub_case);
+        fputs(",,,,,,,,\n", fo); /* the dsmem class's columns */
         fflush(fo);
         fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n",
                 i, p->name, mf, ma, 100 * ut, acpj);
@@ -1242,6 +1770,8 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(cx.d_t1));
     CUDA_CHECK(cudaFree(cx.d_smid));
     CUDA_CHECK(cudaFree(cx.d_sink));
+    CUDA_CHECK(cudaFree(cx.d_res));
+    free(cx.h_res);
     free(cx.h_sum);
     free(cx.h_sum64);
     free(cx.h_t0);
