@@ -801,6 +801,81 @@ static code_line *code_for(code_line *code, size_t ncode, const au_launch *l)
     return NULL;
 }
 
+/* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
+ * names of the graph's kernels (docs/live-profiling.md). */
+typedef struct {
+    long long pid, id;
+    char **mangled;
+    size_t n;
+} graph_line;
+
+static void free_graph_lines(graph_line *g, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t k = 0; k < g[i].n; ++k)
+            free(g[i].mangled[k]);
+        free(g[i].mangled);
+    }
+    free(g);
+}
+
+static int read_graph_lines(const char *path, graph_line **out, size_t *nout)
+{
+    char *buf;
+    size_t len;
+    *out = NULL;
+    *nout = 0;
+    int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
+    if (rc)
+        return rc;
+    graph_line *v = NULL;
+    size_t n = 0, cap = 0;
+    for (char *line = buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char *p, *end;
+        if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strstr(line, " graph: ")) != NULL) {
+            long long pid = strtoll(line + 13, &end, 10);
+            long long id = strtoll(p + 8, &end, 10);
+            if (end != p + 8 && au_grow(&v, &cap, n, sizeof *v, 8) == 0) {
+                graph_line g = {pid, id, NULL, 0};
+                size_t gcap = 0;
+                for (char *tok = strtok(end, " "); tok; tok = strtok(NULL, " ")) {
+                    char *m = strdup(tok);
+                    if (!m || au_grow(&g.mangled, &gcap, g.n, sizeof *g.mangled, 8) != 0) {
+                        free(m);
+                        break;
+                    }
+                    g.mangled[g.n++] = m;
+                }
+                v[n++] = g;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(buf);
+    *out = v;
+    *nout = n;
+    return AU_OK;
+}
+
+static const graph_line *graph_for(const graph_line *g, size_t ng, const au_launch *l)
+{
+    for (size_t i = 0; i < ng; ++i)
+        if (g[i].id == l->id && (l->pid < 0 || g[i].pid == l->pid))
+            return &g[i];
+    return NULL;
+}
+
+static code_line *code_by_mangled(code_line *code, size_t ncode, const char *mangled)
+{
+    for (size_t j = 0; j < ncode; ++j)
+        if (strcmp(code[j].mangled, mangled) == 0)
+            return &code[j];
+    return NULL;
+}
+
 /* Makes the listings the launches of rep need that cubin_dir lacks: from the cache, else with one
  * nvdisasm run per cubin, the runs concurrent.  AU_OK, or AU_E_NOMEM. */
 static int make_listings(lister *L, const au_report *rep, const char *cubin_dir, code_line *code, size_t ncode)
@@ -859,6 +934,23 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     find_tool("cuobjdump", L.cuobjdump, sizeof L.cuobjdump);
     if (L.nvdisasm[0])
         tool_identity(L.nvdisasm, L.nvdisasm_id, sizeof L.nvdisasm_id);
+    graph_line *graphs = NULL;
+    size_t ngraphs = 0;
+    if (read_graph_lines(counters_path, &graphs, &ngraphs) != AU_OK)
+        ngraphs = 0;
+    /* a graph launch's row needs the listings of the graph's kernels */
+    for (size_t i = 0; i < rep->count && ngraphs; ++i) {
+        const au_launch *l = &rep->launches[i];
+        const graph_line *g;
+        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_MISSING) || code_for(code, ncode, l) ||
+            !(g = graph_for(graphs, ngraphs, l)))
+            continue;
+        for (size_t m = 0; m < g->n; ++m) {
+            code_line *k = code_by_mangled(code, ncode, g->mangled[m]);
+            if (k && !k->want)
+                k->want = 1;
+        }
+    }
     rc = make_listings(&L, rep, cubin_dir, code, ncode);
     listing *parsed = NULL;
     size_t nparsed = 0, capparsed = 0, nocode = 0, unlisted = 0;
@@ -867,6 +959,40 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_MISSING))
             continue; /* no shared-atomic jobs to price: no listing needed */
         code_line *k = code_for(code, ncode, l);
+        const graph_line *g = k ? NULL : graph_for(graphs, ngraphs, l);
+        if (g) {
+            /* a graph launch: priced by the instructions of all its kernels together */
+            au_instr *all = NULL;
+            size_t nall = 0, listed = 0;
+            for (size_t m = 0; m < g->n && rc == AU_OK; ++m) {
+                code_line *gk = code_by_mangled(code, ncode, g->mangled[m]);
+                const listing *gl = gk ? listing_for(&L, &parsed, &nparsed, &capparsed, cubin_dir, gk) : NULL;
+                au_instr *v = NULL;
+                size_t n = 0;
+                if (!gl || gl->ops.count == 0)
+                    continue;
+                ++listed;
+                if ((rc = kernel_instructions(&gl->ops, gk->mangled, &v, &n)) != AU_OK)
+                    break;
+                au_instr *grown = n ? realloc(all, (nall + n) * sizeof *all) : all;
+                if (n && !grown) {
+                    free(v);
+                    rc = au_set_error(AU_E_NOMEM, "out of memory");
+                    break;
+                }
+                all = grown;
+                if (n)
+                    memcpy(all + nall, v, n * sizeof *v);
+                nall += n;
+                free(v);
+            }
+            if (rc == AU_OK && listed)
+                rc = au_launch_apply_opcodes(l, t, all, nall, &rep->thr, rep->busy);
+            else if (rc == AU_OK)
+                ++unlisted;
+            free(all);
+            continue;
+        }
         if (!k) {
             ++nocode;
             continue;
@@ -893,6 +1019,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         rc = au_launch_apply_opcodes(l, t, v, n, &rep->thr, rep->busy);
         free(v);
     }
+    free_graph_lines(graphs, ngraphs);
     for (size_t i = 0; i < nparsed; ++i) {
         au_sass_ops_free(&parsed[i].ops);
         free(parsed[i].text);

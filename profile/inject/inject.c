@@ -108,6 +108,12 @@ void au_report_cupti(const char *call, CUptiResult r)
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
         au_diag("error", "permission: %s: %s", name, cupti_err(r));
         break;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        /* measured: children of a profiled process on the same GPU (multiprocessing) get this
+         * while the parent's range profiler is enabled (docs/live-profiling.md) */
+        au_diag("error", "busy: %s: the GPU's counters are held by another process (one process at a time "
+                "can profile a GPU): the launches of process %ld on this device are not measured", name, au_g.pid);
+        break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
         au_diag("error", "subscriber: %s: %s", name, cupti_err(r));
         break;

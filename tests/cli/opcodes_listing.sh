@@ -53,4 +53,23 @@ grep -q '"source": "persm_targets.cu:41"' run.json || fail "uneven's source line
 CUDA_HOME=$work "$prof" --opcodes --import run.counters.csv --json > run2.json 2> run.err || fail "second run"
 [ "$(wc -l < nvdisasm.args)" = 1 ] || fail "the second run listed again"
 cmp -s run.json run2.json || fail "the second report differs"
-echo "ok: symbols $su and $sm listed in one nvdisasm run, split per kernel, priced by opcode"
+# a graph launch (docs/live-profiling.md): launch 1 (mix) renamed as a graph row, and a "graph:"
+# line naming both kernels: the row is priced by the union of their instructions (uneven's two
+# ATOMS.ADD and mix's ATOMS.ADD and ATOMS.CAS), with no "no kernel code" warning
+sed 's/"mix(unsigned int\*)"/"graph 0 (2 kernel nodes)"/' run.counters.csv > graph.counters.csv
+cp -r run.cubins graph.cubins || exit 1
+pid=$(sed -n 's/^"1","\([0-9]*\)",.*"graph 0 (2 kernel nodes)".*/\1/p' graph.counters.csv | head -n 1)
+[ -n "$pid" ] || fail "no launch 1 in the counters file"
+echo "==ATOMUTIL== $pid graph: 1 _Z6unevenPjS_ _Z3mixPj" >> graph.counters.csv
+CUDA_HOME=$work "$prof" --opcodes --import graph.counters.csv --json > graph.json 2> graph.err ||
+    fail "graph: atomutil-profile exited $?: $(cat graph.err)"
+grep -q "no kernel code" graph.err && fail "graph row without code: $(cat graph.err)"
+python3 - graph.json <<'PY' || fail "graph row not priced by its kernels' opcodes"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+row = [l for l in rep["launches"] if l["kernel"] == "graph 0 (2 kernel nodes)"][0]
+classes = row.get("opcodes", {}).get("classes", "")
+flags = row.get("flags", "")
+assert "opcodes" in flags and "cas" in classes and "add" in classes, (flags, classes)
+PY
+echo "ok: symbols $su and $sm listed in one nvdisasm run, split per kernel, priced by opcode; a graph row by its kernels'"
