@@ -11,6 +11,8 @@
 # Run on a GPU machine from the repository root after building.  Never changes device settings.
 #   scripts/bench_framework.sh OUT_DIR [REPS [TARGET...]]
 # Targets: sort_unique bincount histc model (PyTorch, skipped without it), histogram launches (C).
+# BENCH_FIRST_REP=K keeps reps 0..K-1 of an existing raw file and runs reps K..REPS-1 (for a run
+# cut short by a time limit; the listing cache then starts empty again at rep K).
 set -uo pipefail
 out=${1:?usage: bench_framework.sh OUT_DIR [REPS [TARGET...]]}
 reps=${2:-5}
@@ -58,8 +60,14 @@ for t in "${targets[@]}"; do
     case $t in sort_unique | bincount | histc | model) [ $have_torch = 1 ] || { echo "bench_framework: $t skipped (no PyTorch)" >&2; continue; } ;; esac
     read -r -a argv <<< "$cmd"
     raw=$out/raw-$t.csv
-    echo "target,rep,mode,seconds,rc,launches" > "$raw"
-    for ((i = 0; i < reps; ++i)); do
+    first=${BENCH_FIRST_REP:-0} # > 0: append reps FIRST..REPS-1 to a raw file cut short (a call's time limit)
+    if [ "$first" -gt 0 ] && [ -f "$raw" ]; then
+        grep -v "^$t,$first," "$raw" | awk -F, -v f="$first" 'NR == 1 || $2 < f' > "$tmp/raw" && cp "$tmp/raw" "$raw"
+    else
+        first=0
+        echo "target,rep,mode,seconds,rc,launches" > "$raw"
+    fi
+    for ((i = first; i < reps; ++i)); do
         r=$(wall "${argv[@]}"); echo "$t,$i,plain,$r," >> "$raw"
         r=$(wall "$prof" -q --timing -o "$tmp/au" -- "${argv[@]}")
         n=$(grep -c '"sm__cycles_active.avg"' "$tmp/au.counters.csv" 2>/dev/null)
