@@ -708,8 +708,53 @@ static const listing *listing_for(lister *L, listing **parsed, size_t *n, size_t
     return l;
 }
 
-static int read_code_lines(const char *path, code_line **out, size_t *nout)
+/* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
+ * names of the graph's kernels (docs/live-profiling.md). */
+typedef struct {
+    long long pid, id;
+    char **mangled;
+    size_t n;
+} graph_line;
+
+static void free_graph_lines(graph_line *g, size_t n)
 {
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t k = 0; k < g[i].n; ++k)
+            free(g[i].mangled[k]);
+        free(g[i].mangled);
+    }
+    free(g);
+}
+
+/* Adds the graph: line `line` (NUL-terminated) to v, if it is one. */
+static void parse_graph_line(char *line, graph_line **v, size_t *n, size_t *cap)
+{
+    char *p, *end;
+    if (strncmp(line, "==ATOMUTIL== ", 13) != 0 || (p = strstr(line, " graph: ")) == NULL)
+        return;
+    long long pid = strtoll(line + 13, &end, 10);
+    long long id = strtoll(p + 8, &end, 10);
+    if (end == p + 8 || au_grow(v, cap, *n, sizeof **v, 8) != 0)
+        return;
+    graph_line g = {pid, id, NULL, 0};
+    size_t gcap = 0;
+    for (char *tok = strtok(end, " "); tok; tok = strtok(NULL, " ")) {
+        char *m = strdup(tok);
+        if (!m || au_grow(&g.mangled, &gcap, g.n, sizeof *g.mangled, 8) != 0) {
+            free(m);
+            break;
+        }
+        g.mangled[g.n++] = m;
+    }
+    (*v)[(*n)++] = g;
+}
+
+/* The "code:" and "graph:" lines of a counters file, in one read. */
+static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout)
+{
+    *gout = NULL;
+    *ngout = 0;
+    size_t gcap = 0;
     char *buf;
     size_t len;
     int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
@@ -752,6 +797,8 @@ static int read_code_lines(const char *path, code_line **out, size_t *nout)
                     }
                 }
             }
+        } else {
+            parse_graph_line(line, gout, ngout, &gcap);
         }
         line = nl ? nl + 1 : NULL;
     }
@@ -799,65 +846,6 @@ static code_line *code_for(code_line *code, size_t ncode, const au_launch *l)
         if (strcmp(code[j].demangled, l->kernel) == 0)
             return &code[j];
     return NULL;
-}
-
-/* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
- * names of the graph's kernels (docs/live-profiling.md). */
-typedef struct {
-    long long pid, id;
-    char **mangled;
-    size_t n;
-} graph_line;
-
-static void free_graph_lines(graph_line *g, size_t n)
-{
-    for (size_t i = 0; i < n; ++i) {
-        for (size_t k = 0; k < g[i].n; ++k)
-            free(g[i].mangled[k]);
-        free(g[i].mangled);
-    }
-    free(g);
-}
-
-static int read_graph_lines(const char *path, graph_line **out, size_t *nout)
-{
-    char *buf;
-    size_t len;
-    *out = NULL;
-    *nout = 0;
-    int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
-    if (rc)
-        return rc;
-    graph_line *v = NULL;
-    size_t n = 0, cap = 0;
-    for (char *line = buf; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        char *p, *end;
-        if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strstr(line, " graph: ")) != NULL) {
-            long long pid = strtoll(line + 13, &end, 10);
-            long long id = strtoll(p + 8, &end, 10);
-            if (end != p + 8 && au_grow(&v, &cap, n, sizeof *v, 8) == 0) {
-                graph_line g = {pid, id, NULL, 0};
-                size_t gcap = 0;
-                for (char *tok = strtok(end, " "); tok; tok = strtok(NULL, " ")) {
-                    char *m = strdup(tok);
-                    if (!m || au_grow(&g.mangled, &gcap, g.n, sizeof *g.mangled, 8) != 0) {
-                        free(m);
-                        break;
-                    }
-                    g.mangled[g.n++] = m;
-                }
-                v[n++] = g;
-            }
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    free(buf);
-    *out = v;
-    *nout = n;
-    return AU_OK;
 }
 
 static const graph_line *graph_for(const graph_line *g, size_t ng, const au_launch *l)
@@ -922,11 +910,14 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     L.cache = flags & AU_OPCODES_NO_CACHE ? -1 : 0;
     code_line *code = NULL;
     size_t ncode = 0;
-    int rc = read_code_lines(counters_path, &code, &ncode);
+    graph_line *graphs = NULL;
+    size_t ngraphs = 0;
+    int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs);
     if (rc)
         return rc;
     if (ncode == 0) {
         free(code);
+        free_graph_lines(graphs, ngraphs);
         return au_set_error(AU_E_NOTFOUND, "%s: names no kernel code (made by a live run of atomutil-profile?)",
                             counters_path);
     }
@@ -934,10 +925,6 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     find_tool("cuobjdump", L.cuobjdump, sizeof L.cuobjdump);
     if (L.nvdisasm[0])
         tool_identity(L.nvdisasm, L.nvdisasm_id, sizeof L.nvdisasm_id);
-    graph_line *graphs = NULL;
-    size_t ngraphs = 0;
-    if (read_graph_lines(counters_path, &graphs, &ngraphs) != AU_OK)
-        ngraphs = 0;
     /* a graph launch's row needs the listings of the graph's kernels */
     for (size_t i = 0; i < rep->count && ngraphs; ++i) {
         const au_launch *l = &rep->launches[i];

@@ -170,14 +170,12 @@ double au_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static double now_s(void) { return au_now(); }
-
 static ctx_state *get_ctx(CUcontext ctx)
 {
     ctx_state *c = find_ctx(ctx);
     if (c)
         return c;
-    double t0 = now_s(); /* the profiler's start and the context's setup */
+    double t0 = au_now(); /* the profiler's start and the context's setup */
     if (!au_g.profiler_initialized) {
         /* not in InitializeInjection: the driver is not ready there (CUPTI_ERROR_UNKNOWN) */
         CUpti_Profiler_Initialize_Params pi = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -218,7 +216,7 @@ static ctx_state *get_ctx(CUcontext ctx)
     }
     if (au_g.col->setup(c) != 0)
         c->failed = 1;
-    au_diag("info", "timing: setup %.3f s (context %u)", now_s() - t0, c->ctx_id);
+    au_diag("info", "timing: setup %.3f s (context %u)", au_now() - t0, c->ctx_id);
     return c;
 }
 
@@ -371,9 +369,9 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     if (c && c->failed)
         return;
     if (c && c->npend) {
-        double t0 = now_s();
+        double t0 = au_now();
         au_cubin_note_launch(cb->symbolName);
-        au_g.t_code += now_s() - t0;
+        au_g.t_code += au_now() - t0;
     }
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
     if (c && c->enabled && c->npend)
@@ -506,7 +504,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         pthread_mutex_unlock(&au_g.lock);
         return;
     }
-    double t0 = now_s();
+    double t0 = au_now();
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
         if (cb->callbackSite == CUPTI_API_ENTER && !is_instantiate(id) && !is_begin_capture(id) &&
@@ -572,12 +570,12 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         const CUpti_ResourceData *rd = data;
         if (au_g.cubin_dir && rd->resourceDescriptor)
             au_cubin_loaded(rd->resourceDescriptor);
-        au_g.t_module += now_s() - t0;
+        au_g.t_module += au_now() - t0;
         pthread_mutex_unlock(&au_g.lock);
         return;
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
-        au_g.t_launch += now_s() - t0;
+        au_g.t_launch += au_now() - t0;
     pthread_mutex_unlock(&au_g.lock);
 }
 
