@@ -338,18 +338,35 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
         return;
-    /* each context keeps its own collector enabled (several GPUs, several contexts); switching
-     * one collector between contexts at every launch crashed two-GPU programs */
-    if (!c->enabled && au_g.col->enable(c) != 0) {
-        c->failed = 1;
-        return;
-    }
     if (!l.cluster)
         l.cluster = 1;
     char *kernel = au_demangle(cb->symbolName);
     if (!kernel)
         return;
     l.set = au_pick_set(kernel, l.cluster);
+    /* each context keeps its own collector enabled (several GPUs, several contexts); switching
+     * one collector between contexts at every launch crashed two-GPU programs.  Enabling takes
+     * the GPU's lock first (share.c), which may wait for another process without au_g.lock: the
+     * checks above are made again after it. */
+    if (!c->enabled) {
+        if (au_share_acquire(c) != 0) {
+            au_g.share_skipped++;
+            free(kernel);
+            return;
+        }
+        if (c->failed || au_g.exiting || au_g.captures > 0 || c->in_graph ||
+            (au_g.graph_open && !pthread_equal(au_g.graph_owner, pthread_self()))) {
+            au_g.capture_skipped += !c->failed && !au_g.exiting;
+            free(kernel);
+            return;
+        }
+        c->next_set = l.set;
+        if (!c->enabled && au_g.col->enable(c) != 0) {
+            c->failed = 1;
+            free(kernel);
+            return;
+        }
+    }
     /* the counter set of this launch: switching stops and restarts the profiler between launches */
     if ((au_g.col->use_set && au_g.col->use_set(c, l.set) != 0) || au_g.col->resume(c) != 0 ||
         au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0) {
@@ -376,6 +393,8 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
     if (c && c->enabled && c->npend)
         au_g.col->flush(c);
+    if (c)
+        au_share_launch_done(c);
 }
 
 /* The launch's row of a graph launch: the graph's number and kernel count as its name, the first
@@ -407,7 +426,8 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     l->cluster = 1;
     if (p->hStream)
         cuptiGetStreamId(cb->context, p->hStream, &l->stream_id);
-    if (au_g.col->graph_begin(c) != 0) {
+    if (au_share_acquire(c) != 0 || c->failed || c->in_graph || au_g.graph_open || au_g.captures > 0 ||
+        au_g.exiting || au_g.col->graph_begin(c) != 0) {
         free(l->kernel);
         l->kernel = NULL;
         au_g.graph_skipped++;
@@ -434,6 +454,7 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     au_g.graph_open = 0;
     pthread_cond_broadcast(&au_g.graph_done);
     au_g.graph_measured++;
+    au_share_launch_done(c);
     const au_graph_kernels *k = au_graph_find(p->hGraph);
     if (!k || k->n == 0)
         return;
@@ -591,6 +612,10 @@ static void at_exit(void)
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
+    au_share_report();
+    if (au_g.share_skipped)
+        au_diag("warning", "not measured: %lld launches, after waiting %.0f s each for counters that another "
+                "profiled process held", au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
     if (au_g.graph_skipped)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)

@@ -48,6 +48,7 @@ typedef struct ctx_state {
     uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
+    int next_set;  /* the set the collector's enable() starts with (the next launch's) */
     int in_graph;  /* a graph launch's range is open (range.c) */
     pending_launch graph_launch; /* ... and the row it will write */
     char chip[64]; /* the chip name (range.c) */
@@ -79,7 +80,25 @@ typedef struct collector {
      * call, end after it returns, with the launch's row to write */
     int (*graph_begin)(ctx_state *c);
     void (*graph_end)(ctx_state *c, pending_launch *l, CUstream stream);
+    /* one process at a time can collect on a GPU (share.c takes its lock before enable()) */
+    int exclusive;
 } collector;
+
+/* One GPU's counters as shared with other profiled processes (share.c). */
+#define AU_INJECT_MAX_DEVS 64
+#define AU_SHARE_MAX_WAIT_S 60.0 /* a launch waits this long for the lock at most */
+typedef struct share_dev {
+    int tried;         /* the lock files were looked for */
+    int lfd, wfd;      /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
+    int held;          /* this process holds the lock */
+    int acquiring;     /* a thread of this process waits for it */
+    int waited;        /* ... at least once (said so) */
+    int yielded;       /* the lock was given up to a waiter: let it take it first */
+    double since;      /* when it was taken */
+    double active;     /* when this process last launched there (or took the lock) */
+    double t_wait;     /* seconds spent waiting */
+    long long handovers, timeouts;
+} share_dev;
 
 extern const collector au_range_collector;
 extern const collector au_sass_collector;
@@ -119,6 +138,9 @@ typedef struct inject_state {
     int exiting;               /* exit handlers are running: callbacks do nothing */
     int atexit_late;           /* at_exit registered again at the first launch */
     const collector *col;
+    share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal (share.c) */
+    int watcher_started;
+    long long share_skipped; /* launches run unmeasured after waiting too long for the counters */
     const char *cubin_dir; /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
@@ -140,6 +162,13 @@ void au_csv_quote(const char *s, char *buf, size_t size);
  * record's CRC. */
 void au_graph_instantiated(CUgraphExec exec, CUgraph g);
 const au_graph_kernels *au_graph_find(CUgraphExec exec);
+
+/* share.c: take c's GPU's lock before enabling collection there (may release au_g.lock while it
+ * waits; 0: go on, -1: this launch runs unmeasured); at the end of every measured launch, give
+ * the lock up if another process waits; at exit, the waiting time and handovers. */
+int au_share_acquire(ctx_state *c);
+void au_share_launch_done(ctx_state *c);
+void au_share_report(void);
 
 void au_cubin_loaded(const CUpti_ModuleResourceData *m);
 void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */

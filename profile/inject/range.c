@@ -199,8 +199,9 @@ out:
     return rc;
 }
 
-/* The chip name, and the standard set's host object and config image, at a context's first
- * launch. */
+/* The chip name at a context's first launch.  The sets' host objects and config images are made
+ * at their first enable (ensure_set), once the GPU's lock is held: reading the counter
+ * availability fails with CUPTI_ERROR_HARDWARE_BUSY while another process collects (share.c). */
 static int range_setup(ctx_state *c)
 {
     c->cur = -1;
@@ -208,7 +209,7 @@ static int range_setup(ctx_state *c)
     chip.deviceIndex = (size_t)c->dev;
     CUPTI_CHECK(cuptiDeviceGetChipName(&chip), return -1);
     snprintf(c->chip, sizeof c->chip, "%s", chip.pChipName);
-    return ensure_set(c, AU_INJECT_SET_STD);
+    return 0;
 }
 
 /* Configures set `set` on c's (stopped) profiler: its counter-data image, then the config; auto
@@ -274,7 +275,7 @@ static int enable_set(ctx_state *c, int set, int user_range)
 
 static int range_enable(ctx_state *c)
 {
-    return enable_set(c, AU_INJECT_SET_STD, 0);
+    return enable_set(c, c->next_set, 0);
 }
 
 static void range_disable(ctx_state *c);
@@ -385,5 +386,5 @@ static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
 
 const collector au_range_collector = {
     "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable,
-    range_use_set, range_graph_begin, range_graph_end,
+    range_use_set, range_graph_begin, range_graph_end, 1,
 };

@@ -238,5 +238,5 @@ static int sass_resume(ctx_state *c)
 }
 
 const collector au_sass_collector = {
-    "sass", sass_setup, sass_enable, sass_flush, sass_pause, sass_resume, sass_disable, NULL, NULL, NULL,
+    "sass", sass_setup, sass_enable, sass_flush, sass_pause, sass_resume, sass_disable, NULL, NULL, NULL, 0,
 };

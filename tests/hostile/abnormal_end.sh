@@ -5,9 +5,9 @@
 # may have launched meanwhile):
 #   - atomutil-profile's exit status is the target's (139 segfault, 3 exit(3), 137 SIGKILL); for
 #     exit(3) with four threads the program itself races: the other threads' failing CUDA calls
-#     make it exit with 1, or its statically linked CUDA runtime faults (139), also without
-#     atomutil (tests/hostile/exit_thread_census.sh, docs/reliability.md), so there any of 3, 1,
-#     139 is the program's, and stderr must say which;
+#     make it exit with 1, or its statically linked CUDA runtime faults (139) or aborts on a double
+#     free (134), also without atomutil (tests/hostile/exit_thread_census.sh, docs/reliability.md),
+#     so there any of 3, 1, 139, 134 is the program's, and stderr must say which;
 #   - the counters file holds every launch made before the end, and the report covers them all;
 #   - stderr says how the program ended and that the counters were kept (what is missing).
 #   abnormal_end.sh MODE [BIN_DIR [WORK_DIR]]      MODE: segfault | exit-thread | sigkill
@@ -35,10 +35,12 @@ one_case() {
     "$profile" --csv -- "$launches" -n 400 "$opt" "$n" "$@" >report.csv 2>stderr.txt
     local st=$?
     if [ "$mode" = exit-thread ] && [ "$exact" = 0 ]; then
-        check "$label: exit status is one the program itself ends with ($st: 3, 1 or 139)" \
-            test "$st" = 3 -o "$st" = 1 -o "$st" = 139
+        check "$label: exit status is one the program itself ends with ($st: 3, 1, 139 or 134)" \
+            test "$st" = 3 -o "$st" = 1 -o "$st" = 139 -o "$st" = 134
         if [ "$st" = 139 ]; then
             check "$label: stderr says the program was ended by signal 11" grep -q "ended by signal 11" stderr.txt
+        elif [ "$st" = 134 ]; then
+            check "$label: stderr says the program was ended by signal 6" grep -q "ended by signal 6" stderr.txt
         else
             check "$label: stderr says the program ended with status $st" \
                 grep -qiE "(exit|status)[^0-9]*$st([^0-9]|$)" stderr.txt
