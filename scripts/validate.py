@@ -372,7 +372,8 @@ def main():
             rec.update(u=uu, proxy=proxy, classes=r["opcode_classes"],
                        family="dsmem" if dsm else top_family(r["opcode_classes"], r["family"]), flags=flags,
                        u_lo=fnum(r.get("util_pct_lo")), u_hi=fnum(r.get("util_pct_hi")),
-                       u_local=fnum(r.get("util_pct_local")), u_dsmem=fnum(r.get("util_pct_dsmem")))
+                       u_local=fnum(r.get("util_pct_local")), u_dsmem=fnum(r.get("util_pct_dsmem")),
+                       verdict=r.get("verdict"))
         elif p["role"] == "atom":
             rec.update(u_atom=uu, proxy_atom=proxy, wfc_atom=wfc, classes_atom=r["opcode_classes"])
         else:
@@ -647,6 +648,19 @@ def dsmem_tables(out, recs, truth):
         row(rs[0]["target"] or "?", rs[0]["cluster"] or "?", rs)
     row("**all**", "", recs)
     out.append("")
+    # the verdicts a user reads, against U_true's verdict (default thresholds)
+    def truth_verdict(u):
+        return "atomic-bound" if u >= 0.8 else "significant" if u >= 0.4 else "not-limiting"
+    cnt = [r for r in recs if state(r) == "yes" and r.get("verdict")]
+    right = [r for r in cnt if r["verdict"] == truth_verdict(r["u_true"])]
+    unc = [r for r in cnt if r["verdict"] == "uncertain"]
+    wrong = [r for r in cnt if r not in right and r not in unc]
+    out.append("Verdicts of the counted DSMEM points (the report's, default thresholds 80 / 40 %%, against the "
+               "verdict of U_true): %d right, %d `uncertain` (U's range spans two verdicts; the report's "
+               "\"Uncertain U\" names both), %d wrong%s.\n" % (
+                   len(right), len(unc), len(wrong),
+                   (": " + ", ".join("%s (%s, U_true %.1f %%)" % (r["name"], r["verdict"], 100 * r["u_true"])
+                                     for r in wrong)) if wrong else ""))
     out.append("Every DSMEM point (U range: the report's util_pct_lo..util_pct_hi where it gives one; U local / "
                "U dsmem: util_pct_local, util_pct_dsmem, the two resources whose larger is U; error against "
                "the U_true used):\n")

@@ -8,4 +8,9 @@
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
+/* queue.c: a result whose U has a range (util_lo..util_hi): its upper end capped at 105 % (or at
+ * U where U is above), then its verdict: the point estimate's when both ends agree, else
+ * AU_VERDICT_UNCERTAIN. */
+void au_range_finish(au_result *res, const au_thresholds *thr);
+
 #endif

@@ -212,6 +212,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         r.util_lo = rb[0].util;
         r.util_hi = rb[1].util;
         r.flags |= AU_F_LOOP_LOADS_ESTIMATED;
+        au_range_finish(&r, thr);
     }
     for (size_t c = 0; c < o->nclass; ++c)
         o->cls[c].busy = share[c];

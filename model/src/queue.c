@@ -98,6 +98,7 @@ const char *au_verdict_name(au_verdict v)
     case AU_VERDICT_BOUND: return "atomic-bound";
     case AU_VERDICT_SIGNIFICANT: return "significant";
     case AU_VERDICT_NOT_LIMITING: return "not-limiting";
+    case AU_VERDICT_UNCERTAIN: return "uncertain";
     default: return "unknown";
     }
 }
@@ -110,6 +111,21 @@ static au_verdict verdict_of(double u, const au_thresholds *thr)
     return u >= thr->bound ? AU_VERDICT_BOUND
            : u >= thr->significant ? AU_VERDICT_SIGNIFICANT
                                    : AU_VERDICT_NOT_LIMITING;
+}
+
+/* A launch whose U has a range.  Its upper end is capped at AU_U_RANGE_CAP: the unit cannot be
+ * busy for longer than the SM is active (a range from unknown passes, 1..32, can otherwise reach
+ * 1000 %), and saturated references measure U_true up to a few points above 100 % (timing,
+ * docs/validation.md); a point estimate above the cap keeps its own value as the upper end.
+ * The verdict is the point estimate's when both ends give the same one, else `uncertain` (the
+ * report's "Uncertain U" names the two). */
+#define AU_U_RANGE_CAP 1.05
+void au_range_finish(au_result *res, const au_thresholds *thr)
+{
+    res->util_hi = fmin(res->util_hi, fmax(res->util, AU_U_RANGE_CAP));
+    res->verdict = verdict_of(res->util, thr);
+    if (verdict_of(res->util_lo, thr) != verdict_of(res->util_hi, thr))
+        res->verdict = AU_VERDICT_UNCERTAIN;
 }
 
 /* The model for one SM's worth of counters: jobs already per SM, active cycles of that SM. */
@@ -234,7 +250,10 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
     res->util = res->busy / res->active;
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    res->verdict = verdict_of(res->util, thr);
+    if (res->flags & AU_F_LOOP_LOADS_ESTIMATED)
+        au_range_finish(res, thr);
+    else
+        res->verdict = verdict_of(res->util, thr);
     return AU_OK;
 }
 
@@ -340,6 +359,7 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
             res->util_lo = res->util;
             res->util_hi = res->util * hi;
             res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+            au_range_finish(res, thr);
         }
         return rc;
     }
@@ -414,7 +434,10 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     }
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    res->verdict = verdict_of(res->util, thr);
+    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE))
+        au_range_finish(res, thr);
+    else
+        res->verdict = verdict_of(res->util, thr);
     return AU_OK;
 }
 

@@ -329,8 +329,13 @@ static void render_table(const au_report *r, FILE *out)
                          "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
                          "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
                          "shows; U is the estimate, the range bounds it):\n");
-        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%\n", r->launches[i].id, x->util * 100,
+        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
+        if (x->verdict == AU_VERDICT_UNCERTAIN) /* the range spans two verdicts: name them */
+            fprintf(out, ": verdict uncertain, %s to %s",
+                    x->util_lo >= r->thr.bound ? "atomic-bound" : x->util_lo >= r->thr.significant ? "significant" : "not-limiting",
+                    x->util_hi >= r->thr.bound ? "atomic-bound" : x->util_hi >= r->thr.significant ? "significant" : "not-limiting");
+        fputc('\n', out);
     }
     int dsmem = 0;
     for (size_t i = 0; i < r->count; ++i) {

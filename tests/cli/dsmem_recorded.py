@@ -12,7 +12,10 @@ saturated, U_true about 100 %):
 - one word per warp with every warp in one row (pattern 1) on a ring: flag dsmem_row_range and a
   range that holds 100 % (within 5 points);
 - own-rank launches (mode 1): flag dsmem_local_estimated and a range that holds 100 % (within 5
-  points) where all lanes serialize (patterns 1, 2).
+  points) where all lanes serialize (patterns 1, 2);
+- the verdict: a launch with a range reads `uncertain` exactly when the range's ends give
+  different verdicts (default thresholds 40 and 80 %), else the point estimate's; and no launch
+  (every one saturates the DSMEM path or the local unit) reads `not-limiting`.
 
     dsmem_recorded.py ATOMUTIL_PROFILE RESULT_DIR TABLE WORKDIR
 """
@@ -59,6 +62,19 @@ for c, x in zip(cases, rows):
         checked += 1
         if "dsmem_local_estimated" not in flags or not (lo <= 100 <= hi + 5):
             fails.append(f"{name}: range {lo:.1f}-{hi:.1f} %, flags {x['flags']}")
+def verdict_of(u):
+    return "atomic-bound" if u >= 80 else "significant" if u >= 40 else "not-limiting"
+
+
+for c, x in zip(cases, rows):
+    u = float(x["util_pct"])
+    lo = float(x["util_pct_lo"]) if x["util_pct_lo"] else u
+    hi = float(x["util_pct_hi"]) if x["util_pct_hi"] else u
+    want = "uncertain" if verdict_of(lo) != verdict_of(hi) else verdict_of(u)
+    if x["verdict"] != want:
+        fails.append(f"{c['case']}: verdict {x['verdict']}, want {want} (U {u:.1f} %, range {lo:.1f}-{hi:.1f})")
+    if x["verdict"] == "not-limiting":
+        fails.append(f"{c['case']}: a saturated launch reads not-limiting (U {u:.1f} %)")
 for f in fails:
     print("FAIL:", f)
 print(f"dsmem_recorded: {len(rows)} launches, {checked} checked against the hardware, {len(fails)} failed")

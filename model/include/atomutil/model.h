@@ -249,6 +249,7 @@ typedef enum au_verdict {
     AU_VERDICT_NOT_LIMITING,
     AU_VERDICT_SIGNIFICANT,
     AU_VERDICT_BOUND,
+    AU_VERDICT_UNCERTAIN, /* U has a range (util_lo..util_hi) that spans more than one verdict */
 } au_verdict;
 
 /* How busy time is priced (docs/model.md):
