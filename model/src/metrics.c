@@ -34,6 +34,12 @@ static const au_metric_def defs[] = {
      "DSMEM: wavefronts sent to other SMs' shared memory (same-word lanes serialize)", AU_SET_CLUSTER},
     {"l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum", AU_C_DSHARED_XBAR, 0,
      "DSMEM: cycles the SM-to-SM interface was busy sending (one per rank a request reaches)", AU_SET_CLUSTER},
+    /* the atomics' share of that traffic (the rest: loads and stores of library kernels with
+     * clusters); still one pass on GH100 (scripts/cluster_set_passes.cu) */
+    {"l1tex__t_sectors_pipe_lsu_mem_dshared.sum", AU_C_DSHARED_SECT, 0,
+     "DSMEM: sectors of requests to other SMs' shared memory (loads, stores, atomics)", AU_SET_CLUSTER},
+    {"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", AU_C_DSHARED_SECT_ATOM, 0,
+     "DSMEM: ... of atomics (their share of the DSMEM path)", AU_SET_CLUSTER},
     {AU_METRIC_CLUSTER_SIZE, AU_C_CLUSTER, 0, "blocks per cluster (picks the dsmem_remote family)", AU_SET_BOTH},
     {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table", AU_SET_BOTH},
     {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)", AU_SET_BOTH},
@@ -66,6 +72,8 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_DSHARED_WF: c->dshared_wavefronts = v; break;
         case AU_C_DSHARED_XBAR: c->dshared_xbar = v; break;
         case AU_C_CLUSTER: c->cluster_size = v; break;
+        case AU_C_DSHARED_SECT: c->dshared_sectors = v; break;
+        case AU_C_DSHARED_SECT_ATOM: c->dshared_sectors_atom = v; break;
         default: return 0;
         }
         c->have |= defs[i].counter;

@@ -21,7 +21,7 @@ static const char *const flag_names[] = {
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
     "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
-    "dsmem_row_range",
+    "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -347,7 +347,26 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     if ((gpu->have & AU_C_DSMEM) != AU_C_DSMEM || (res->flags & AU_F_MISSING) || !(res->active > 0))
         return AU_OK;
     double k = 1.0 / sm_count;
-    double G = gpu->generic_jobs * k, RW = gpu->dshared_wavefronts * k, XC = gpu->dshared_xbar * k;
+    double G = gpu->generic_jobs * k, RW_all = gpu->dshared_wavefronts * k, XC_all = gpu->dshared_xbar * k;
+    /* the atomics' share of the DSMEM traffic (the rest: remote loads and stores, as library
+     * kernels with clusters make without any atomic), from the sectors when counted: f of the
+     * sectors and so of the wavefronts (same lane pattern, same wavefronts per sector), and of the
+     * interface's cycles f_x = 2f / (1 + f): an atomic request keeps it about twice as long per
+     * sector as a load or a store (2.0-2.25 against 1.05-1.25 cycles on the H100,
+     * docs/results/dsmem-traffic-h100-2026-11-24).  The range of a mixed launch spans the cycles'
+     * share from f to all of them. */
+    double f = 1, f_x = 1;
+    int mixed = 0;
+    if ((gpu->have & AU_C_DSHARED_SECTORS) == AU_C_DSHARED_SECTORS && gpu->dshared_sectors > 0) {
+        f = fmin(fmax(gpu->dshared_sectors_atom / gpu->dshared_sectors, 0), 1);
+        if (f < AU_DSMEM_ALL_ATOMIC)
+            res->flags |= AU_F_DSMEM_OTHER_TRAFFIC;
+        if (f <= 1 - AU_DSMEM_ALL_ATOMIC)
+            f = 0;
+        mixed = f > 0 && f < AU_DSMEM_ALL_ATOMIC;
+        f_x = 2 * f / (1 + f);
+    }
+    double RW = RW_all * f, XC = XC_all * f_x;
     double T = res->active, N = res->queue_len > 0 ? res->queue_len : gpu->warps;
     int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
     if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
@@ -377,15 +396,20 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
      * serialized wavefronts at the one-word request's rate per wavefront */
     double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    /* mixed traffic: the atomics' cycles from their sectors' share (low) to all (high) */
+    double b_remote_lo = fmax(XC_all * f * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    double b_mixed_hi = mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * r32 / AU_A_MAX) : b_remote;
     /* same-word lanes serialize at the receiver, and more so when the warps' words share one
      * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); the counters are the
      * same for both, so with the row family the serialized term gets its upper end from it */
-    double b_remote_hi = b_remote;
+    double b_remote_hi = b_remote, b_all_hi = b_mixed_hi;
     if (au_table_has_family(t, "dsmem_remote_row")) {
         double row32;
         if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
             return rc;
         b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
+        b_all_hi = fmax(b_mixed_hi, mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX)
+                                          : b_remote_hi);
     }
     /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
      * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
@@ -423,18 +447,21 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
     res->flags |= AU_F_DSMEM;
     double lo = fmax(b_local_lo, b_remote), hi_local = fmax(b_local_hi, b_remote);
-    double hi_all = fmax(b_local_hi, b_remote_hi);
+    double hi_row = fmax(b_local_hi, b_remote_hi);
     if (hi_local > lo * 1.005 + 1e-9)
         res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
-    if (hi_all > hi_local * 1.005 + 1e-9)
+    if (hi_row > hi_local * 1.005 + 1e-9)
         res->flags |= AU_F_DSMEM_ROW_RANGE;
-    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) {
-        res->util_lo = lo / T;
+    double lo_all = fmax(b_local_lo, b_remote_lo), hi_all = fmax(b_local_hi, b_all_hi);
+    if (mixed && (lo_all < lo * 0.995 || hi_all > hi_row * 1.005 + 1e-9))
+        res->flags |= AU_F_DSMEM_MIXED;
+    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED)) {
+        res->util_lo = lo_all / T;
         res->util_hi = hi_all / T;
     }
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE))
+    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED))
         au_range_finish(res, thr);
     else
         res->verdict = verdict_of(res->util, thr);

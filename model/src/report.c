@@ -320,7 +320,7 @@ static void render_table(const au_report *r, FILE *out)
     int ranges = 0;
     for (size_t i = 0; i < r->count; ++i) {
         const au_result *x = &r->launches[i].res;
-        if (!(x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)))
+        if (!(x->flags & AU_F_RANGE))
             continue;
         if (!ranges++)
             fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
@@ -328,7 +328,8 @@ static void render_table(const au_report *r, FILE *out)
                          "launches with clusters are measured with counters\nthat do not count the passes of "
                          "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
                          "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
-                         "shows; U is the estimate, the range bounds it):\n");
+                         "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
+                         "of its cycles is estimated from their sectors; U is the estimate, the range bounds it):\n");
         fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) /* the range spans two verdicts: name them */
@@ -352,10 +353,18 @@ static void render_table(const au_report *r, FILE *out)
                          "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
                     l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
         else
-            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%\n",
+            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n",
                     l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs,
-                    x->util_local * 100, x->util_remote * 100);
+                    x->util_local * 100, x->util_remote * 100,
+                    (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
     }
+    /* DSMEM traffic without atomics (library kernels with clusters): seen, not priced */
+    size_t other = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        other += (r->launches[i].res.flags & (AU_F_DSMEM_OTHER_TRAFFIC | AU_F_DSMEM)) == AU_F_DSMEM_OTHER_TRAFFIC;
+    if (other)
+        fprintf(out, "\n%zu launch%s sent loads or stores, not atomics, to other SMs' shared memory (flag "
+                     "dsmem_other_traffic): not in U\n", other, other == 1 ? "" : "es");
     render_persm_human(r, out);
     render_opcodes_human(r, out);
 }
@@ -389,7 +398,8 @@ static void render_csv(const au_report *r, FILE *out)
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
           "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
           "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi,"
-          "generic_jobs,dshared_wavefronts,dshared_xbar_cycles,cluster_size,util_pct_local,util_pct_dsmem\n",
+          "generic_jobs,dshared_wavefronts,dshared_xbar_cycles,cluster_size,util_pct_local,util_pct_dsmem,"
+          "dshared_sectors,dshared_sectors_atom\n",
           out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
@@ -429,7 +439,7 @@ static void render_csv(const au_report *r, FILE *out)
         /* optional columns: empty where the counter is absent or the figure does not apply; the
          * last five are the load counters of CAS loops and U's range where their loads were
          * estimated */
-        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) != 0;
+        int est = (x->flags & AU_F_RANGE) != 0;
         csv_opt(out, l->ctr.have & AU_C_WAVEFRONTS_MAX, "%.0f", l->ctr.wavefronts_max);
         csv_opt(out, l->ctr.have & AU_C_ACTIVE_MAX, "%.0f", l->ctr.active_max);
         csv_opt(out, x->imbalance > 0, "%.4f", x->imbalance);
@@ -445,6 +455,8 @@ static void render_csv(const au_report *r, FILE *out)
         csv_opt(out, l->ctr.have & AU_C_CLUSTER, "%g", l->ctr.cluster_size);
         csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_local * 100);
         csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_remote * 100);
+        csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT, "%.0f", l->ctr.dshared_sectors);
+        csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT_ATOM, "%.0f", l->ctr.dshared_sectors_atom);
         fputc('\n', out);
     }
 }
@@ -611,6 +623,9 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "generic_jobs", (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : NAN, 0);
         json_num(out, "dshared_wavefronts", (l->ctr.have & AU_C_DSHARED_WF) ? l->ctr.dshared_wavefronts : NAN, 0);
         json_num(out, "dshared_xbar_cycles", (l->ctr.have & AU_C_DSHARED_XBAR) ? l->ctr.dshared_xbar : NAN, 0);
+        json_num(out, "dshared_sectors", (l->ctr.have & AU_C_DSHARED_SECT) ? l->ctr.dshared_sectors : NAN, 0);
+        json_num(out, "dshared_sectors_atom",
+                 (l->ctr.have & AU_C_DSHARED_SECT_ATOM) ? l->ctr.dshared_sectors_atom : NAN, 0);
         json_num(out, "cluster_size", (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
@@ -623,7 +638,7 @@ static void render_json(const au_report *r, FILE *out)
         json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
         json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
         json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 0);
-        int est = (x->flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE)) != 0;
+        int est = (x->flags & AU_F_RANGE) != 0;
         json_num(out, "util_pct_lo", est ? x->util_lo * 100 : NAN, 0);
         json_num(out, "util_pct_hi", est ? x->util_hi * 100 : NAN, 0);
         json_num(out, "util_pct_local", (x->flags & AU_F_DSMEM) ? x->util_local * 100 : NAN, 0);

@@ -117,10 +117,6 @@ typedef struct inject_state {
     char proc_name[64];
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
-    /* kernels whose cluster-set launch showed no generic atomic and no DSMEM traffic: their later
-     * launches are measured with the standard set (range.c) */
-    char **dsmem_free;
-    size_t ndsmem_free, dsmem_free_cap;
     size_t max_ranges;
     ctx_state *contexts;
     int profiler_initialized;
@@ -152,8 +148,8 @@ double au_now(void); /* monotonic seconds */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
-/* The counter set for a launch of `kernel` with `cluster` blocks per cluster. */
-int au_pick_set(const char *kernel, unsigned cluster);
+/* The counter set for a launch with `cluster` blocks per cluster. */
+int au_pick_set(unsigned cluster);
 /* Kernel name quoted for CSV ("" doubled) into buf. */
 void au_csv_quote(const char *s, char *buf, size_t size);
 

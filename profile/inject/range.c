@@ -67,30 +67,6 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     free(buf);
 }
 
-/* A kernel whose cluster-set launch showed no generic atomic and no DSMEM traffic: measured with
- * the standard set from now on (its local atomics' wavefronts are counted there).  A launch with
- * generic atomics that all stayed on the own SM keeps the cluster set: the same kernel's next
- * launch may reach other ranks (measured: scripts/dsmem_patterns.cu's one kernel for every target
- * mode read 0-33 % on its remote launches once sent to the standard set). */
-static void note_dsmem_free(const pending_launch *l, const double *values)
-{
-    size_t nm = au_g.nmetrics[AU_INJECT_SET_CLUSTER];
-    for (size_t i = 0; i < nm; ++i) {
-        au_counters probe;
-        memset(&probe, 0, sizeof probe);
-        if (au_counters_set(&probe, au_g.metrics[AU_INJECT_SET_CLUSTER][i], values[i]) &&
-            (probe.have & AU_C_DSMEM) && values[i] > 0)
-            return;
-    }
-    if (au_pick_set(l->kernel, l->cluster) == AU_INJECT_SET_STD)
-        return;
-    if (au_grow(&au_g.dsmem_free, &au_g.dsmem_free_cap, au_g.ndsmem_free, sizeof *au_g.dsmem_free, 8) != 0)
-        return;
-    char *k = strdup(l->kernel);
-    if (k)
-        au_g.dsmem_free[au_g.ndsmem_free++] = k;
-}
-
 /* Decodes what the profiler holds, writes one record per finished range (matched in order to the
  * pending launches, all of the set configured now) and resets the counter-data image. */
 static void range_flush(ctx_state *c)
@@ -128,8 +104,6 @@ static void range_flush(ctx_state *c)
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
         c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
-        if (set == AU_INJECT_SET_CLUSTER)
-            note_dsmem_free(&c->pend[r], values);
     }
     au_free_pending(c, n);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {

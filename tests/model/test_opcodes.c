@@ -169,6 +169,43 @@ static void test_flags(const au_table *t)
     CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, NULL, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
 }
 
+/* au_dsmem_apply with the DSMEM sector counters (the cluster set, docs/model.md "DSMEM"): remote
+ * loads and stores are not atomics (flag dsmem_other_traffic, U 0); atomics only price as without
+ * the sectors; mixed traffic prices the atomics' share, with a range up to all of it. */
+static void test_dsmem_traffic(const au_table *t)
+{
+    au_counters c;
+    memset(&c, 0, sizeof c);
+    c.active_cycles = 200000, c.warps = 32, c.cluster_size = 2;
+    c.have = (AU_C_REQUIRED & ~AU_C_WAVEFRONTS) | AU_C_DSMEM | AU_C_CLUSTER;
+    /* 132 SMs x 1000 remote requests of 32 lanes on distinct words: 4 sectors, 1 wavefront, 9
+     * interface cycles each */
+    c.generic_jobs = 132e3, c.dshared_wavefronts = 132e3, c.dshared_xbar = 9 * 132e3;
+    au_result plain, r;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &plain), AU_OK);
+    CHECK((plain.flags & AU_F_DSMEM) && plain.util > 0);
+    /* the same with the sectors, all atomic: the same U, no new flag */
+    c.have |= AU_C_DSHARED_SECTORS;
+    c.dshared_sectors = c.dshared_sectors_atom = 4 * 132e3;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util, plain.util, 1e-12);
+    CHECK(!(r.flags & (AU_F_DSMEM_OTHER_TRAFFIC | AU_F_DSMEM_MIXED)));
+    /* remote stores (no generic atomic, no atomic sector): not priced, not DSMEM atomics */
+    c.generic_jobs = 0, c.dshared_sectors_atom = 0;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK((r.flags & AU_F_DSMEM_OTHER_TRAFFIC) && (r.flags & AU_F_NO_ATOMICS) && !(r.flags & AU_F_DSMEM));
+    CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
+    /* half the sectors atomic (the atomics' requests and as many stores'): priced between the
+     * sectors' share and all of the interface's cycles, the estimate at 2f / (1 + f) of them */
+    c.generic_jobs = 66e3, c.dshared_sectors_atom = 2 * 132e3;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, 132, &thr, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK((r.flags & AU_F_DSMEM) && (r.flags & AU_F_DSMEM_MIXED) && (r.flags & AU_F_DSMEM_OTHER_TRAFFIC));
+    CHECK(r.util_lo < r.util && r.util < r.util_hi);
+    CHECK_NEAR(r.util_hi, plain.util, 1e-9);
+    CHECK_NEAR(r.util_lo, plain.util * 0.5, 1e-9);
+    CHECK_NEAR(r.util, plain.util * 2 * 0.5 / 1.5, 1e-9);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -183,6 +220,7 @@ int main(int argc, char **argv)
     test_single_families(t);
     test_cas_loop_mix(t);
     test_flags(t);
+    test_dsmem_traffic(t);
     au_table_free(t);
     return check_report("test_opcodes");
 }

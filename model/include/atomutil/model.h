@@ -135,10 +135,18 @@ enum {
     AU_F_DSMEM_ROW_RANGE = 1u << 24,      /* remote requests with same-word lanes: their cost depends
                                              on whether other warps' words share the 128-byte row,
                                              which no counter shows; U has a range (util_lo..util_hi) */
+    AU_F_DSMEM_OTHER_TRAFFIC = 1u << 25,  /* requests to other SMs' shared memory that are not
+                                             atomics (loads, stores: library kernels with clusters)
+                                             were seen and left out of U */
+    AU_F_DSMEM_MIXED = 1u << 26,          /* atomics and other requests share the DSMEM path: the
+                                             atomics' share of its cycles is estimated from their
+                                             sectors; U has a range (util_lo..util_hi) */
     AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
                                              through generic addresses, distributed shared memory):
                                              U prices each wavefront at one pass, a lower bound */
 };
+/* The flags that come with a range of U (util_lo..util_hi). */
+#define AU_F_RANGE (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED)
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
 char *au_flags_string(unsigned flags, char *buf, size_t size);
@@ -179,7 +187,12 @@ enum {
     AU_C_DSHARED_WF = 1u << 12,    /* wavefronts sent to other SMs' shared memory (cluster set) */
     AU_C_DSHARED_XBAR = 1u << 13,  /* cycles the SM-to-SM (DSMEM) interface was busy (cluster set) */
     AU_C_CLUSTER = 1u << 14,       /* the launch's cluster size (blocks per cluster) */
+    AU_C_DSHARED_SECT = 1u << 15,  /* sectors of requests to other SMs' shared memory, every
+                                      operation: loads, stores, atomics (cluster set, optional) */
+    AU_C_DSHARED_SECT_ATOM = 1u << 16, /* ... of which atomics' (cluster set, optional) */
 };
+/* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
+#define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
 /* The counters that price distributed-shared-memory atomics (docs/model.md, "DSMEM"). */
 #define AU_C_DSMEM (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
@@ -206,6 +219,8 @@ typedef struct au_counters {
     double dshared_wavefronts; /* wavefronts of requests to other SMs' shared memory (sender side) */
     double dshared_xbar;  /* cycles the sender's L1TEX-to-crossbar DSMEM interface was active */
     double cluster_size;  /* blocks per cluster (1 without clusters) */
+    double dshared_sectors;      /* sectors of requests to other SMs' shared memory */
+    double dshared_sectors_atom; /* ... of atomic requests */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -332,6 +347,9 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* Distributed shared memory (docs/model.md, "DSMEM"): xbar cycles of one remote request of 32
  * lanes on 32 distinct words (measured: docs/results/dsmem-patterns-h100-2026-11-24). */
 #define AU_DSMEM_XBAR_PER_REQUEST 9.0
+/* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
+ * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
+#define AU_DSMEM_ALL_ATOMIC 0.995
 /* Table family of a launch's remote requests by its cluster size (dsmem_remote, _c4, _c8, _c16;
  * the nearest the table holds), NULL when the table has none. */
 const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
@@ -340,6 +358,8 @@ const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
  * n, 1) / AU_DSMEM_XBAR_PER_REQUEST and k_w = S(remote, n, 32) / 32; the local unit's busy = res's
  * (the counted ATOMS) plus the generic jobs that sent nothing, at the dsmem_local family; U =
  * max(local, remote) / T, with a range for the local passes the cluster set does not count.
+ * With the sector counters (AU_C_DSHARED_SECTORS) only the atomics' share of the DSMEM traffic is
+ * priced (flags AU_F_DSMEM_OTHER_TRAFFIC, AU_F_DSMEM_MIXED).
  * res must hold au_model_eval's (or the opcode pricing's) result; a launch without DSMEM
  * counters is left as it is. */
 int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
