@@ -318,6 +318,10 @@ static int stream_capturing(CUstream s)
 
 static void at_exit(void);
 
+/* The context of the launch this thread is inside (between its launch call's enter and exit
+ * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
+static __thread ctx_state *tl_in_launch;
+
 static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
     pending_launch l;
@@ -388,11 +392,18 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     l.kernel = kernel;
     l.id = au_g.next_id++;
     c->pend[c->npend++] = l;
+    c->inflight++;
+    tl_in_launch = c;
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = find_ctx(cb->context);
+    if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
+        if (tl_in_launch->inflight > 0)
+            tl_in_launch->inflight--;
+        tl_in_launch = NULL;
+    }
     if (c && c->failed)
         return;
     if (c && c->npend) {
@@ -624,8 +635,8 @@ static void at_exit(void)
             disable_ctx(c);
     au_share_report();
     if (au_g.share_skipped)
-        au_diag("warning", "not measured: %lld launches, after waiting %.0f s each for counters that another "
-                "profiled process held", au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
+        au_diag("warning", "not measured: %lld launches on a GPU whose counters another profiled process held "
+                "(a wait of %.0f s ran out)", au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
     if (au_g.graph_skipped)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)

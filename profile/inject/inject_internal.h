@@ -54,6 +54,7 @@ typedef struct ctx_state {
     char chip[64]; /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
+    int inflight;  /* launch calls of this context between their enter and exit callbacks */
     struct ctx_state *next;
 } ctx_state;
 
@@ -92,6 +93,7 @@ typedef struct share_dev {
     int lfd, wfd;      /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
     int held;          /* this process holds the lock */
     int acquiring;     /* a thread of this process waits for it */
+    int gave_up;       /* a wait ran out: this process measures nothing more on the GPU */
     int waited;        /* ... at least once (said so) */
     int yielded;       /* the lock was given up to a waiter: let it take it first */
     double since;      /* when it was taken */

@@ -13,9 +13,10 @@
  * someone waits, it gives it up (flushes its launches' records and disables its profilers there):
  * at the end of a launch once it has held the lock for AU_SHARE_MIN_HOLD_S (a handover costs about
  * 0.15 s: Disable 11-12 ms, the next Start 127-144 ms), or from a watcher thread once it has launched
- * nothing for AU_SHARE_IDLE_S (a parent that waits for its children launches nothing); then it
- * leaves the lock to the waiter for up to AU_SHARE_YIELD_S before trying again.  A waiter
- * waits at most AU_SHARE_MAX_WAIT_S, then lets that launch run unmeasured and says so.  A single
+ * nothing for AU_SHARE_IDLE_S (a parent that waits for its children launches nothing) and no
+ * launch of its own is in flight there; then it leaves the lock to the waiter for up to
+ * AU_SHARE_YIELD_S before trying again.  A waiter waits at most AU_SHARE_MAX_WAIT_S; then it stops
+ * measuring on that GPU and says so.  A single
  * process pays one flock() per launch.
  */
 #include "inject_internal.h"
@@ -102,7 +103,7 @@ static int busy(CUdevice dev)
     if (au_g.captures > 0 || au_g.graph_open)
         return 1;
     for (ctx_state *c = au_g.contexts; c; c = c->next)
-        if (c->dev == dev && (c->npend > 0 || c->in_graph))
+        if (c->dev == dev && (c->inflight > 0 || c->in_graph))
             return 1;
     return 0;
 }
@@ -153,6 +154,8 @@ int au_share_acquire(ctx_state *c)
     share_dev *d = dev_of(c);
     if (!au_g.col->exclusive || !d)
         return 0;
+    if (d->gave_up)
+        return -1;
     /* another thread of this process is waiting for the same GPU: wait with it */
     while (d->acquiring && !au_g.exiting) {
         pthread_mutex_unlock(&au_g.lock);
@@ -217,9 +220,14 @@ int au_share_acquire(ctx_state *c)
             break;
         }
         if (au_now() - t0 > AU_SHARE_MAX_WAIT_S) {
+            /* the holder does not give them up (a launch of its own that never ends, or a program
+             * that waits for this one inside a launch): rather than wait again at every launch,
+             * this process measures nothing more on the GPU */
             d->timeouts++;
+            d->gave_up = 1;
             au_diag("warning", "sharing: waited %.0f s for device %d's counters (another profiled process holds "
-                    "them): this launch runs unmeasured", AU_SHARE_MAX_WAIT_S, (int)c->dev);
+                    "them): launches of process %ld on this device are not measured from now on",
+                    AU_SHARE_MAX_WAIT_S, (int)c->dev, au_g.pid);
             break;
         }
     }
