@@ -103,7 +103,7 @@ const char *au_verdict_name(au_verdict v)
     }
 }
 
-static au_verdict verdict_of(double u, const au_thresholds *thr)
+au_verdict au_verdict_of(double u, const au_thresholds *thr)
 {
     au_thresholds d = AU_THRESHOLDS_DEFAULT;
     if (!thr)
@@ -123,8 +123,8 @@ static au_verdict verdict_of(double u, const au_thresholds *thr)
 void au_range_finish(au_result *res, const au_thresholds *thr)
 {
     res->util_hi = fmin(res->util_hi, fmax(res->util, AU_U_RANGE_CAP));
-    res->verdict = verdict_of(res->util, thr);
-    if (verdict_of(res->util_lo, thr) != verdict_of(res->util_hi, thr))
+    res->verdict = au_verdict_of(res->util, thr);
+    if (au_verdict_of(res->util_lo, thr) != au_verdict_of(res->util_hi, thr))
         res->verdict = AU_VERDICT_UNCERTAIN;
 }
 
@@ -164,7 +164,7 @@ static int eval_unpriced(const au_table *t, double wavefronts, const au_threshol
     res->util = res->busy / res->active;
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    res->verdict = verdict_of(res->util, thr);
+    res->verdict = au_verdict_of(res->util, thr);
     return AU_OK;
 }
 
@@ -253,7 +253,7 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
     if (res->flags & AU_F_LOOP_LOADS_ESTIMATED)
         au_range_finish(res, thr);
     else
-        res->verdict = verdict_of(res->util, thr);
+        res->verdict = au_verdict_of(res->util, thr);
     return AU_OK;
 }
 
@@ -455,16 +455,17 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     double lo_all = fmax(b_local_lo, b_remote_lo), hi_all = fmax(b_local_hi, b_all_hi);
     if (mixed && (lo_all < lo * 0.995 || hi_all > hi_row * 1.005 + 1e-9))
         res->flags |= AU_F_DSMEM_MIXED;
-    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED)) {
+    const unsigned ranged = AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED;
+    if (res->flags & ranged) {
         res->util_lo = lo_all / T;
         res->util_hi = hi_all / T;
     }
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    if (res->flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED))
+    if (res->flags & ranged)
         au_range_finish(res, thr);
     else
-        res->verdict = verdict_of(res->util, thr);
+        res->verdict = au_verdict_of(res->util, thr);
     return AU_OK;
 }
 
@@ -517,7 +518,7 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
         total->util = 0;
         total->flags |= AU_F_NO_ATOMICS;
     }
-    total->verdict = verdict_of(total->util, thr);
+    total->verdict = au_verdict_of(total->util, thr);
     return AU_OK;
 }
 
@@ -628,7 +629,7 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
     res->util = active_cycles > 0 ? res->busy / active_cycles : 0;
     if (res->util > 1)
         res->flags |= AU_F_OVER_100;
-    res->verdict = verdict_of(res->util, thr);
+    res->verdict = au_verdict_of(res->util, thr);
     if (busy_share && pure_sum > 0)
         for (size_t k = 0; k < ncls; ++k)
             busy_share[k] = res->busy * pure[k] / pure_sum;

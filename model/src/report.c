@@ -333,9 +333,8 @@ static void render_table(const au_report *r, FILE *out)
         fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) /* the range spans two verdicts: name them */
-            fprintf(out, ": verdict uncertain, %s to %s",
-                    x->util_lo >= r->thr.bound ? "atomic-bound" : x->util_lo >= r->thr.significant ? "significant" : "not-limiting",
-                    x->util_hi >= r->thr.bound ? "atomic-bound" : x->util_hi >= r->thr.significant ? "significant" : "not-limiting");
+            fprintf(out, ": verdict uncertain, %s to %s", au_verdict_name(au_verdict_of(x->util_lo, &r->thr)),
+                    au_verdict_name(au_verdict_of(x->util_hi, &r->thr)));
         fputc('\n', out);
     }
     int dsmem = 0;

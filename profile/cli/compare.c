@@ -50,10 +50,7 @@ static int group(const au_report *r, kstat **out, size_t *n)
     for (size_t j = 0; j < k; ++j) {
         kstat *s = &v[j];
         double u = s->active > 0 ? s->busy / s->active : 0;
-        s->verdict = s->unknown == s->launches ? AU_VERDICT_UNKNOWN
-                     : u >= r->thr.bound       ? AU_VERDICT_BOUND
-                     : u >= r->thr.significant ? AU_VERDICT_SIGNIFICANT
-                                               : AU_VERDICT_NOT_LIMITING;
+        s->verdict = s->unknown == s->launches ? AU_VERDICT_UNKNOWN : au_verdict_of(u, &r->thr);
     }
     *out = v;
     *n = k;

@@ -256,14 +256,6 @@ static unsigned func_cluster(CUfunction f)
     return (unsigned)x * (unsigned)(y > 0 ? y : 1) * (unsigned)(z > 0 ? z : 1);
 }
 
-int au_pick_set(unsigned cluster)
-{
-    /* every launch with clusters: a kernel's launch that sent nothing says nothing of its next
-     * (scripts/dsmem_traffic_probe.cu's one kernel for every mode: once its barrier-only launch sent
-     * the kernel to the standard set, its remote atomics read 5-47 % instead of about 100 %) */
-    return cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
-}
-
 /* Grid, block and stream of a launch from the driver call's parameters; 0 if not a kernel launch. */
 static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pending_launch *l, CUstream *stream)
 {
@@ -357,7 +349,11 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     char *kernel = au_demangle(cb->symbolName);
     if (!kernel)
         return;
-    l.set = au_pick_set(l.cluster);
+    /* every launch with clusters gets the cluster set: a kernel's launch that sent nothing says
+     * nothing of its next (scripts/dsmem_traffic_probe.cu's one kernel for every mode: once its
+     * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
+     * instead of about 100 %) */
+    l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
     /* each context keeps its own collector enabled (several GPUs, several contexts); switching
      * one collector between contexts at every launch crashed two-GPU programs.  Enabling takes
      * the GPU's lock first (share.c), which may wait for another process without au_g.lock: the

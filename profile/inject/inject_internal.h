@@ -150,8 +150,6 @@ double au_now(void); /* monotonic seconds */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
-/* The counter set for a launch with `cluster` blocks per cluster. */
-int au_pick_set(unsigned cluster);
 /* Kernel name quoted for CSV ("" doubled) into buf. */
 void au_csv_quote(const char *s, char *buf, size_t size);
 

@@ -12,7 +12,7 @@
  * A process takes the lock before its first Start on the GPU and keeps it while it is alone.  When
  * someone waits, it gives it up (flushes its launches' records and disables its profilers there):
  * at the end of a launch once it has held the lock for AU_SHARE_MIN_HOLD_S (a handover costs about
- * 0.15 s: Disable 11-12 ms, the next Start 127-144 ms), or from a watcher thread once it has launched
+ * 0.15 s: Disable 12 ms, the next Start 133-139 ms), or from a watcher thread once it has launched
  * nothing for AU_SHARE_IDLE_S (a parent that waits for its children launches nothing) and no
  * launch of its own is in flight there; then it leaves the lock to the waiter for up to
  * AU_SHARE_YIELD_S before trying again.  A waiter waits at most AU_SHARE_MAX_WAIT_S; then it stops
@@ -42,6 +42,14 @@ static void nap(long ns)
     struct timespec t = {0, ns};
     while (nanosleep(&t, &t) != 0 && errno == EINTR)
         ;
+}
+
+/* Sleeps ns without au_g.lock, so that this process's other threads and its watcher go on. */
+static void nap_unlocked(long ns)
+{
+    pthread_mutex_unlock(&au_g.lock);
+    nap(ns);
+    pthread_mutex_lock(&au_g.lock);
 }
 
 /* Opens the lock files of c's GPU once; 0 if sharing is not possible there (the process then
@@ -158,9 +166,7 @@ int au_share_acquire(ctx_state *c)
         return -1;
     /* another thread of this process is waiting for the same GPU: wait with it */
     while (d->acquiring && !au_g.exiting) {
-        pthread_mutex_unlock(&au_g.lock);
-        nap(AU_SHARE_POLL_NS);
-        pthread_mutex_lock(&au_g.lock);
+        nap_unlocked(AU_SHARE_POLL_NS);
     }
     if (d->held || !open_files(d, c->dev))
         return 0;
@@ -183,9 +189,7 @@ int au_share_acquire(ctx_state *c)
             if (flock(d->lfd, LOCK_EX | LOCK_NB) != 0)
                 break; /* taken */
             flock(d->lfd, LOCK_UN);
-            pthread_mutex_unlock(&au_g.lock);
-            nap(AU_SHARE_POLL_NS / 2);
-            pthread_mutex_lock(&au_g.lock);
+            nap_unlocked(AU_SHARE_POLL_NS / 2);
         }
         d->acquiring = 0;
         if (au_g.exiting || c->failed)
@@ -208,9 +212,7 @@ int au_share_acquire(ctx_state *c)
         ;
     int rc = -1;
     for (;;) {
-        pthread_mutex_unlock(&au_g.lock);
-        nap(AU_SHARE_POLL_NS);
-        pthread_mutex_lock(&au_g.lock);
+        nap_unlocked(AU_SHARE_POLL_NS);
         if (au_g.exiting || c->failed)
             break;
         if (flock(d->lfd, LOCK_EX | LOCK_NB) == 0) {

@@ -325,7 +325,9 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
                          size_t nsm, const au_thresholds *thr, au_busy_mode busy, au_result *out,
                          au_result *total);
 
-const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown" */
+const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown", "uncertain" */
+/* The verdict of utilization u (a fraction) under thr (NULL: AU_THRESHOLDS_DEFAULT). */
+au_verdict au_verdict_of(double u, const au_thresholds *thr);
 /* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
  * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
 int au_family_is_cas_class(const char *family);
