@@ -51,16 +51,14 @@ int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_mi
     qsort(names, n, sizeof *names, cmp_str);
     int best = -1, best_rank = 0, nskip = 0;
     for (size_t i = 0; i < n; ++i) {
-        au_table *t = NULL;
-        if (au_table_load(names[i], &t) != AU_OK) {
+        au_table_meta m;
+        if (au_table_load_meta(names[i], &m) != AU_OK) {
             ++nskip;
             continue;
         }
-        const au_table_meta *m = au_table_get_meta(t);
         int rank = 0;
-        if (m->cc_major == cc_major && m->cc_minor == cc_minor)
-            rank = (gpu_name && *gpu_name && strcasecmp(gpu_name, m->gpu_name) == 0) ? 2 : 1;
-        au_table_free(t);
+        if (m.cc_major == cc_major && m.cc_minor == cc_minor)
+            rank = (gpu_name && *gpu_name && strcasecmp(gpu_name, m.gpu_name) == 0) ? 2 : 1;
         if (rank > best_rank) {
             best_rank = rank;
             best = (int)i;

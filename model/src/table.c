@@ -485,7 +485,8 @@ out:
     return rc;
 }
 
-int au_table_parse(const char *name, const char *buf, size_t len, au_table **out)
+/* meta_only: stop at the header line once the metadata is checked (no rows, not finalized). */
+static int parse_table(const char *name, const char *buf, size_t len, int meta_only, au_table **out)
 {
     *out = NULL;
     au_table *t = calloc(1, sizeof *t);
@@ -567,6 +568,8 @@ int au_table_parse(const char *name, const char *buf, size_t len, au_table **out
             if ((rc = check_meta(t, seen, lineno)))
                 break;
             state = DATA;
+            if (meta_only)
+                break;
         } else {
             if (blank)
                 continue;
@@ -588,12 +591,15 @@ int au_table_parse(const char *name, const char *buf, size_t len, au_table **out
                                                            : "truncated: no header line '" HEADER "'");
         goto fail;
     }
+    if (meta_only)
+        goto done;
     if (t->nrows == 0) {
         rc = au_set_error_at(AU_E_PARSE, name, lineno, "no data rows after the header");
         goto fail;
     }
     if ((rc = au_table_finalize(t)))
         goto fail;
+done:
     csv_free(&p);
     *out = t;
     return AU_OK;
@@ -601,6 +607,35 @@ fail:
     if (have_parser)
         csv_free(&p);
     au_table_free(t);
+    return rc;
+}
+
+int au_table_parse(const char *name, const char *buf, size_t len, au_table **out)
+{
+    return parse_table(name, buf, len, 0, out);
+}
+
+int au_table_load_meta(const char *path, au_table_meta *out)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return au_set_error(AU_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* the metadata block is a few hundred bytes: a prefix is enough, the rows are not read */
+    enum { PREFIX = 65536 };
+    char *buf = malloc(PREFIX);
+    if (!buf) {
+        fclose(f);
+        return au_set_error(AU_E_NOMEM, "%s: out of memory", path);
+    }
+    size_t len = fread(buf, 1, PREFIX, f);
+    int rc = ferror(f) ? au_set_error(AU_E_IO, "%s: read error: %s", path, strerror(errno)) : AU_OK;
+    fclose(f);
+    au_table *t = NULL;
+    if (rc == AU_OK && (rc = parse_table(path, buf, len, 1, &t)) == AU_OK)
+        *out = t->meta;
+    au_table_free(t);
+    free(buf);
     return rc;
 }
 

@@ -284,6 +284,48 @@ static void test_find(const char *tmpdir)
     rmdir(dir);
 }
 
+/* au_table_load_meta reads the metadata only: same values as a full load, a table whose rows are
+ * broken still reads (the full load then names the bad line), broken metadata does not. */
+static void test_load_meta(const char *tmpdir)
+{
+    au_table_meta m;
+    au_table *t = NULL;
+    CHECK_EQ_INT(au_table_load_meta(data_path("golden-table.csv"), &m), AU_OK);
+    CHECK_EQ_INT(au_table_load(data_path("golden-table.csv"), &t), AU_OK);
+    if (t) {
+        const au_table_meta *full = au_table_get_meta(t);
+        CHECK(strcmp(m.gpu_name, full->gpu_name) == 0);
+        CHECK_EQ_INT(m.cc_major, full->cc_major);
+        CHECK_EQ_INT(m.sm_count, full->sm_count);
+        CHECK(strcmp(m.status, full->status) == 0);
+        au_table_free(t);
+        t = NULL;
+    }
+    char path[1200];
+    snprintf(path, sizeof path, "%s/meta-only.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("# atomutil-table v1\n# gpu_name: NVIDIA H100\n# compute_capability: 9.0\n"
+              "# sm_count: 132\n# max_warps_per_sm: 64\n# method: steady\n"
+              "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles\n"
+              "add,1,1,0,oops,1,1,0\n", f);
+        fclose(f);
+    }
+    CHECK_EQ_INT(au_table_load_meta(path, &m), AU_OK);
+    CHECK(strcmp(m.gpu_name, "NVIDIA H100") == 0);
+    CHECK_EQ_INT(au_table_load(path, &t), AU_E_PARSE);
+    CHECK(strstr(au_last_error(), "meta-only.csv:8:") != NULL);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("# atomutil-table v1\n# gpu_name: NVIDIA H100\n# compute_capability: nine\n", f);
+        fclose(f);
+    }
+    CHECK_EQ_INT(au_table_load_meta(path, &m), AU_E_PARSE);
+    CHECK(strstr(au_last_error(), "meta-only.csv:3:") != NULL);
+    CHECK_EQ_INT(au_table_load_meta("/nonexistent/table.csv", &m), AU_E_IO);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -296,5 +338,6 @@ int main(int argc, char **argv)
     test_builder_validation();
     test_dsmem_grid();
     test_find(argv[2]);
+    test_load_meta(argv[2]);
     return check_report("test_table");
 }

@@ -74,7 +74,10 @@ typedef struct au_table au_table;
 /* Loads and validates a format-v1 table.  On error returns < 0, *out stays NULL and
  * au_last_error() reads "PATH:LINE: what is wrong". */
 int au_table_load(const char *path, au_table **out);
-/* Same from a memory buffer; name is used in messages. */
+/* Reads and validates only a table's metadata (the lines before the header, checked as
+ * au_table_load checks them); the rows are not read.  Errors as au_table_load. */
+int au_table_load_meta(const char *path, au_table_meta *out);
+/* Same as au_table_load from a memory buffer; name is used in messages. */
 int au_table_parse(const char *name, const char *buf, size_t len, au_table **out);
 /* Writes the table in format v1 (metadata comments, header, rows sorted by family, n, a, c). */
 int au_table_write(const au_table *t, FILE *f);
@@ -163,7 +166,9 @@ int au_table_interp(const au_table *t, const char *family, double n, double a, d
  * 1. a table whose gpu_name equals gpu_name (case-insensitive) and whose compute capability is
  *    cc_major.cc_minor; 2. else a table of the same compute capability (flag AU_F_TABLE_OTHER_GPU);
  * among several candidates of one rule, the file name that sorts first.  gpu_name may be NULL or
- * "" (unknown).  Files that fail to load are skipped and counted in *skipped (may be NULL).
+ * "" (unknown).  Only the metadata of each file is read (au_table_load_meta): files whose
+ * metadata fail to read are skipped and counted in *skipped (may be NULL); a picked file's rows
+ * are checked when it is loaded.
  * On success *path_out is malloc'ed (caller frees); AU_E_NOTFOUND when no table fits. */
 int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor,
                   char **path_out, unsigned *flags, int *skipped);
