@@ -5,14 +5,15 @@
 # --cache-control none), in that order, each pair one after the other.  Raw wall times go to
 # OUT_DIR/raw-<target>.csv (target,rep,mode,seconds,rc), atomutil's own phase times (--timing) to
 # OUT_DIR/timing-<target>-<rep>.txt and the launches measured to the raw file; the table and the
-# summary line come from scripts/bench_framework.py OUT_DIR.  The listing cache
-# (docs/opcodes.md) starts empty (ATOMUTIL_CACHE_DIR=OUT_DIR/cache), so rep 0 is a cold run and the
-# later reps find the listings of the kernels' code there, as a user's second run does.
+# summary line come from scripts/bench_framework.py OUT_DIR.  Each target has its own listing cache
+# (docs/opcodes.md: ATOMUTIL_CACHE_DIR=OUT_DIR/cache/TARGET), empty at rep 0, so rep 0 is a cold run
+# (the PyTorch targets share cubins) and the later reps find the listings of the kernels' code
+# there, as a user's second run does.
 # Run on a GPU machine from the repository root after building.  Never changes device settings.
 #   scripts/bench_framework.sh OUT_DIR [REPS [TARGET...]]
 # Targets: sort_unique bincount histc model (PyTorch, skipped without it), histogram launches (C).
 # BENCH_FIRST_REP=K keeps reps 0..K-1 of an existing raw file and runs reps K..REPS-1 (for a run
-# cut short by a time limit; the listing cache then starts empty again at rep K).
+# cut short by a time limit; the target's listing cache is kept if OUT_DIR still holds it).
 set -uo pipefail
 out=${1:?usage: bench_framework.sh OUT_DIR [REPS [TARGET...]]}
 reps=${2:-5}
@@ -22,7 +23,6 @@ prof=$(cd "$build/bin" && pwd)/atomutil-profile
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export ATOMUTIL_CACHE_DIR=${ATOMUTIL_CACHE_DIR:-$out/cache}
 metrics=$("$prof" --print-ncu-metrics) || exit 1
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(sort_unique bincount histc model histogram launches)
@@ -61,10 +61,12 @@ for t in "${targets[@]}"; do
     read -r -a argv <<< "$cmd"
     raw=$out/raw-$t.csv
     first=${BENCH_FIRST_REP:-0} # > 0: append reps FIRST..REPS-1 to a raw file cut short (a call's time limit)
+    export ATOMUTIL_CACHE_DIR=$out/cache/$t
     if [ "$first" -gt 0 ] && [ -f "$raw" ]; then
         grep -v "^$t,$first," "$raw" | awk -F, -v f="$first" 'NR == 1 || $2 < f' > "$tmp/raw" && cp "$tmp/raw" "$raw"
     else
         first=0
+        rm -rf "$ATOMUTIL_CACHE_DIR"
         echo "target,rep,mode,seconds,rc,launches" > "$raw"
     fi
     for ((i = first; i < reps; ++i)); do
