@@ -3,7 +3,9 @@
 # process, nothing lost.  examples/python/torch_spawn.py runs torch.bincount in the parent and in
 # WORKERS children started with multiprocessing's spawn method (GPU rank % GPUs: two GPUs if the
 # machine has them, else all on one); every process must have measured launches in the counters
-# file, and the report must list them ("N processes").  Exit 77 (skipped) without a GPU or PyTorch.
+# file, and the report must list them ("N processes"); with two GPUs visible, both GPUs must have
+# measured launches (the parent and rank 2 on GPU 0, rank 1 on GPU 1).  Exit 77 (skipped) without a
+# GPU or PyTorch.
 #   child_processes.sh ATOMUTIL_PROFILE SOURCE_DIR WORKDIR
 prof=$1 src=$2 work=$3
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
@@ -17,10 +19,22 @@ grep -q "torch_spawn: ok ($((workers + 1)) processes)" spawn.out || { echo "FAIL
 # distinct process ids with measured rows (column 2 of the counters file's rows)
 procs=$(grep '"sm__cycles_active.avg"' spawn.counters.csv | cut -d, -f2 | sort -u | wc -l)
 [ "$procs" -eq $((workers + 1)) ] || { echo "FAIL: $procs processes measured, want $((workers + 1))"; fail=1; }
-for p in $(grep '"sm__cycles_active.avg"' spawn.counters.csv | cut -d, -f2 | sort -u | tr -d '"'); do
-    n=$(grep -c "^\"[0-9]*\",\"$p\",.*\"sm__cycles_active.avg\"" spawn.counters.csv)
-    echo "process $p: $n launches measured"
-done
+# launches per (process, device): columns "Process ID" and "Device" (kernel names hold commas)
+python3 - spawn.counters.csv > per_device.txt <<'PY'
+import collections, csv, sys
+rows = (r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
+head = next(rows)
+pid, dev, metric = head.index("Process ID"), head.index("Device"), head.index("Metric Name")
+n = collections.Counter((r[pid], r[dev]) for r in rows if r[metric] == "sm__cycles_active.avg")
+for (p, d), k in sorted(n.items()):
+    print(f"process {p} on device {d}: {k} launches measured")
+PY
+cat per_device.txt
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [ "$gpus" -ge 2 ]; then
+    devs=$(awk '{print $5}' per_device.txt | sort -u | wc -l)
+    [ "$devs" -eq 2 ] || { echo "FAIL: launches measured on $devs devices, want 2 ($gpus GPUs visible)"; fail=1; }
+fi
 grep -q "^$((workers + 1)) processes (launch ids count per process)" spawn.txt ||
     { echo "FAIL: the report does not list $((workers + 1)) processes"; fail=1; }
 grep -A4 "processes (launch ids" spawn.txt
