@@ -263,6 +263,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
         const cuLaunchKernel_params *p = cb->functionParams;
+        l->func = p->f;
         l->cluster = func_cluster(p->f);
         l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
         l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
@@ -272,6 +273,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
         const cuLaunchCooperativeKernel_params *p = cb->functionParams;
+        l->func = p->f;
         l->cluster = func_cluster(p->f);
         l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
         l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
@@ -281,6 +283,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
         const cuLaunchKernelEx_params *p = cb->functionParams;
+        l->func = p->f;
         if (p->config) {
             l->grid[0] = p->config->gridDimX, l->grid[1] = p->config->gridDimY, l->grid[2] = p->config->gridDimZ;
             l->block[0] = p->config->blockDimX, l->block[1] = p->config->blockDimY,
@@ -309,6 +312,62 @@ static int stream_capturing(CUstream s)
 }
 
 static void at_exit(void);
+
+/* ------------------------------------------------------------------ quiet kernels */
+
+static size_t kern_slot(const void *func)
+{
+    uintptr_t h = (uintptr_t)func;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 7) & (au_g.kern_cap - 1);
+    while (au_g.kern_key[i] && au_g.kern_key[i] != func)
+        i = (i + 1) & (au_g.kern_cap - 1);
+    return i;
+}
+
+void au_kernel_seen(const void *func, int quiet)
+{
+    if (!func)
+        return;
+    if (2 * (au_g.kern_n + 1) > au_g.kern_cap) { /* grow at half full */
+        size_t ocap = au_g.kern_cap, ncap = ocap ? ocap * 2 : 256;
+        const void **ok = au_g.kern_key;
+        unsigned char *os = au_g.kern_state;
+        const void **nk = calloc(ncap, sizeof *nk);
+        unsigned char *ns = calloc(ncap, 1);
+        if (!nk || !ns) { /* nothing remembered: the kernel keeps its own set */
+            free(nk);
+            free(ns);
+            return;
+        }
+        au_g.kern_key = nk;
+        au_g.kern_state = ns;
+        au_g.kern_cap = ncap;
+        for (size_t i = 0; i < ocap; ++i)
+            if (ok[i]) {
+                size_t j = kern_slot(ok[i]);
+                nk[j] = ok[i];
+                ns[j] = os[i];
+            }
+        free(ok);
+        free(os);
+    }
+    size_t i = kern_slot(func);
+    if (!au_g.kern_key[i]) {
+        au_g.kern_key[i] = func;
+        au_g.kern_n++;
+    }
+    au_g.kern_state[i] = quiet ? 1 : 2;
+}
+
+int au_kernel_quiet(const void *func)
+{
+    if (!func || !au_g.kern_cap)
+        return 0;
+    size_t i = kern_slot(func);
+    return au_g.kern_key[i] == func && au_g.kern_state[i] == 1;
+}
 
 /* The context of the launch this thread is inside (between its launch call's enter and exit
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
@@ -354,6 +413,15 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
      * instead of about 100 %) */
     l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
+    /* a launch without clusters of a kernel whose last measured launch ran no atomics stays in
+     * the cluster set when that is the one configured: it counts shared and generic atomic jobs
+     * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
+     * launch goes back to the standard set); a switch costs about 0.15 s (docs/counters.md) */
+    if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_g.col->use_set &&
+        au_kernel_quiet(l.func)) {
+        l.set = AU_INJECT_SET_CLUSTER;
+        au_g.set_kept++;
+    }
     /* each context keeps its own collector enabled (several GPUs, several contexts); switching
      * one collector between contexts at every launch crashed two-GPU programs.  Enabling takes
      * the GPU's lock first (share.c), which may wait for another process without au_g.lock: the
@@ -640,7 +708,8 @@ static void at_exit(void)
     au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads",
             au_g.measured, au_g.t_launch, au_g.t_module);
     au_diag("info", "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
-            "switching counter sets, %.3f s keeping kernels' code", au_g.t_flush, au_g.t_switch, au_g.t_code);
+            "switching counter sets (%lld switches; %lld launches without clusters kept in the cluster set), "
+            "%.3f s keeping kernels' code", au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured",
                 au_g.capture_skipped);
@@ -715,6 +784,10 @@ EXPORT int InitializeInjection(void)
                         defs[i].name);
                 break;
             }
+            unsigned ctr = defs[i].counter;
+            au_g.atomic_metric[set][au_g.nmetrics[set]] =
+                ctr == AU_C_JOBS || ctr == AU_C_CAS || ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
+                ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
             au_g.metrics[set][au_g.nmetrics[set]++] = defs[i].name;
         }
 

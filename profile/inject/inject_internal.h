@@ -27,6 +27,7 @@ typedef struct pending_launch {
     uint32_t stream_id;
     unsigned cluster; /* blocks per cluster (1 without clusters) */
     int set;          /* counter set measured: AU_INJECT_SET_* */
+    const void *func; /* the launch's CUfunction (or the runtime's CUkernel): the kernel's identity */
 } pending_launch;
 
 /* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100. */
@@ -132,6 +133,15 @@ typedef struct inject_state {
     long long measured;        /* launches measured (rows written) */
     double t_launch, t_module; /* seconds spent in launch and module-load callbacks */
     double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
+    long long set_switches;    /* counter-set switches (disable and enable) */
+    long long set_kept;        /* launches without clusters measured with the cluster set (quiet kernels) */
+    /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
+    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    /* kernels by identity (pending_launch.func): 1 if its last measured launch was quiet, 2 if it
+     * ran atomics; open addressing, capacity a power of two (inject.c) */
+    const void **kern_key;
+    unsigned char *kern_state;
+    size_t kern_n, kern_cap;
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
     int atexit_late;           /* at_exit registered again at the first launch */
@@ -145,6 +155,10 @@ typedef struct inject_state {
 extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
+/* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: its last
+ * measured launch was quiet (docs/counters.md, "Quiet kernels"). */
+void au_kernel_seen(const void *func, int quiet);
+int au_kernel_quiet(const void *func);
 double au_now(void); /* monotonic seconds */
 /* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -104,6 +104,12 @@ static void range_flush(ctx_state *c)
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
         c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
+        /* quiet: every atomic counter of the set read 0 (on_launch_enter's use of it) */
+        int quiet = 1;
+        for (size_t i = 0; i < au_g.nmetrics[set]; ++i)
+            if (au_g.atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
+                quiet = 0;
+        au_kernel_seen(c->pend[r].func, quiet);
     }
     au_free_pending(c, n);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
@@ -265,6 +271,7 @@ static int range_use_set(ctx_state *c, int set)
     range_disable(c);
     int rc = enable_set(c, set, 0);
     au_g.t_switch += au_now() - t0;
+    au_g.set_switches++;
     return rc;
 }
 
