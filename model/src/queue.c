@@ -21,7 +21,7 @@ static const char *const flag_names[] = {
     "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
     "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
-    "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed",
+    "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed", "generic_space_unknown",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -339,6 +339,36 @@ static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w
     return AU_OK;
 }
 
+/* A launch without clusters measured with the cluster set (a quiet kernel kept there,
+ * docs/counters.md, "Quiet kernels") that made G generic atomics per SM: nothing went to other
+ * SMs, and whether they went to global memory (not this unit's work) or to its own shared memory
+ * no counter of the set says.  The standard set counts generic atomics on shared memory in its
+ * wavefronts, and this kernel's last launch had none, so U's estimate leaves them out (global);
+ * its range goes up to all of them as one-word local jobs of 32 passes, the counted ATOMS at 32
+ * passes too. */
+static int generic_no_cluster(const au_table *t, double G, double N, double T, int have_w, au_busy_mode busy,
+                              const au_thresholds *thr, au_result *res)
+{
+    if (!au_table_has_family(t, "dsmem_local")) {
+        res->flags |= AU_F_DSMEM_UNCALIBRATED;
+        res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
+        res->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    double s_hi, scale;
+    int rc;
+    if ((rc = dsmem_s(t, "dsmem_local", N, busy, AU_A_MAX, &s_hi)) ||
+        (rc = atoms_upper_scale(t, res, have_w, N, busy, &scale)))
+        return rc;
+    double b_atoms = res->jobs > 0 ? res->busy : 0;
+    res->util_lo = res->util = b_atoms / T;
+    res->util_hi = (b_atoms * scale + G * s_hi) / T;
+    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
+    res->flags |= AU_F_GENERIC_SPACE | (scale > 1 ? AU_F_DSMEM_LOCAL_ESTIMATED : 0u);
+    au_range_finish(res, thr);
+    return AU_OK;
+}
+
 int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
                    au_busy_mode busy, au_result *res)
 {
@@ -382,6 +412,8 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
         }
         return rc;
     }
+    if ((gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0)
+        return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
     const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
     if (!fr || !au_table_has_family(t, "dsmem_local")) {
         res->flags |= AU_F_DSMEM_UNCALIBRATED;

@@ -329,7 +329,9 @@ static void render_table(const au_report *r, FILE *out)
                          "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
                          "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
                          "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
-                         "of its cycles is estimated from their sectors; U is the estimate, the range bounds it):\n");
+                         "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
+                         "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
+                         "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
         fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
                 x->util_lo * 100, x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) /* the range spans two verdicts: name them */

@@ -416,7 +416,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     /* a launch without clusters of a kernel whose last measured launch ran no atomics stays in
      * the cluster set when that is the one configured: it counts shared and generic atomic jobs
      * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
-     * launch goes back to the standard set); a switch costs about 0.15 s (docs/counters.md) */
+     * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */
     if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_g.col->use_set &&
         au_kernel_quiet(l.func)) {
         l.set = AU_INJECT_SET_CLUSTER;

@@ -144,12 +144,18 @@ enum {
     AU_F_DSMEM_MIXED = 1u << 26,          /* atomics and other requests share the DSMEM path: the
                                              atomics' share of its cycles is estimated from their
                                              sectors; U has a range (util_lo..util_hi) */
+    AU_F_GENERIC_SPACE = 1u << 27,        /* a launch without clusters measured with the cluster set
+                                             (a quiet kernel kept there): its generic atomics went to
+                                             global or to its own shared memory, which no counter of
+                                             the set tells; U has a range (util_lo..util_hi) */
     AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
                                              through generic addresses, distributed shared memory):
                                              U prices each wavefront at one pass, a lower bound */
 };
 /* The flags that come with a range of U (util_lo..util_hi). */
-#define AU_F_RANGE (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED)
+#define AU_F_RANGE                                                                                 \
+    (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED | \
+     AU_F_GENERIC_SPACE)
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
 char *au_flags_string(unsigned flags, char *buf, size_t size);
