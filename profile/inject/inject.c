@@ -358,7 +358,10 @@ void au_kernel_seen(const void *func, int quiet)
         au_g.kern_key[i] = func;
         au_g.kern_n++;
     }
-    au_g.kern_state[i] = quiet ? 1 : 2;
+    /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
+     * counts would otherwise look quiet again at every launch measured with the standard set */
+    if (au_g.kern_state[i] != 2)
+        au_g.kern_state[i] = quiet ? 1 : 2;
 }
 
 int au_kernel_quiet(const void *func)
@@ -413,7 +416,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
      * instead of about 100 %) */
     l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
-    /* a launch without clusters of a kernel whose last measured launch ran no atomics stays in
+    /* a launch without clusters of a kernel whose measured launches all ran no atomics stays in
      * the cluster set when that is the one configured: it counts shared and generic atomic jobs
      * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
      * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */

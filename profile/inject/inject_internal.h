@@ -137,7 +137,7 @@ typedef struct inject_state {
     long long set_kept;        /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    /* kernels by identity (pending_launch.func): 1 if its last measured launch was quiet, 2 if it
+    /* kernels by identity (pending_launch.func): 1 if every measured launch was quiet, 2 once one
      * ran atomics; open addressing, capacity a power of two (inject.c) */
     const void **kern_key;
     unsigned char *kern_state;
@@ -155,8 +155,8 @@ typedef struct inject_state {
 extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
-/* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: its last
- * measured launch was quiet (docs/counters.md, "Quiet kernels"). */
+/* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: every
+ * measured launch of it was quiet (docs/counters.md, "Quiet kernels"). */
 void au_kernel_seen(const void *func, int quiet);
 int au_kernel_quiet(const void *func);
 double au_now(void); /* monotonic seconds */

@@ -5,6 +5,9 @@
  *   exchange  cluster of 2: each block reads its partner's shared memory (DSMEM loads, no atomics)
  *   scale     no cluster, no atomics
  *   late      no cluster; its shared atomics run only from round LATE_ROUND on (before it, quiet)
+ *   gatom     no cluster; atomicAdd through a generic pointer that points to global memory (ATOM,
+ *             not ATOMS; on the H100 the standard set still counts one shared-atomic wavefront
+ *             per warp-instruction of it, so the kernel is never taken for quiet)
  *   hist      no cluster, shared-memory atomicAdd on every element (a real histogram)
  * Every result is checked on the host; exit 1 on a wrong one.  Prints "set_mix: ok (R rounds)".
  *   set_mix [ROUNDS=6]
@@ -65,6 +68,20 @@ __global__ void hist(const unsigned char *data, int n, unsigned *out)
             atomicAdd(&out[i], h[i]);
 }
 
+/* the pointer is the shared array or the global one by a run-time flag, so the compiler emits a
+ * generic ATOM; with to_shared == 0 every atomic goes to global memory */
+__global__ void gatom(unsigned *g, int to_shared)
+{
+    __shared__ unsigned h[BINS];
+    if (threadIdx.x < BINS)
+        h[threadIdx.x] = 0;
+    __syncthreads();
+    unsigned *p = to_shared ? h : g;
+    /* the old value is used (never true here), so it stays an ATOM, not a RED */
+    if (atomicAdd(&p[threadIdx.x % BINS], 1u) == 0xffffffffu)
+        g[0] = 0;
+}
+
 /* count == 0: no atomic runs (only the zeroing and the copy out) */
 __global__ void late(const unsigned char *data, int count, unsigned *out)
 {
@@ -97,20 +114,22 @@ int main(int argc, char **argv)
     }
     unsigned char *d_data;
     float *d_in, *d_out;
-    unsigned *d_hist, *d_ex, *d_late;
+    unsigned *d_hist, *d_ex, *d_late, *d_g;
     CUDA_CHECK(cudaMalloc(&d_data, N));
     CUDA_CHECK(cudaMalloc(&d_in, N * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_out, N * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&d_hist, BINS * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&d_ex, BLOCKS * THREADS * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&d_late, BLOCKS * BINS * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_g, BINS * sizeof(unsigned)));
     CUDA_CHECK(cudaMemcpy(d_data, h_data, N, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_in, h_in, N * sizeof(float), cudaMemcpyHostToDevice));
     unsigned *h_ex = (unsigned *)malloc(BLOCKS * THREADS * sizeof(unsigned));
     unsigned *h_late = (unsigned *)malloc(BLOCKS * BINS * sizeof(unsigned));
-    unsigned h_hist[BINS];
+    unsigned h_hist[BINS], h_g[BINS];
     for (int r = 0; r < rounds; ++r) {
         CUDA_CHECK(cudaMemset(d_hist, 0, BINS * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(d_g, 0, BINS * sizeof(unsigned)));
         exchange<<<BLOCKS, THREADS>>>(d_ex);
         CUDA_CHECK(cudaGetLastError());
         scale<<<BLOCKS, THREADS>>>(d_in, d_out, N);
@@ -118,12 +137,20 @@ int main(int argc, char **argv)
         int count = r >= LATE_ROUND ? N : 0;
         late<<<BLOCKS, THREADS>>>(d_data, count, d_late);
         CUDA_CHECK(cudaGetLastError());
+        gatom<<<BLOCKS, THREADS>>>(d_g, 0);
+        CUDA_CHECK(cudaGetLastError());
         hist<<<BLOCKS, THREADS>>>(d_data, N, d_hist);
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(h_ex, d_ex, BLOCKS * THREADS * sizeof(unsigned), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(h_out, d_out, N * sizeof(float), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaMemcpy(h_hist, d_hist, sizeof h_hist, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(h_g, d_g, sizeof h_g, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < BINS; ++i)
+            if (h_g[i] != BLOCKS * (THREADS / BINS)) {
+                fprintf(stderr, "set_mix: round %d: gatom's global counts wrong at %d\n", r, i);
+                return 1;
+            }
         CUDA_CHECK(cudaMemcpy(h_late, d_late, BLOCKS * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
         for (int b = 0; b < BLOCKS; ++b)
             for (int t = 0; t < THREADS; ++t)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """GPU test of the counter-set choice (docs/counters.md, "Quiet kernels") on set_mix, whose rounds
 launch `exchange` (cluster of 2, DSMEM loads), `scale` (no atomics), `late` (shared atomics from
-round 3 on) and `hist` (shared atomics), in that order.  Checks, launch by launch:
+round 3 on), `gatom` (generic atomics to global memory) and `hist` (shared atomics), in that
+order.  Checks, launch by launch:
 - every launch is measured and every result is right (set_mix checks its outputs: exit 0);
 - `exchange` always with the cluster set, `hist` always with the standard set and an exact U (no
   range);
@@ -11,6 +12,9 @@ round 3 on) and `hist` (shared atomics), in that order.  Checks, launch by launc
   measured with the cluster set: its jobs are counted and U gets a range (flag
   dsmem_local_estimated, never an exact figure from missing passes); from round 4 on the standard
   set again, with an exact U;
+- `gatom`: its generic atomics go to global memory, yet the standard set counts one shared-atomic
+  wavefront per warp-instruction of them (flag unpriced_wavefronts), so it is never quiet and
+  every launch is measured with the standard set;
 - the injection's timing line counts the launches kept in the cluster set (8 in 6 rounds).
 Exit 77 (skipped) without a GPU.
 usage: set_mix_check.py ATOMUTIL_PROFILE SET_MIX WORKDIR"""
@@ -21,7 +25,7 @@ import subprocess
 import sys
 
 ROUNDS = 6
-ORDER = ["exchange", "scale", "late", "hist"]
+ORDER = ["exchange", "scale", "late", "gatom", "hist"]
 STD_ONLY = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
 CLUSTER_ONLY = "smsp__inst_executed_op_generic_atom.sum"
 
@@ -69,7 +73,7 @@ def main():
         ranged = r["util_pct_lo"] != "" and r["util_pct_hi"] != "" and float(r["util_pct_hi"]) > float(r["util_pct_lo"])
         util = float(r["util_pct"]) if r["util_pct"] else float("nan")
         print(f"  round {rnd} {name:8s} set {'cluster' if cluster_set else 'standard' if std_set else '?':8s} "
-              f"jobs {r['jobs']:>10s} U {r['util_pct']:>6s} [{r['util_pct_lo']}, {r['util_pct_hi']}] "
+              f"jobs {r['jobs']:>10s} generic {r['generic_jobs']:>8s} U {r['util_pct']:>6s} [{r['util_pct_lo']}, {r['util_pct_hi']}] "
               f"{r['verdict']} {r['flags']}")
         if not r["kernel"].startswith(name):
             check(False, f"launch {lid} is {r['kernel']}, want {name}")
@@ -83,6 +87,9 @@ def main():
             want = std_set if rnd == 0 else cluster_set
             check(want and util == 0 and r["verdict"] == "not-limiting",
                   f"round {rnd} scale: {'standard' if rnd == 0 else 'cluster'} set, U 0, not-limiting")
+        elif name == "gatom":
+            check(std_set and "unpriced_wavefronts" in r["flags"],
+                  f"round {rnd} gatom: standard set, its generic atomics' wavefronts seen (unpriced_wavefronts)")
         elif name == "late":
             if rnd == 0:
                 check(std_set and util == 0, "round 0 late: standard set, U 0")
