@@ -345,16 +345,10 @@ static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w
  * no counter of the set says.  The standard set counts generic atomics on shared memory in its
  * wavefronts, and this kernel's last launch had none, so U's estimate leaves them out (global);
  * its range goes up to all of them as one-word local jobs of 32 passes, the counted ATOMS at 32
- * passes too. */
+ * passes too.  The table has the dsmem_local family (au_dsmem_apply checked). */
 static int generic_no_cluster(const au_table *t, double G, double N, double T, int have_w, au_busy_mode busy,
                               const au_thresholds *thr, au_result *res)
 {
-    if (!au_table_has_family(t, "dsmem_local")) {
-        res->flags |= AU_F_DSMEM_UNCALIBRATED;
-        res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
-        res->verdict = AU_VERDICT_UNKNOWN;
-        return AU_OK;
-    }
     double s_hi, scale;
     int rc;
     if ((rc = dsmem_s(t, "dsmem_local", N, busy, AU_A_MAX, &s_hi)) ||
@@ -412,15 +406,17 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
         }
         return rc;
     }
-    if ((gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0)
-        return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
+    /* a launch without clusters kept in the cluster set: only the local family prices it */
+    int kept = (gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0;
     const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
-    if (!fr || !au_table_has_family(t, "dsmem_local")) {
+    if ((!fr && !kept) || !au_table_has_family(t, "dsmem_local")) {
         res->flags |= AU_F_DSMEM_UNCALIBRATED;
         res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
         res->verdict = AU_VERDICT_UNKNOWN;
         return AU_OK;
     }
+    if (kept)
+        return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
     int rc;
     double r1, r32;
     if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)))

@@ -54,15 +54,21 @@ __global__ void scale(const float *in, float *out, int n)
         out[i] = 2.0f * in[i] + 1.0f;
 }
 
-__global__ void hist(const unsigned char *data, int n, unsigned *out)
+/* This block's shared-memory histogram of data[0..n) (grid-stride), zeroed first; n == 0: no atomic. */
+__device__ void block_hist(const unsigned char *data, int n, unsigned *h)
 {
-    __shared__ unsigned h[BINS];
     for (int i = threadIdx.x; i < BINS; i += blockDim.x)
         h[i] = 0;
     __syncthreads();
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         atomicAdd(&h[data[i]], 1u);
     __syncthreads();
+}
+
+__global__ void hist(const unsigned char *data, int n, unsigned *out)
+{
+    __shared__ unsigned h[BINS];
+    block_hist(data, n, h);
     for (int i = threadIdx.x; i < BINS; i += blockDim.x)
         if (h[i])
             atomicAdd(&out[i], h[i]);
@@ -86,12 +92,7 @@ __global__ void gatom(unsigned *g, int to_shared)
 __global__ void late(const unsigned char *data, int count, unsigned *out)
 {
     __shared__ unsigned h[BINS];
-    for (int i = threadIdx.x; i < BINS; i += blockDim.x)
-        h[i] = 0;
-    __syncthreads();
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
-        atomicAdd(&h[data[i]], 1u);
-    __syncthreads();
+    block_hist(data, count, h);
     for (int i = threadIdx.x; i < BINS; i += blockDim.x)
         out[blockIdx.x * BINS + i] = h[i];
 }

@@ -45,15 +45,12 @@ def main():
         return 1
     # which set measured each launch: the metrics its rows hold
     metrics = {}
-    kept = None
     with open(base + ".counters.csv") as f:
-        lines = [l for l in f if l.startswith('"')]
-    for r in csv.DictReader(lines):
+        lines = f.readlines()
+    for r in csv.DictReader(l for l in lines if l.startswith('"')):
         metrics.setdefault(int(r["ID"]), set()).add(r["Metric Name"])
-    for line in open(base + ".counters.csv"):
-        m = re.search(r"(\d+) launches without clusters kept in the cluster set", line)
-        if m:
-            kept = int(m.group(1))
+    found = [re.search(r"(\d+) launches without clusters kept in the cluster set", l) for l in lines]
+    kept = next((int(m.group(1)) for m in found if m), None)
     rows = {int(r["launch_id"]): r for r in csv.DictReader(open(base + ".csv"))}
     fail = 0
 
