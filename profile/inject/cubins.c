@@ -33,12 +33,36 @@ typedef struct seen_kernel {
     int misses; /* launches after which no kept cubin held it */
 } seen_kernel;
 
+/* The kept cubins are appended by the module-load callback, which the driver calls holding a lock
+ * of its own that au_g.lock's holders also take (inside CUDA calls): so that callback takes only
+ * s.lock, never au_g.lock, and nothing is called while s.lock is held (ThreadSanitizer's
+ * lock-order report, docs/reliability.md).  Each cubin is allocated once and never moves or
+ * changes but for crc/have_crc/written, which only au_g.lock's holders touch. */
 static struct {
-    cubin *v;
+    pthread_mutex_t lock;
+    cubin **v;
     size_t n, cap;
-    seen_kernel *seen;
+    double t_loaded; /* seconds in the module-load callback */
+    seen_kernel *seen; /* au_g.lock */
     size_t nseen, capseen;
-} s;
+} s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The i-th kept cubin, NULL past the last. */
+static cubin *cubin_at(size_t i)
+{
+    pthread_mutex_lock(&s.lock);
+    cubin *cb = i < s.n ? s.v[i] : NULL;
+    pthread_mutex_unlock(&s.lock);
+    return cb;
+}
+
+static size_t cubin_count(void)
+{
+    pthread_mutex_lock(&s.lock);
+    size_t n = s.n;
+    pthread_mutex_unlock(&s.lock);
+    return n;
+}
 
 /* The CRC is computed when the cubin is needed, not in the module-load callback: a module can load
  * while a stream is being captured, and no CUPTI call may run then (it broke the capture). */
@@ -59,25 +83,40 @@ void au_cubin_loaded(const CUpti_ModuleResourceData *m)
 {
     if (!m || !m->pCubin || m->cubinSize == 0)
         return;
-    for (size_t i = 0; i < s.n; ++i)
-        if (s.v[i].size == m->cubinSize && memcmp(s.v[i].data, m->pCubin, m->cubinSize) == 0)
-            return;
-    if (au_grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) != 0)
-        return;
-    char *copy = malloc(m->cubinSize);
-    if (!copy)
-        return;
-    memcpy(copy, m->pCubin, m->cubinSize);
-    s.v[s.n++] = (cubin){0, 0, copy, m->cubinSize, 0};
+    double t0 = au_now();
+    pthread_mutex_lock(&s.lock);
+    int have = 0;
+    for (size_t i = 0; i < s.n && !have; ++i)
+        have = s.v[i]->size == m->cubinSize && memcmp(s.v[i]->data, m->pCubin, m->cubinSize) == 0;
+    cubin *cb = NULL;
+    if (!have && au_grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) == 0 && (cb = calloc(1, sizeof *cb)) &&
+        (cb->data = malloc(m->cubinSize))) {
+        memcpy(cb->data, m->pCubin, m->cubinSize);
+        cb->size = m->cubinSize;
+        s.v[s.n++] = cb;
+    } else if (cb) {
+        free(cb);
+    }
+    s.t_loaded += au_now() - t0;
+    pthread_mutex_unlock(&s.lock);
+}
+
+double au_cubin_load_seconds(void)
+{
+    pthread_mutex_lock(&s.lock);
+    double t = s.t_loaded;
+    pthread_mutex_unlock(&s.lock);
+    return t;
 }
 
 /* The kept cubin a SASS record's 32-bit CRC refers to (which half of cuptiGetCubinCrc's 64 bits
  * the record carries is not documented: both are tried). */
 static cubin *by_crc32(uint32_t crc)
 {
-    for (size_t i = 0; i < s.n; ++i)
-        if (crc_of(&s.v[i]) == 0 && ((uint32_t)s.v[i].crc == crc || (uint32_t)(s.v[i].crc >> 32) == crc))
-            return &s.v[i];
+    cubin *cb;
+    for (size_t i = 0; (cb = cubin_at(i)) != NULL; ++i)
+        if (crc_of(cb) == 0 && ((uint32_t)cb->crc == crc || (uint32_t)(cb->crc >> 32) == crc))
+            return cb;
     return NULL;
 }
 
@@ -164,9 +203,9 @@ void au_cubin_note_launch(const char *mangled)
     /* the most recently loaded module that holds the kernel (a module loads during its first
      * launch: this runs when the launch call returns) */
     cubin *cb = NULL;
-    for (size_t i = s.n; i-- > 0 && !cb;)
-        if (holds(&s.v[i], mangled))
-            cb = &s.v[i];
+    for (size_t i = cubin_count(); i-- > 0 && !cb;)
+        if (holds(cubin_at(i), mangled))
+            cb = cubin_at(i);
     if (!cb) {
         if (++k->misses == 3) {
             k->done = 1;

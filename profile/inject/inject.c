@@ -39,7 +39,8 @@
 /* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER, .fd = -1};
+inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER,
+                     .launch_done = PTHREAD_COND_INITIALIZER, .fd = -1};
 
 /* ------------------------------------------------------------------ output */
 
@@ -376,6 +377,45 @@ int au_kernel_quiet(const void *func)
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
 static __thread ctx_state *tl_in_launch;
 
+/* A measured launch's counters are decoded by CUPTI inside that launch's driver call (auto range,
+ * kernel replay), into its context's counter-data image, after au_g.lock was released.  Another
+ * thread's measured launch in the same context, or a flush, set switch or stop made meanwhile,
+ * corrupted that image: about 1 run in 12 of 8 threads launching crashed in
+ * NVPW_CUDA_Profiler_DecodeCounters (docs/reliability.md, "The multi-thread crash").  So no
+ * profiler call and no second measured launch is made in a context while a launch of another
+ * thread is in flight there: the caller waits (au_g.lock released).  Auto range serializes the
+ * kernels anyway, so this costs the program almost nothing.  A launch that is still in flight after
+ * AU_LAUNCH_WAIT_S (a kernel waiting for a kernel of another thread) lets the waiter go on. */
+#define AU_LAUNCH_WAIT_S 60
+
+/* Launches of other threads in flight in c (every context when c is NULL). */
+static int others_in_flight(const ctx_state *c)
+{
+    for (const ctx_state *x = c ? c : au_g.contexts; x; x = c ? NULL : x->next)
+        if (x->inflight - (tl_in_launch == x) > 0)
+            return 1;
+    return 0;
+}
+
+static void wait_launches(const ctx_state *c)
+{
+    if (!others_in_flight(c))
+        return;
+    double t0 = au_now();
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += AU_LAUNCH_WAIT_S;
+    au_g.launch_waits++;
+    while (others_in_flight(c) && !au_g.exiting)
+        if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
+            if (au_g.launch_wait_timeouts++ == 0)
+                au_diag("warning", "a launch waited %d s for another thread's launch in its context and went on: "
+                        "launches running at the same time may be measured wrongly", AU_LAUNCH_WAIT_S);
+            break;
+        }
+    au_g.t_launch_wait += au_now() - t0;
+}
+
 static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
     pending_launch l;
@@ -383,6 +423,9 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     memset(&l, 0, sizeof l);
     if (!launch_params(cb, id, &l, &stream))
         return;
+    ctx_state *wc = find_ctx(cb->context);
+    if (wc)
+        wait_launches(wc); /* everything below is read after the wait */
     /* a launch into a capturing stream is recorded into a graph, not run.  While any capture is in
      * progress nothing here may synchronize (setup, auto range, decoding), or that capture
      * becomes invalid: such launches run unmeasured and are counted. */
@@ -471,18 +514,19 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;
     }
-    if (c && c->failed)
-        return;
-    if (c && c->npend) {
-        double t0 = au_now();
-        au_cubin_note_launch(cb->symbolName);
-        au_g.t_code += au_now() - t0;
-    }
-    /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes) */
-    if (c && c->enabled && c->npend)
-        au_g.col->flush(c);
-    if (c)
+    if (c && !c->failed) {
+        if (c->npend) {
+            double t0 = au_now();
+            au_cubin_note_launch(cb->symbolName);
+            au_g.t_code += au_now() - t0;
+        }
+        /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes);
+         * a launch still in flight here (a waiter that went on, wait_launches) flushes later */
+        if (c->enabled && c->npend && c->inflight == 0)
+            au_g.col->flush(c);
         au_share_launch_done(c);
+    }
+    pthread_cond_broadcast(&au_g.launch_done);
 }
 
 /* The launch's row of a graph launch: the graph's number and kernel count as its name, the first
@@ -492,6 +536,9 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     const cuGraphLaunch_params *p = cb->functionParams;
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed || !p)
+        return;
+    wait_launches(c);
+    if (c->failed || au_g.exiting)
         return;
     if (c->in_graph) { /* another thread's graph still open (it waited 60 s): not measured */
         au_g.graph_skipped++;
@@ -590,6 +637,7 @@ static int is_instantiate(CUpti_CallbackId id)
 /* Stops collection on every context (before a stream capture or a graph launch). */
 static void pause_all(void)
 {
+    wait_launches(NULL);
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled && !c->failed)
             au_g.col->pause(c);
@@ -608,6 +656,13 @@ static int is_begin_capture(CUpti_CallbackId id)
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
 {
     (void)ud;
+    if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+        /* the driver holds a lock of its own here: no au_g.lock (cubins.c) */
+        const CUpti_ResourceData *rd = data;
+        if (au_g.cubin_dir && rd->resourceDescriptor)
+            au_cubin_loaded(rd->resourceDescriptor);
+        return;
+    }
     pthread_mutex_lock(&au_g.lock);
     if (au_g.exiting) { /* the process is ending: no more CUPTI calls from other threads */
         pthread_mutex_unlock(&au_g.lock);
@@ -675,13 +730,6 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
              * crash the program */
             c->failed = 1;
         }
-    } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
-        const CUpti_ResourceData *rd = data;
-        if (au_g.cubin_dir && rd->resourceDescriptor)
-            au_cubin_loaded(rd->resourceDescriptor);
-        au_g.t_module += au_now() - t0;
-        pthread_mutex_unlock(&au_g.lock);
-        return;
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
         au_g.t_launch += au_now() - t0;
@@ -697,6 +745,7 @@ static void at_exit(void)
     }
     au_g.exiting = 1;
     pthread_cond_broadcast(&au_g.graph_done); /* launches waiting for a graph go on, unmeasured */
+    pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
@@ -709,10 +758,12 @@ static void at_exit(void)
     if (au_g.graph_measured)
         au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
     au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads",
-            au_g.measured, au_g.t_launch, au_g.t_module);
+            au_g.measured, au_g.t_launch, au_cubin_load_seconds());
     au_diag("info", "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
             "switching counter sets (%lld switches; %lld launches without clusters kept in the cluster set), "
-            "%.3f s keeping kernels' code", au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code);
+            "%.3f s keeping kernels' code; %.3f s waiting for other threads' launches (%lld waits, %lld ran out)",
+            au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code, au_g.t_launch_wait,
+            au_g.launch_waits, au_g.launch_wait_timeouts);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured",
                 au_g.capture_skipped);

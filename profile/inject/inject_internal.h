@@ -55,7 +55,7 @@ typedef struct ctx_state {
     char chip[64]; /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
-    int inflight;  /* launch calls of this context between their enter and exit callbacks */
+    int inflight;  /* measured launch calls of this context between their enter and exit callbacks */
     struct ctx_state *next;
 } ctx_state;
 
@@ -130,8 +130,12 @@ typedef struct inject_state {
     int graph_open;            /* a graph launch's range is open, by graph_owner's launch call */
     pthread_t graph_owner;
     pthread_cond_t graph_done; /* signalled when it closes */
+    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
+    long long launch_waits;    /* launches that waited for another thread's launch in their context */
+    long long launch_wait_timeouts; /* ... and went on after AU_LAUNCH_WAIT_S */
+    double t_launch_wait;      /* seconds spent so waiting */
     long long measured;        /* launches measured (rows written) */
-    double t_launch, t_module; /* seconds spent in launch and module-load callbacks */
+    double t_launch;           /* seconds spent in launch callbacks (module loads: au_cubin_load_seconds) */
     double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
     long long set_switches;    /* counter-set switches (disable and enable) */
     long long set_kept;        /* launches without clusters measured with the cluster set (quiet kernels) */
@@ -180,7 +184,8 @@ int au_share_acquire(ctx_state *c);
 void au_share_launch_done(ctx_state *c);
 void au_share_report(void);
 
-void au_cubin_loaded(const CUpti_ModuleResourceData *m);
+void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
+double au_cubin_load_seconds(void);
 void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
 /* The demangled name (malloc'ed; the name itself if it does not demangle). */
 char *au_demangle(const char *name);

@@ -12,7 +12,7 @@ root=${2:-$(mktemp -d "${TMPDIR:-/tmp}/atomutil-hostile.XXXXXX")}
 mkdir -p "$root"
 pass=0 fail=0 skip=0
 summary=()
-for t in long_run segfault exit_thread sigkill threads_streams graphs two_gpus; do
+for t in long_run segfault exit_thread sigkill threads_streams threads_start graphs two_gpus; do
     echo "==== $t"
     bash "$here/$t.sh" "$bin_dir" "$root/$t" 2>&1 | tee "$root/$t.log"
     st=${PIPESTATUS[0]}
@@ -24,7 +24,7 @@ for t in long_run segfault exit_thread sigkill threads_streams graphs two_gpus; 
 done
 echo "==== summary (logs in $root)"
 printf '  %s\n' "${summary[@]}"
-for t in long_run segfault exit_thread sigkill threads_streams graphs two_gpus; do
+for t in long_run segfault exit_thread sigkill threads_streams threads_start graphs two_gpus; do
     sed -n "s/^ *RESULT /  $t: /p" "$root/$t.log" 2>/dev/null
 done
 echo "hostile runs: $pass passed, $fail failed, $skip skipped"

@@ -1,10 +1,13 @@
 /*
  * segv_where.c - LD_PRELOAD helper of tests/hostile/exit_thread_census.sh: on SIGSEGV, prints one
  * line "SEGV tid T addr A pc P in OBJECT (SYMBOL+OFF)" on stderr, naming the shared object or
- * program that holds the faulting instruction (dladdr), then dies of the signal as before.
+ * program that holds the faulting instruction (dladdr), then the faulting thread's stack (one frame
+ * a line, backtrace_symbols_fd), then dies of the signal as before.  Also used by scripts/stress.sh
+ * (STRESS_PRELOAD) to say where a crash under profiling happened.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,12 +34,17 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         ssize_t w = write(2, buf, (size_t)n);
         (void)w;
     }
+    void *frames[64];
+    int nf = backtrace(frames, 64);
+    backtrace_symbols_fd(frames, nf, 2);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 __attribute__((constructor)) static void install(void)
 {
+    void *warm[1];
+    backtrace(warm, 1); /* loads libgcc's unwinder now, not inside the handler */
     static char stack[1 << 16];
     stack_t ss = {.ss_sp = stack, .ss_size = sizeof stack};
     sigaltstack(&ss, NULL);
