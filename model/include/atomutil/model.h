@@ -61,7 +61,11 @@ typedef struct au_table_meta {
     char note[256];                   /* free text, one line */
 } au_table_meta;
 
-/* One measured grid point: median service time per job and its spread, in SM cycles. */
+/* One measured grid point: median service time per job and its spread, in SM cycles.  A table
+ * holds finite values, 0 < min <= service <= max <= AU_SERVICE_CYCLES_MAX and mad <= that bound:
+ * the shipped tables' largest is 255 cycles (a 32-way CAS job), and beyond a million cycles per
+ * job a value is no measurement (near DBL_MAX, it made U a NaN). */
+#define AU_SERVICE_CYCLES_MAX 1e6
 typedef struct au_sample {
     double service_cycles; /* median over repetitions */
     double min_cycles;
