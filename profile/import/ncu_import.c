@@ -4,8 +4,8 @@
  * ncu writes a header row ("ID","Process ID",...,"Metric Name","Metric Unit","Metric Value") and
  * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
  * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
- * every line is skipped; after it, a line that starts with '"' is a CSV row and must parse with
- * exactly the header's columns, any other line is foreign output and skipped.  Values carry
+ * every line is skipped; after it, a line that starts with '"' (after blanks) is a CSV row and must
+ * parse with exactly the header's columns, any other line is foreign output and skipped.  Values carry
  * thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a" marks a
  * metric the GPU lacks.
  */
@@ -231,6 +231,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         ++lineno;
         if (ll && ls[ll - 1] == '\r')
             --ll;
+        /* blanks before a row (indented by an editor or a script) are not part of it: the row is
+         * read, not skipped as program output (a skipped row would leave its launch a counter short) */
+        while (ll && (ls[0] == ' ' || ls[0] == '\t'))
+            ++ls, --ll;
         if (ll == 0 || ls[0] != '"')
             continue; /* application output, ==PROF== lines, blank lines */
         if (ll + 1 > line_cap) {

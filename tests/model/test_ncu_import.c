@@ -73,5 +73,27 @@ int main(void)
     CHECK_EQ_INT(au_ncu_import_buffer("unit.csv", unit, strlen(unit), &r), AU_E_PARSE);
     CHECK(strncmp(au_last_error(), "unit.csv:3: unknown unit", 24) == 0);
     au_report_free(&r);
+
+    /* a row indented by blanks is a row: read, not skipped as program output */
+    static const char indented[] = HDR ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "inst", "64")
+        " " ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "2,048")
+        "\t  " ROW("0", "1", "k", "sm__cycles_active.avg", "cycle", "100")
+        "   indented program output is still skipped\n";
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("indented.csv", indented, strlen(indented), &r), AU_OK);
+    CHECK_EQ_INT(r.count, 1);
+    if (r.count == 1) {
+        CHECK_EQ_INT(r.launches[0].ctr.have, AU_C_JOBS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES);
+        CHECK_NEAR(r.launches[0].ctr.wavefronts, 2048, 0);
+        CHECK_NEAR(r.launches[0].ctr.active_cycles, 100, 0);
+    }
+    au_report_free(&r);
+    /* an indented row that does not parse is reported, with its line */
+    static const char indented_bad[] = HDR "  \"0\",\"1\",\"k\"\n";
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("ib.csv", indented_bad, strlen(indented_bad), &r), AU_E_PARSE);
+    CHECK(strncmp(au_last_error(), "ib.csv:2: expected 15 fields", 28) == 0);
+    au_report_free(&r);
+
     return check_report("test_ncu_import");
 }
