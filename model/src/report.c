@@ -235,7 +235,7 @@ static void render_processes(const au_report *r, FILE *out)
             if (l->pid != r->launches[i].pid)
                 continue;
             ++n;
-            if (!(l->res.flags & AU_F_MISSING) && (!top || l->res.util > top->res.util))
+            if (!(l->res.flags & AU_F_UNUSABLE) && (!top || l->res.util > top->res.util))
                 top = l;
             if (l->device[0] && !strstr(devs, l->device) && strlen(devs) + strlen(l->device) + 3 < sizeof devs) {
                 if (devs[0])
@@ -296,10 +296,11 @@ static void render_table(const au_report *r, FILE *out)
             }
             dst[k][o] = '\0';
         }
-        if (x->flags & AU_F_MISSING) {
-            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s missing: %s\n",
+        if (x->flags & AU_F_UNUSABLE) {
+            int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
+            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
                     l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
-                    l->missing_names[0] ? l->missing_names : fl);
+                    names ? "missing: " : "", names ? l->missing_names : fl);
             continue;
         }
         char um[16] = "-";
@@ -419,7 +420,7 @@ static void render_csv(const au_report *r, FILE *out)
         if (l->duration_ns >= 0)
             fprintf(out, "%.0f", l->duration_ns);
         fprintf(out, ",%.0f,%.0f,%.0f,", l->ctr.jobs, l->ctr.cas_jobs, l->ctr.wavefronts);
-        if (x->flags & AU_F_MISSING)
+        if (x->flags & AU_F_UNUSABLE)
             fprintf(out, ",,,,,,,,,");
         else
             fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
@@ -433,7 +434,7 @@ static void render_csv(const au_report *r, FILE *out)
         csv_str(out, r->table ? au_table_path(r->table) : "");
         fprintf(out, ",%s,%s,", r->family, au_busy_mode_name(r->busy));
         csv_str(out, l->ops ? l->ops->classes : "");
-        if (l->ops && !(x->flags & AU_F_MISSING))
+        if (l->ops && !(x->flags & AU_F_UNUSABLE))
             fprintf(out, ",%.1f", l->ops->by_family.util * 100);
         else
             fputc(',', out);
@@ -543,14 +544,15 @@ static void json_instr(FILE *out, const au_instr *v, size_t n)
     fputc(']', out);
 }
 
-static void json_opcodes(FILE *out, const au_opsplit *o)
+/* ok: the launch has a U (its price by --family is not printed otherwise) */
+static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
 {
     char fl[256];
     fprintf(out, ",\n     \"opcodes\": {\"classes\": ");
     json_str(out, o->classes);
     fprintf(out, ", ");
-    json_num(out, "util_pct_by_family", o->by_family.util * 100, 0);
-    json_num(out, "service_cycles_by_family", o->by_family.service, 0);
+    json_num(out, "util_pct_by_family", ok ? o->by_family.util * 100 : NAN, 0);
+    json_num(out, "service_cycles_by_family", ok ? o->by_family.service : NAN, 0);
     fprintf(out, "\"flags\": \"%s\",\n       \"by_class\": [", au_flags_string(o->flags, fl, sizeof fl));
     for (size_t c = 0; c < o->nclass; ++c) {
         fprintf(out, "%s{\"family\": ", c ? ", " : "");
@@ -598,7 +600,7 @@ static void render_json(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        int ok = !(x->flags & AU_F_MISSING);
+        int ok = !(x->flags & AU_F_UNUSABLE);
         fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "",
                 l->id, l->pid);
         json_str(out, l->kernel ? l->kernel : "");
@@ -658,7 +660,7 @@ static void render_json(const au_report *r, FILE *out)
         if (l->persm)
             json_persm(out, l->persm);
         if (l->ops)
-            json_opcodes(out, l->ops);
+            json_opcodes(out, l->ops, ok);
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");

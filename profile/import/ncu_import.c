@@ -5,7 +5,8 @@
  * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
  * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
  * every line is skipped; after it, a line that starts with '"' (after blanks) is a CSV row and must
- * parse with exactly the header's columns, any other line is foreign output and skipped.  Values carry
+ * parse with exactly the header's columns, any other line is foreign output and skipped.  A
+ * counter given in a unit of another kind ("%" on cycles) is not stored: au_counters.wrong_unit.  Values carry
  * thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a" marks a
  * metric the GPU lacks.
  */
@@ -121,6 +122,19 @@ static int unit_scale(const char *unit, const char *metric, double *scale)
     if (strcmp(unit, "%") == 0)
         return AU_OK;
     return AU_E_PARSE;
+}
+
+/* 1 when unit (one unit_scale accepts) is of the kind of a metric whose base unit is base: none,
+ * or base with an optional K/M/G/T prefix or as a ratio ("warp/cycle"); not "%", a time, another
+ * count ("inst" on a count of cycles). */
+static int unit_fits(const char *unit, const char *base)
+{
+    if (!*unit)
+        return 1;
+    if (strchr("KMGT", unit[0]) && unit[1])
+        ++unit;
+    size_t bl = strlen(base);
+    return bl && strncmp(unit, base, bl) == 0 && (unit[bl] == '\0' || unit[bl] == '/');
 }
 
 /* ---------------------------------------------------------------- launch lookup */
@@ -402,6 +416,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             rc = fail(name, lineno, "unknown unit '%.20s' of %s", unit, metric);
             goto out;
         }
+        if (defs[di].counter && !unit_fits(unit, defs[di].unit)) {
+            l->ctr.wrong_unit |= defs[di].counter; /* not used: the launch's verdict is unknown */
+            goto next;
+        }
         v *= scale;
         if (!isfinite(v)) { /* a finite value in a scaled unit can overflow: 9e307 Kinst */
             rc = fail(name, lineno, "value '%.40s' %.20s of %s is too large", value, unit, metric);
@@ -436,7 +454,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         au_launch *l = &r->launches[i];
         size_t o = 0;
         for (size_t k = 0; k < ndefs; ++k) {
-            if (!defs[k].required || (l->ctr.have & defs[k].counter))
+            if (!defs[k].required || (l->ctr.have & defs[k].counter) || (l->ctr.wrong_unit & defs[k].counter))
                 continue;
             int n = snprintf(l->missing_names + o, sizeof l->missing_names - o, "%s%s", o ? "," : "",
                              defs[k].name);
