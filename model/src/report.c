@@ -116,7 +116,9 @@ char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
 
 static const char *human_num(double v, char *buf, size_t size)
 {
-    if (v >= 1e9)
+    if (v >= 1e12) /* at most 8 characters up to DBL_MAX: the column stays in place */
+        snprintf(buf, size, "%.1e", v);
+    else if (v >= 1e9)
         snprintf(buf, size, "%.2fG", v / 1e9);
     else if (v >= 1e6)
         snprintf(buf, size, "%.2fM", v / 1e6);
@@ -124,6 +126,20 @@ static const char *human_num(double v, char *buf, size_t size)
         snprintf(buf, size, "%.1fk", v / 1e3);
     else
         snprintf(buf, size, "%.0f", v);
+    return buf;
+}
+
+/* v with prec decimals in at most width characters: fewer decimals where it is too wide, then the
+ * exponent form (1e+15), so that a huge figure never shifts the table's columns. */
+static const char *fit_num(double v, int prec, int width, char *buf, size_t size)
+{
+    for (int p = prec; p >= 0; --p)
+        if (snprintf(buf, size, "%.*f", p, v) <= width)
+            return buf;
+    for (int p = 2; p > 0; --p)
+        if (snprintf(buf, size, "%.*e", p, v) <= width)
+            return buf;
+    snprintf(buf, size, "%.0e", v);
     return buf;
 }
 
@@ -303,13 +319,15 @@ static void render_table(const au_report *r, FILE *out)
                     names ? "missing: " : "", names ? l->missing_names : fl);
             continue;
         }
-        char um[16] = "-";
+        char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
-            snprintf(um, sizeof um, "%.1f", x->util_busiest * 100);
-        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6.2f %6.1f %6.2f %7.2f %8s %8s %6.1f %6s  %-12s %s\n",
-                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), x->a, x->queue_len, x->cas_queued,
-                x->service, human_num(x->busy, bb, sizeof bb), human_num(x->active, tt, sizeof tt),
-                x->util * 100, um, au_verdict_name(x->verdict), fl);
+            fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
+        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
+                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
+                fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
+                fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
+                human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu),
+                um, au_verdict_name(x->verdict), fl);
     }
     fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
