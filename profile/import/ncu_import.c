@@ -5,10 +5,10 @@
  * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
  * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
  * every line is skipped; after it, a line that starts with '"' (after blanks) is a CSV row and must
- * parse with exactly the header's columns, any other line is foreign output and skipped.  A
- * counter given in a unit of another kind ("%" on cycles) is not stored: au_counters.wrong_unit.  Values carry
- * thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a" marks a
- * metric the GPU lacks.
+ * parse with exactly the header's columns, any other line is foreign output and skipped.  Values
+ * carry thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a"
+ * marks a metric the GPU lacks; a counter given in a unit of another kind ("%" on cycles) is not
+ * stored (au_counters.wrong_unit).
  */
 #include "ncu_import.h"
 
