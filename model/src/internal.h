@@ -12,5 +12,11 @@
  * U where U is above), then its verdict: the point estimate's when both ends agree, else
  * AU_VERDICT_UNCERTAIN. */
 void au_range_finish(au_result *res, const au_thresholds *thr);
+/* queue.c: makes res a launch without U: every figure 0, one AU_F_UNUSABLE flag, the missing
+ * counters (AU_F_MISSING), why, verdict unknown. */
+void au_result_unusable(au_result *res, unsigned flag, unsigned missing, const char *why);
+/* queue.c: makes res unusable (AU_F_IMPLAUSIBLE) when U priced at the unit's capacity (the
+ * saturated service time) is above AU_U_IMPLAUSIBLE. */
+void au_result_check_util(au_result *res, double util_saturated);
 
 #endif

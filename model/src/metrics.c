@@ -9,41 +9,41 @@
 
 static const au_metric_def defs[] = {
     {"smsp__inst_executed_op_shared_atom.sum", AU_C_JOBS, 1,
-     "jobs J: shared-atomic warp-instructions (ATOMS.*, CAS-loop retries included)", AU_SET_BOTH},
+     "jobs J: shared-atomic warp-instructions (ATOMS.*, CAS-loop retries included)", AU_SET_BOTH, "inst"},
     {"smsp__inst_executed_op_shared_atom_dot_cas.sum", AU_C_CAS, 1,
-     "CAS jobs: ATOMS.CAS and the ATOMS.CAST.SPIN of CAS loops", AU_SET_BOTH},
+     "CAS jobs: ATOMS.CAS and the ATOMS.CAST.SPIN of CAS loops", AU_SET_BOTH, "inst"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", AU_C_WAVEFRONTS, 1,
-     "shared-atomic wavefronts: a = wavefronts / J", AU_SET_STD},
-    {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)", AU_SET_BOTH},
+     "shared-atomic wavefronts: a = wavefronts / J", AU_SET_STD, "wavefront"},
+    {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)", AU_SET_BOTH, "cycle"},
     {"sm__warps_active.avg.per_cycle_active", AU_C_WARPS, 1,
-     "N estimate: resident warps per active cycle", AU_SET_BOTH},
+     "N estimate: resident warps per active cycle", AU_SET_BOTH, "warp"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max", AU_C_WAVEFRONTS_MAX, 0,
-     "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)", AU_SET_STD},
-    {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM", AU_SET_BOTH},
+     "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)", AU_SET_STD, "wavefront"},
+    {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM", AU_SET_BOTH, "cycle"},
     /* the loads of CAS loops: shared wavefronts of every kind, and the load and store instructions
      * they belong to (with the above, still one pass on GH100: docs/counters.md) */
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", AU_C_SHARED_WAVEFRONTS, 0,
-     "CAS loops: all shared wavefronts (minus the atomic ones: the loops' loads and other LDS/STS)", AU_SET_STD},
-    {"smsp__inst_executed_op_shared_ld.sum", AU_C_LD_INST, 0, "CAS loops: LDS instructions (one per attempt)", AU_SET_STD},
-    {"smsp__inst_executed_op_shared_st.sum", AU_C_ST_INST, 0, "CAS loops: STS instructions (not the loops')", AU_SET_STD},
+     "CAS loops: all shared wavefronts (minus the atomic ones: the loops' loads and other LDS/STS)", AU_SET_STD, "wavefront"},
+    {"smsp__inst_executed_op_shared_ld.sum", AU_C_LD_INST, 0, "CAS loops: LDS instructions (one per attempt)", AU_SET_STD, "inst"},
+    {"smsp__inst_executed_op_shared_st.sum", AU_C_ST_INST, 0, "CAS loops: STS instructions (not the loops')", AU_SET_STD, "inst"},
     /* distributed shared memory (launches with clusters; one pass with the four above that both
      * sets share: docs/counters.md) */
     {"smsp__inst_executed_op_generic_atom.sum", AU_C_GENERIC, 0,
-     "DSMEM: generic-address atomics (ATOM), map_shared_rank's among them", AU_SET_CLUSTER},
+     "DSMEM: generic-address atomics (ATOM), map_shared_rank's among them", AU_SET_CLUSTER, "inst"},
     {"l1tex__t_output_wavefronts_pipe_lsu_mem_dshared.sum", AU_C_DSHARED_WF, 0,
-     "DSMEM: wavefronts sent to other SMs' shared memory (same-word lanes serialize)", AU_SET_CLUSTER},
+     "DSMEM: wavefronts sent to other SMs' shared memory (same-word lanes serialize)", AU_SET_CLUSTER, "wavefront"},
     {"l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum", AU_C_DSHARED_XBAR, 0,
-     "DSMEM: cycles the SM-to-SM interface was busy sending (one per rank a request reaches)", AU_SET_CLUSTER},
+     "DSMEM: cycles the SM-to-SM interface was busy sending (one per rank a request reaches)", AU_SET_CLUSTER, "cycle"},
     /* the atomics' share of that traffic (the rest: loads and stores of library kernels with
      * clusters); still one pass on GH100 (scripts/cluster_set_passes.cu) */
     {"l1tex__t_sectors_pipe_lsu_mem_dshared.sum", AU_C_DSHARED_SECT, 0,
-     "DSMEM: sectors of requests to other SMs' shared memory (loads, stores, atomics)", AU_SET_CLUSTER},
+     "DSMEM: sectors of requests to other SMs' shared memory (loads, stores, atomics)", AU_SET_CLUSTER, "sector"},
     {"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", AU_C_DSHARED_SECT_ATOM, 0,
-     "DSMEM: ... of atomics (their share of the DSMEM path)", AU_SET_CLUSTER},
-    {AU_METRIC_CLUSTER_SIZE, AU_C_CLUSTER, 0, "blocks per cluster (picks the dsmem_remote family)", AU_SET_BOTH},
-    {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table", AU_SET_BOTH},
-    {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)", AU_SET_BOTH},
-    {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only", AU_SET_BOTH},
+     "DSMEM: ... of atomics (their share of the DSMEM path)", AU_SET_CLUSTER, "sector"},
+    {AU_METRIC_CLUSTER_SIZE, AU_C_CLUSTER, 0, "blocks per cluster (picks the dsmem_remote family)", AU_SET_BOTH, "block"},
+    {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table", AU_SET_BOTH, ""},
+    {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)", AU_SET_BOTH, ""},
+    {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only", AU_SET_BOTH, ""},
 };
 
 const au_metric_def *au_metric_defs(size_t *count)

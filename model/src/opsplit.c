@@ -122,7 +122,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         o->cls[c].ninstr++;
         *(au_family_is_cas_class(fam) ? &ninstr_cas : &ninstr_other) += 1;
     }
-    int usable = !(l->res.flags & AU_F_MISSING);
+    int usable = !(l->res.flags & AU_F_UNUSABLE);
     double J = usable ? l->ctr.jobs : 0;
     if (o->nclass == 0) {
         /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
@@ -190,7 +190,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     int loads = au_loop_loads(&l->ctr, loop_jobs, &lw[0], &lw[1], &lw[2]);
     if (loads == 2)
         narrow_by_code(l, loop_jobs, lw);
-    au_result r, rb[2];
+    au_result r, rb[2], sat;
     int rc = AU_OK;
     /* the point estimate, then (loads estimated) U at the loads' lower and upper bounds */
     for (int v = 0; v < (loads == 2 ? 3 : 1) && rc == AU_OK; ++v) {
@@ -203,6 +203,10 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         }
         rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy,
                                    v ? &rb[v - 1] : &r, v ? NULL : share);
+        /* the queue mode's U may exceed the unit's capacity: its plausibility is checked there */
+        if (rc == AU_OK && v == 0 && busy != AU_BUSY_SATURATED)
+            rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr,
+                                       AU_BUSY_SATURATED, &sat, NULL);
     }
     if (rc) {
         au_opsplit_free(o);
@@ -226,6 +230,9 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         au_opsplit_free(o);
         return rc;
     }
+    /* priced by its opcodes the launch's U may leave the physical range that its price by one
+     * family kept (a CAS loop's attempts priced by their wavefronts) */
+    au_result_check_util(&r, busy == AU_BUSY_SATURATED ? r.util : sat.util);
     au_opsplit_free(l->ops);
     l->ops = o;
     l->res = r;

@@ -22,6 +22,7 @@ static const char *const flag_names[] = {
     "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
     "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
     "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed", "generic_space_unknown",
+    "inconsistent_counters", "implausible_counters", "wrong_unit",
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -168,18 +169,22 @@ static int eval_unpriced(const au_table *t, double wavefronts, const au_threshol
     return AU_OK;
 }
 
+/* The counters U needs from one SM's (or the mean SM's) counters with `jobs` jobs: without jobs
+ * only the jobs counter, to know that U = 0. */
+static unsigned needed_counters(const au_counters *ctr, double jobs, au_busy_mode busy)
+{
+    unsigned need = AU_C_JOBS | AU_C_ACTIVE_CYCLES;
+    if ((ctr->have & AU_C_JOBS) && jobs > 0)
+        need |= AU_C_CAS | ((ctr->have & AU_C_QUEUE) || busy != AU_BUSY_QUEUE ? 0 : AU_C_WARPS);
+    return need;
+}
+
 static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
                     double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
                     au_busy_mode busy, au_result *res)
 {
     memset(res, 0, sizeof *res);
-    unsigned need = AU_C_JOBS | AU_C_ACTIVE_CYCLES;
-    if (!(ctr->have & AU_C_JOBS) || !(jobs > 0)) {
-        /* no jobs: only the jobs counter is needed to know that U = 0 */
-    } else {
-        need |= AU_C_CAS | ((ctr->have & AU_C_QUEUE) || busy != AU_BUSY_QUEUE ? 0 : AU_C_WARPS);
-    }
-    res->missing = need & ~ctr->have;
+    res->missing = needed_counters(ctr, jobs, busy) & ~ctr->have;
     res->active = (ctr->have & AU_C_ACTIVE_CYCLES) ? ctr->active_cycles : 0;
     if (res->missing) {
         res->flags |= AU_F_MISSING;
@@ -273,13 +278,91 @@ void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count)
         res->util_busiest = fmax(res->util, res->busy * res->imbalance / gpu->active_max);
 }
 
-int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
-                  const au_thresholds *thr, au_busy_mode busy, au_result *res)
+void au_result_unusable(au_result *res, unsigned flag, unsigned missing, const char *why)
 {
-    if (!t || !family || !gpu || !res || sm_count <= 0)
-        return au_set_error(AU_E_INVAL, "au_model_eval: invalid argument");
-    if (!au_table_has_family(t, family))
-        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    memset(res, 0, sizeof *res);
+    res->flags = flag;
+    res->missing = missing;
+    res->verdict = AU_VERDICT_UNKNOWN;
+    au_strlcpy(res->why, why, sizeof res->why);
+}
+
+void au_result_check_util(au_result *res, double util_saturated)
+{
+    if (!(util_saturated > AU_U_IMPLAUSIBLE) || (res->flags & AU_F_UNUSABLE))
+        return;
+    char why[sizeof res->why];
+    snprintf(why, sizeof why,
+             "U above %.0f %% at the unit's capacity: the busy time the counters give does not fit in "
+             "the active cycles", AU_U_IMPLAUSIBLE * 100);
+    au_result_unusable(res, AU_F_IMPLAUSIBLE, 0, why);
+}
+
+/* Names of the metrics behind the AU_C_* bits of `bits`, comma separated, into buf. */
+static void metric_names(unsigned bits, char *buf, size_t size)
+{
+    size_t n, used = 0;
+    const au_metric_def *d = au_metric_defs(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; ++i) {
+        if (!(d[i].counter & bits))
+            continue;
+        int k = snprintf(buf + used, size - used, "%s%s", used ? "," : "", d[i].name);
+        if (k < 0 || (size_t)k >= size - used)
+            break;
+        used += (size_t)k;
+    }
+}
+
+/* The GPU-wide counters of one launch before any pricing (docs/counters.md, "Counters that cannot
+ * be right"): 0 when they can be used, else the AU_F_UNUSABLE flag of the first check that fails,
+ * with *missing (AU_F_MISSING) and one line in why. */
+static unsigned check_counters(const au_table *t, const au_counters *g, int sm_count, au_busy_mode busy,
+                               unsigned *missing, char *why, size_t size)
+{
+    char names[256];
+    *missing = 0;
+    if (g->wrong_unit) {
+        metric_names(g->wrong_unit, names, sizeof names);
+        snprintf(why, size, "%.200s given in a unit of another kind", names);
+        return AU_F_WRONG_UNIT;
+    }
+    unsigned need = needed_counters(g, g->jobs, busy);
+    /* the cluster set (DSMEM counters, no local wavefronts) prices its atomics by all three DSMEM
+     * counters; otherwise the wavefronts are needed, without which a is unknown (a = 1 priced a
+     * 32-way launch at 3 % for 97 %).  A GPU without DSMEM may count generic atomics alone. */
+    if (!(g->have & AU_C_WAVEFRONTS) && (g->have & AU_C_DSMEM))
+        need |= AU_C_DSMEM;
+    else if ((g->have & AU_C_JOBS) && g->jobs > 0)
+        need |= AU_C_WAVEFRONTS;
+    if ((*missing = need & ~g->have) != 0) {
+        metric_names(*missing, names, sizeof names);
+        snprintf(why, size, "%.240s", names);
+        return AU_F_MISSING;
+    }
+    double J = g->jobs, T = g->active_cycles;
+    if (!(J > 0))
+        return 0; /* U = 0, or unpriced wavefronts (checked on U) */
+    if (g->cas_jobs > J)
+        snprintf(why, size, "%.6g CAS jobs, more than all %.6g jobs", g->cas_jobs, J);
+    else if (J > AU_ISSUE_PER_CYCLE * sm_count * T)
+        snprintf(why, size, "%.6g jobs, more than %d SMs issue in %.6g active cycles (%.0f per cycle each)", J,
+                 sm_count, T, AU_ISSUE_PER_CYCLE);
+    else if ((g->have & AU_C_WAVEFRONTS) && g->wavefronts < J)
+        snprintf(why, size, "%.6g shared-atomic wavefronts, fewer than the %.6g jobs (each takes one at least)",
+                 g->wavefronts, J);
+    else if ((g->have & AU_C_WARPS) && g->warps > au_table_get_meta(t)->max_warps_per_sm * 1.01)
+        snprintf(why, size, "%.6g resident warps per active cycle, more than an SM holds (%d)", g->warps,
+                 au_table_get_meta(t)->max_warps_per_sm);
+    else
+        return 0;
+    return AU_F_INCONSISTENT;
+}
+
+/* au_model_eval's pricing of counters that passed check_counters. */
+static int price_gpu(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+                     const au_thresholds *thr, au_busy_mode busy, au_result *res)
+{
     double k = 1.0 / sm_count;
     /* priced as one CAS-loop family, every job is an attempt of its loop */
     loop_loads ld = {0, 0, 0, 0};
@@ -293,6 +376,29 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
         au_result_busiest(res, gpu, sm_count);
     if (rc == AU_OK)
         rc = au_dsmem_apply(t, gpu, sm_count, thr, busy, res);
+    return rc;
+}
+
+int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+                  const au_thresholds *thr, au_busy_mode busy, au_result *res)
+{
+    if (!t || !family || !gpu || !res || sm_count <= 0)
+        return au_set_error(AU_E_INVAL, "au_model_eval: invalid argument");
+    if (!au_table_has_family(t, family))
+        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    char why[sizeof res->why];
+    unsigned missing, bad = check_counters(t, gpu, sm_count, busy, &missing, why, sizeof why);
+    if (bad) {
+        au_result_unusable(res, bad, missing, why);
+        return AU_OK;
+    }
+    int rc = price_gpu(t, family, gpu, sm_count, thr, busy, res);
+    /* the queue mode's U may exceed the capacity (latency priced as busy): checked at capacity */
+    au_result sat;
+    if (rc == AU_OK && busy != AU_BUSY_SATURATED)
+        rc = price_gpu(t, family, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
+    if (rc == AU_OK)
+        au_result_check_util(res, busy == AU_BUSY_SATURATED ? res->util : sat.util);
     return rc;
 }
 

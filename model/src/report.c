@@ -116,7 +116,9 @@ char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
 
 static const char *human_num(double v, char *buf, size_t size)
 {
-    if (v >= 1e9)
+    if (v >= 1e12) /* at most 8 characters up to DBL_MAX: the column stays in place */
+        snprintf(buf, size, "%.1e", v);
+    else if (v >= 1e9)
         snprintf(buf, size, "%.2fG", v / 1e9);
     else if (v >= 1e6)
         snprintf(buf, size, "%.2fM", v / 1e6);
@@ -124,6 +126,20 @@ static const char *human_num(double v, char *buf, size_t size)
         snprintf(buf, size, "%.1fk", v / 1e3);
     else
         snprintf(buf, size, "%.0f", v);
+    return buf;
+}
+
+/* v with prec decimals in at most width characters: fewer decimals where it is too wide, then the
+ * exponent form (1e+15), so that a huge figure never shifts the table's columns. */
+static const char *fit_num(double v, int prec, int width, char *buf, size_t size)
+{
+    for (int p = prec; p >= 0; --p)
+        if (snprintf(buf, size, "%.*f", p, v) <= width)
+            return buf;
+    for (int p = 2; p > 0; --p)
+        if (snprintf(buf, size, "%.*e", p, v) <= width)
+            return buf;
+    snprintf(buf, size, "%.0e", v);
     return buf;
 }
 
@@ -235,7 +251,7 @@ static void render_processes(const au_report *r, FILE *out)
             if (l->pid != r->launches[i].pid)
                 continue;
             ++n;
-            if (!(l->res.flags & AU_F_MISSING) && (!top || l->res.util > top->res.util))
+            if (!(l->res.flags & AU_F_UNUSABLE) && (!top || l->res.util > top->res.util))
                 top = l;
             if (l->device[0] && !strstr(devs, l->device) && strlen(devs) + strlen(l->device) + 3 < sizeof devs) {
                 if (devs[0])
@@ -296,19 +312,22 @@ static void render_table(const au_report *r, FILE *out)
             }
             dst[k][o] = '\0';
         }
-        if (x->flags & AU_F_MISSING) {
-            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s missing: %s\n",
+        if (x->flags & AU_F_UNUSABLE) {
+            int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
+            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
                     l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
-                    l->missing_names[0] ? l->missing_names : fl);
+                    names ? "missing: " : "", names ? l->missing_names : fl);
             continue;
         }
-        char um[16] = "-";
+        char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
-            snprintf(um, sizeof um, "%.1f", x->util_busiest * 100);
-        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6.2f %6.1f %6.2f %7.2f %8s %8s %6.1f %6s  %-12s %s\n",
-                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), x->a, x->queue_len, x->cas_queued,
-                x->service, human_num(x->busy, bb, sizeof bb), human_num(x->active, tt, sizeof tt),
-                x->util * 100, um, au_verdict_name(x->verdict), fl);
+            fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
+        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
+                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
+                fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
+                fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
+                human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu),
+                um, au_verdict_name(x->verdict), fl);
     }
     fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
@@ -419,7 +438,7 @@ static void render_csv(const au_report *r, FILE *out)
         if (l->duration_ns >= 0)
             fprintf(out, "%.0f", l->duration_ns);
         fprintf(out, ",%.0f,%.0f,%.0f,", l->ctr.jobs, l->ctr.cas_jobs, l->ctr.wavefronts);
-        if (x->flags & AU_F_MISSING)
+        if (x->flags & AU_F_UNUSABLE)
             fprintf(out, ",,,,,,,,,");
         else
             fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
@@ -433,7 +452,7 @@ static void render_csv(const au_report *r, FILE *out)
         csv_str(out, r->table ? au_table_path(r->table) : "");
         fprintf(out, ",%s,%s,", r->family, au_busy_mode_name(r->busy));
         csv_str(out, l->ops ? l->ops->classes : "");
-        if (l->ops && !(x->flags & AU_F_MISSING))
+        if (l->ops && !(x->flags & AU_F_UNUSABLE))
             fprintf(out, ",%.1f", l->ops->by_family.util * 100);
         else
             fputc(',', out);
@@ -543,14 +562,15 @@ static void json_instr(FILE *out, const au_instr *v, size_t n)
     fputc(']', out);
 }
 
-static void json_opcodes(FILE *out, const au_opsplit *o)
+/* ok: the launch has a U (its price by --family is not printed otherwise) */
+static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
 {
     char fl[256];
     fprintf(out, ",\n     \"opcodes\": {\"classes\": ");
     json_str(out, o->classes);
     fprintf(out, ", ");
-    json_num(out, "util_pct_by_family", o->by_family.util * 100, 0);
-    json_num(out, "service_cycles_by_family", o->by_family.service, 0);
+    json_num(out, "util_pct_by_family", ok ? o->by_family.util * 100 : NAN, 0);
+    json_num(out, "service_cycles_by_family", ok ? o->by_family.service : NAN, 0);
     fprintf(out, "\"flags\": \"%s\",\n       \"by_class\": [", au_flags_string(o->flags, fl, sizeof fl));
     for (size_t c = 0; c < o->nclass; ++c) {
         fprintf(out, "%s{\"family\": ", c ? ", " : "");
@@ -598,7 +618,7 @@ static void render_json(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        int ok = !(x->flags & AU_F_MISSING);
+        int ok = !(x->flags & AU_F_UNUSABLE);
         fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "",
                 l->id, l->pid);
         json_str(out, l->kernel ? l->kernel : "");
@@ -658,7 +678,7 @@ static void render_json(const au_report *r, FILE *out)
         if (l->persm)
             json_persm(out, l->persm);
         if (l->ops)
-            json_opcodes(out, l->ops);
+            json_opcodes(out, l->ops, ok);
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");

@@ -141,6 +141,12 @@ static int add_row(au_table *t, const char *family, long n, long a, long c, cons
         !isfinite(s->max_cycles) || !isfinite(s->mad_cycles))
         return au_set_error_at(AU_E_PARSE, t->name, line,
                                "service_cycles must be a finite number > 0");
+    static const char *const col[4] = {"service_cycles", "min_cycles", "max_cycles", "mad_cycles"};
+    const double v[4] = {s->service_cycles, s->min_cycles, s->max_cycles, s->mad_cycles};
+    for (int i = 0; i < 4; ++i)
+        if (v[i] > AU_SERVICE_CYCLES_MAX)
+            return au_set_error_at(AU_E_PARSE, t->name, line, "%s %.6g above %.0f cycles per job: not a service time",
+                                   col[i], v[i], AU_SERVICE_CYCLES_MAX);
     if (!(s->min_cycles > 0 && s->min_cycles <= s->service_cycles &&
           s->service_cycles <= s->max_cycles))
         return au_set_error_at(AU_E_PARSE, t->name, line,

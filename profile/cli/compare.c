@@ -36,7 +36,7 @@ static int group(const au_report *r, kstat **out, size_t *n)
             memcpy(v[k++].kernel, name, sizeof name);
         kstat *s = &v[j];
         s->launches++;
-        if (l->res.flags & AU_F_MISSING) {
+        if (l->res.flags & AU_F_UNUSABLE) {
             s->unknown++;
             continue;
         }

@@ -238,16 +238,16 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         rc = exit_for(st);
         goto done;
     }
-    size_t usable = 0, missing = 0;
-    for (size_t i = 0; i < rep->count; ++i) {
-        if (rep->launches[i].res.flags & AU_F_MISSING)
-            ++missing;
-        else
-            ++usable;
-    }
+    size_t usable = 0;
+    for (size_t i = 0; i < rep->count; ++i)
+        usable += !(rep->launches[i].res.flags & AU_F_UNUSABLE);
     if (usable == 0) { /* one line: no warnings before this error */
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path,
-                rep->launches[0].missing_names);
+        const au_launch *l = &rep->launches[0];
+        if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
+            fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path, l->missing_names);
+        else
+            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld: %s)\n", prog, path, l->id,
+                    l->res.why);
         rc = EXIT_NOLAUNCH;
         goto done;
     }
@@ -257,14 +257,38 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         if (tflags & AU_F_TABLE_OTHER_GPU)
             fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
                             "capability)\n", prog, table_path, m->gpu_name);
-        if (missing)
-            fprintf(stderr, "%s: warning: %zu of %zu launches lack required metrics (shown as "
-                            "'unknown'); re-export with the list of --print-ncu-metrics\n",
-                    prog, missing, rep->count);
     }
 done:
     free(picked);
     return rc;
+}
+
+/* One warning line per launch whose counters are missing or cannot be right (verdict unknown,
+ * docs/counters.md), the first WARN_UNUSABLE_MAX of them, then one line for the rest. */
+#define WARN_UNUSABLE_MAX 10
+static void warn_unusable(const au_report *rep)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < rep->count; ++i) {
+        const au_launch *l = &rep->launches[i];
+        if (!(l->res.flags & AU_F_UNUSABLE))
+            continue;
+        if (shown++ == WARN_UNUSABLE_MAX) {
+            size_t rest = 1;
+            while (++i < rep->count)
+                rest += (rep->launches[i].res.flags & AU_F_UNUSABLE) != 0;
+            fprintf(stderr, "%s: warning: %zu more launch%s with verdict unknown (see the report's flags)\n",
+                    prog, rest, rest == 1 ? "" : "es");
+            return;
+        }
+        char kn[64], fl[256];
+        au_kernel_short(l->kernel, kn, sizeof kn, 40);
+        for (char *p = kn; *p; ++p) /* one printable line, whatever the kernel's name holds */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+        fprintf(stderr, "%s: warning: launch %lld (%s): verdict unknown, %s: %s\n", prog, l->id, kn,
+                au_flags_string(l->res.flags & AU_F_UNUSABLE, fl, sizeof fl), l->res.why);
+    }
 }
 
 /* Opens BASE.<ext of fmt> (or stdout without a base). */
@@ -473,8 +497,12 @@ int main(int argc, char **argv)
         au_report_init(&ra);
         au_report_init(&rb);
         int rc = load_and_eval(argv[optind], regex, skip, count, table_path, family, &thr, busy, quiet, &ra, &ta);
+        if (rc == EXIT_OK && !quiet)
+            warn_unusable(&ra);
         if (rc == EXIT_OK)
             rc = load_and_eval(argv[optind + 1], regex, skip, count, table_path, family, &thr, busy, quiet, &rb, &tb);
+        if (rc == EXIT_OK && !quiet)
+            warn_unusable(&rb);
         if (rc == EXIT_OK) {
             FILE *out = open_output(out_base, fmt, quiet);
             if (!out)
@@ -570,6 +598,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (rc == EXIT_OK && !quiet)
+        warn_unusable(&rep); /* after the opcodes, which can find a launch's U out of range */
     if (rc == EXIT_OK) {
         t = now_s();
         FILE *out = open_output(out_base, fmt, quiet);

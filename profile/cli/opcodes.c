@@ -871,7 +871,7 @@ static int make_listings(lister *L, const au_report *rep, const char *cubin_dir,
     for (size_t i = 0; i < rep->count; ++i) {
         const au_launch *l = &rep->launches[i];
         code_line *k;
-        if (l->ctr.jobs > 0 && !(l->res.flags & AU_F_MISSING) && (k = code_for(code, ncode, l)) != NULL &&
+        if (l->ctr.jobs > 0 && !(l->res.flags & AU_F_UNUSABLE) && (k = code_for(code, ncode, l)) != NULL &&
             !k->want)
             k->want = 1;
     }
@@ -929,7 +929,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     for (size_t i = 0; i < rep->count && ngraphs; ++i) {
         const au_launch *l = &rep->launches[i];
         const graph_line *g;
-        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_MISSING) || code_for(code, ncode, l) ||
+        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_UNUSABLE) || code_for(code, ncode, l) ||
             !(g = graph_for(graphs, ngraphs, l)))
             continue;
         for (size_t m = 0; m < g->n; ++m) {
@@ -943,7 +943,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     size_t nparsed = 0, capparsed = 0, nocode = 0, unlisted = 0;
     for (size_t i = 0; i < rep->count && rc == AU_OK; ++i) {
         au_launch *l = &rep->launches[i];
-        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_MISSING))
+        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_UNUSABLE))
             continue; /* no shared-atomic jobs to price: no listing needed */
         code_line *k = code_for(code, ncode, l);
         const graph_line *g = k ? NULL : graph_for(graphs, ngraphs, l);

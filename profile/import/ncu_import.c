@@ -4,10 +4,11 @@
  * ncu writes a header row ("ID","Process ID",...,"Metric Name","Metric Unit","Metric Value") and
  * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
  * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
- * every line is skipped; after it, a line that starts with '"' is a CSV row and must parse with
- * exactly the header's columns, any other line is foreign output and skipped.  Values carry
- * thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a" marks a
- * metric the GPU lacks.
+ * every line is skipped; after it, a line that starts with '"' (after blanks) is a CSV row and must
+ * parse with exactly the header's columns, any other line is foreign output and skipped.  Values
+ * carry thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a"
+ * marks a metric the GPU lacks; a counter given in a unit of another kind ("%" on cycles) is not
+ * stored (au_counters.wrong_unit).
  */
 #include "ncu_import.h"
 
@@ -123,6 +124,19 @@ static int unit_scale(const char *unit, const char *metric, double *scale)
     return AU_E_PARSE;
 }
 
+/* 1 when unit (one unit_scale accepts) is of the kind of a metric whose base unit is base: none,
+ * or base with an optional K/M/G/T prefix or as a ratio ("warp/cycle"); not "%", a time, another
+ * count ("inst" on a count of cycles). */
+static int unit_fits(const char *unit, const char *base)
+{
+    if (!*unit)
+        return 1;
+    if (strchr("KMGT", unit[0]) && unit[1])
+        ++unit;
+    size_t bl = strlen(base);
+    return bl && strncmp(unit, base, bl) == 0 && (unit[bl] == '\0' || unit[bl] == '/');
+}
+
 /* ---------------------------------------------------------------- launch lookup */
 
 typedef struct {
@@ -231,6 +245,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         ++lineno;
         if (ll && ls[ll - 1] == '\r')
             --ll;
+        /* blanks before a row (indented by an editor or a script) are not part of it: the row is
+         * read, not skipped as program output (a skipped row would leave its launch a counter short) */
+        while (ll && (ls[0] == ' ' || ls[0] == '\t'))
+            ++ls, --ll;
         if (ll == 0 || ls[0] != '"')
             continue; /* application output, ==PROF== lines, blank lines */
         if (ll + 1 > line_cap) {
@@ -398,6 +416,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             rc = fail(name, lineno, "unknown unit '%.20s' of %s", unit, metric);
             goto out;
         }
+        if (defs[di].counter && !unit_fits(unit, defs[di].unit)) {
+            l->ctr.wrong_unit |= defs[di].counter; /* not used: the launch's verdict is unknown */
+            goto next;
+        }
         v *= scale;
         if (!isfinite(v)) { /* a finite value in a scaled unit can overflow: 9e307 Kinst */
             rc = fail(name, lineno, "value '%.40s' %.20s of %s is too large", value, unit, metric);
@@ -432,7 +454,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         au_launch *l = &r->launches[i];
         size_t o = 0;
         for (size_t k = 0; k < ndefs; ++k) {
-            if (!defs[k].required || (l->ctr.have & defs[k].counter))
+            if (!defs[k].required || (l->ctr.have & defs[k].counter) || (l->ctr.wrong_unit & defs[k].counter))
                 continue;
             int n = snprintf(l->missing_names + o, sizeof l->missing_names - o, "%s%s", o ? "," : "",
                              defs[k].name);

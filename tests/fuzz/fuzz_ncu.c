@@ -72,6 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_check(l->kernel != NULL, "launch without a kernel name");
             if (l->res.verdict != AU_VERDICT_UNKNOWN)
                 fuzz_check(l->res.util == l->res.util, "U is NaN for a launch with a verdict");
+            /* counters that cannot be right give no figure; the others a U within physical range */
+            if (l->res.flags & AU_F_UNUSABLE)
+                fuzz_check(l->res.util == 0 && l->res.busy == 0 && l->res.verdict == AU_VERDICT_UNKNOWN,
+                           "a launch without usable counters has figures");
+            else
+                fuzz_check(!(l->res.util > AU_U_IMPLAUSIBLE), "U above the physical range has a verdict");
         }
         if (devnull)
             for (int f = AU_FMT_TABLE; f <= AU_FMT_JSON; ++f)

@@ -96,7 +96,7 @@ static void test_continuity(void)
 
 static au_counters counters(double J, double cas, double W, double T, double warps)
 {
-    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     return c;
 }
 
@@ -134,9 +134,9 @@ static void test_queue_gpu(void)
     CHECK(!(r.flags & AU_F_QUEUE_ESTIMATED));
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* U above 100 % is reported as it is and flagged */
-    g = counters(3200, 0, 3200 * 32, 10000, 40);
+    g = counters(3200, 0, 3200 * 32, 40000, 40);
     CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &thr, AU_BUSY_QUEUE, &r), AU_OK);
-    CHECK_NEAR(r.util, 5.12, 1e-12);
+    CHECK_NEAR(r.util, 1.28, 1e-12);
     CHECK(r.flags & AU_F_OVER_100);
     /* settable thresholds */
     au_thresholds strict = {0.9, 0.85};
@@ -177,14 +177,14 @@ static void test_zero_and_missing(void)
 {
     au_result r;
     /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
-    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0);
     CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
     CHECK(r.flags & AU_F_NO_ATOMICS);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* no active cycles either (an empty launch) */
-    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
     /* jobs but no warp counter: U unknown, the missing bit says which */
@@ -200,11 +200,34 @@ static void test_zero_and_missing(void)
     nj.have = AU_C_ACTIVE_CYCLES | AU_C_WARPS;
     CHECK_EQ_INT(au_model_eval(golden, "add", &nj, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.missing & AU_C_JOBS);
-    /* wavefronts missing: a = 1 assumed and flagged */
+    /* wavefronts missing from the standard set: a is unknown, so is U (a = 1 would price a 32-way
+     * launch 32 times too low) */
     au_counters nw = counters(3200, 0, 0, 64000, 16);
     nw.have &= ~AU_C_WAVEFRONTS;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_EQ_INT(r.flags, AU_F_MISSING);
+    CHECK_EQ_INT(r.missing, AU_C_WAVEFRONTS);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_UNKNOWN);
+    CHECK(r.util == 0 && r.service == 0 && r.a == 0);
+    CHECK(strcmp(r.why, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0);
+    /* the cluster set counts no local wavefronts: a = 1 assumed and flagged, the DSMEM counters
+     * needed instead (no generic atomics here: a table without dsmem families prices it) */
+    nw.have |= AU_C_DSMEM;
     CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.flags & AU_F_NO_WAVEFRONTS);
+    CHECK(!(r.flags & AU_F_UNUSABLE));
+    CHECK_NEAR(r.service, 1.5, 1e-12);
+    nw.have &= ~AU_C_DSHARED_XBAR;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
+    CHECK_EQ_INT(r.flags, AU_F_MISSING);
+    CHECK_EQ_INT(r.missing, AU_C_DSHARED_XBAR);
+    CHECK(strcmp(r.why, "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum") == 0);
+    /* with the wavefronts (the standard set), a DSMEM counter alone (a GPU without distributed
+     * shared memory counts generic atomics) asks for nothing more */
+    nw.wavefronts = 3200, nw.have |= AU_C_WAVEFRONTS;
+    nw.have &= ~(AU_C_DSMEM & ~AU_C_GENERIC);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
+    CHECK(!(r.flags & (AU_F_UNUSABLE | AU_F_NO_WAVEFRONTS | AU_F_DSMEM)));
     CHECK_NEAR(r.service, 1.5, 1e-12);
     /* invalid arguments */
     CHECK_EQ_INT(au_model_eval(golden, "add", &nw, 0, NULL, AU_BUSY_QUEUE, &r), AU_E_INVAL);
@@ -271,7 +294,7 @@ static void test_cas_class(void)
     CHECK(au_family_is_cas_class("cas") && au_family_is_cas_class("cast_spin64"));
     CHECK(!au_family_is_cas_class("add") && !au_family_is_cas_class("popc_inc"));
     /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
-    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     au_result r;
     CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16, 1e-12);
@@ -367,6 +390,88 @@ static void test_dsmem_uncalibrated(void)
     CHECK((r.flags & AU_F_NO_ATOMICS) && !(r.flags & AU_F_DSMEM_UNCALIBRATED));
 }
 
+/* Counters that cannot be right (docs/counters.md): verdict unknown, one flag, every figure 0, a
+ * reason; the bounds checked on both sides.  2 SMs; a = 32 prices a job at 32 cycles, a = 1 at 1
+ * (saturated) or 1.5 (queue mode at N = 16). */
+static au_result eval_unusable(const au_counters *g, au_busy_mode busy, unsigned flag)
+{
+    au_result r;
+    CHECK_EQ_INT(au_model_eval(golden, "add", g, 2, NULL, busy, &r), AU_OK);
+    CHECK_EQ_INT(r.flags, flag);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_UNKNOWN);
+    CHECK(r.util == 0 && r.busy == 0 && r.service == 0 && r.jobs == 0 && r.a == 0 && r.active == 0);
+    CHECK(r.imbalance == 0 && r.util_busiest == 0 && r.util_lo == 0 && r.util_hi == 0);
+    return r;
+}
+
+static void test_unusable_counters(void)
+{
+    au_result r;
+    /* CAS jobs above all jobs; equal is fine (a CAS-only kernel) */
+    au_counters g = counters(3200, 3201, 3200 * 32, 64000, 40);
+    g.wavefronts_max = 1e9, g.active_max = 64000, g.have |= AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX;
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_INCONSISTENT);
+    CHECK(strcmp(r.why, "3201 CAS jobs, more than all 3200 jobs") == 0);
+    g.cas_jobs = 3200;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(!(r.flags & AU_F_UNUSABLE) && r.util > 0 && r.why[0] == '\0');
+    /* fewer wavefronts than jobs; one each is fine */
+    g = counters(3200, 0, 3199, 64000, 40);
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_INCONSISTENT);
+    CHECK(strcmp(r.why, "3199 shared-atomic wavefronts, fewer than the 3200 jobs (each takes one at least)") == 0);
+    g.wavefronts = 3200;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util, 1600.0 / 64000, 1e-12);
+    /* more jobs than 2 SMs issue in T cycles at 4 a cycle: 3200 > 8 * 399; at T = 400 they fit,
+     * but U = 1600 / 400 = 400 % at capacity cannot */
+    g = counters(3200, 0, 3200, 399, 40);
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_INCONSISTENT);
+    CHECK(strcmp(r.why, "3200 jobs, more than 2 SMs issue in 399 active cycles (4 per cycle each)") == 0);
+    g.active_cycles = 400;
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_IMPLAUSIBLE);
+    CHECK(strstr(r.why, "U above 150 %") != NULL);
+    g = counters(1e300, 0, 1e300, 64000, 40);
+    r = eval_unusable(&g, AU_BUSY_QUEUE, AU_F_INCONSISTENT);
+    CHECK(strcmp(r.why, "1e+300 jobs, more than 2 SMs issue in 64000 active cycles (4 per cycle each)") == 0);
+    /* resident warps above the table's max_warps_per_sm (64), past 1 % */
+    g = counters(3200, 0, 3200, 64000, 64.6);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(!(r.flags & AU_F_UNUSABLE));
+    g.warps = 65;
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_INCONSISTENT);
+    CHECK(strcmp(r.why, "65 resident warps per active cycle, more than an SM holds (64)") == 0);
+    /* U at capacity: 1600 * 32 / 34000 = 150.6 % is out of range, 1600 * 32 / 34200 = 149.7 % is not */
+    g = counters(3200, 0, 3200 * 32, 34000, 40);
+    eval_unusable(&g, AU_BUSY_SATURATED, AU_F_IMPLAUSIBLE);
+    g.active_cycles = 34200;
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_EQ_INT(r.flags, AU_F_OVER_100);
+    CHECK_NEAR(r.util, 1600.0 * 32 / 34200, 1e-12);
+    /* the queue mode prices latency above capacity: its U may pass 150 % where the capacity's does
+     * not (a = 1, N = 16: 1.5 against 1 cycle a job) */
+    g = counters(3200, 0, 3200, 1200, 16);
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, NULL, AU_BUSY_QUEUE, &r), AU_OK);
+    CHECK_NEAR(r.util, 1600 * 1.5 / 1200, 1e-12);
+    CHECK(!(r.flags & AU_F_UNUSABLE) && r.verdict == AU_VERDICT_BOUND);
+    g.active_cycles = 1000; /* 160 % at capacity: out of range in both modes */
+    eval_unusable(&g, AU_BUSY_QUEUE, AU_F_IMPLAUSIBLE);
+    eval_unusable(&g, AU_BUSY_SATURATED, AU_F_IMPLAUSIBLE);
+    /* wavefronts without jobs (generic atomics) priced at one pass each: checked on U too */
+    g = counters(0, 0, 1e6, 64000, 40);
+    eval_unusable(&g, AU_BUSY_SATURATED, AU_F_IMPLAUSIBLE);
+    /* a counter in a unit of another kind is not used: wrong_unit, before any other check */
+    g = counters(3200, 5000, 3200 * 32, 64000, 40);
+    g.have &= ~AU_C_ACTIVE_CYCLES;
+    g.wrong_unit = AU_C_ACTIVE_CYCLES;
+    r = eval_unusable(&g, AU_BUSY_SATURATED, AU_F_WRONG_UNIT);
+    CHECK_EQ_INT(r.missing, 0);
+    CHECK(strcmp(r.why, "sm__cycles_active.avg given in a unit of another kind") == 0);
+    char buf[128];
+    CHECK(strcmp(au_flags_string(AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT | AU_F_MISSING, buf,
+                                 sizeof buf),
+                 "missing,inconsistent_counters,implausible_counters,wrong_unit") == 0);
+}
+
 static void test_grow(void)
 {
     int *v = NULL;
@@ -404,6 +509,7 @@ int main(int argc, char **argv)
     test_busiest();
     test_dsmem_uncalibrated();
     test_zero_and_missing();
+    test_unusable_counters();
     test_per_sm();
     test_cas_class();
     test_strings();

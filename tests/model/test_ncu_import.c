@@ -73,5 +73,51 @@ int main(void)
     CHECK_EQ_INT(au_ncu_import_buffer("unit.csv", unit, strlen(unit), &r), AU_E_PARSE);
     CHECK(strncmp(au_last_error(), "unit.csv:3: unknown unit", 24) == 0);
     au_report_free(&r);
+
+    /* a row indented by blanks is a row: read, not skipped as program output */
+    static const char indented[] = HDR ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "inst", "64")
+        " " ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "2,048")
+        "\t  " ROW("0", "1", "k", "sm__cycles_active.avg", "cycle", "100")
+        "   indented program output is still skipped\n";
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("indented.csv", indented, strlen(indented), &r), AU_OK);
+    CHECK_EQ_INT(r.count, 1);
+    if (r.count == 1) {
+        CHECK_EQ_INT(r.launches[0].ctr.have, AU_C_JOBS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES);
+        CHECK_NEAR(r.launches[0].ctr.wavefronts, 2048, 0);
+        CHECK_NEAR(r.launches[0].ctr.active_cycles, 100, 0);
+    }
+    au_report_free(&r);
+    /* an indented row that does not parse is reported, with its line */
+    static const char indented_bad[] = HDR "  \"0\",\"1\",\"k\"\n";
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("ib.csv", indented_bad, strlen(indented_bad), &r), AU_E_PARSE);
+    CHECK(strncmp(au_last_error(), "ib.csv:2: expected 15 fields", 28) == 0);
+    au_report_free(&r);
+
+    /* units of another kind: not stored, marked in wrong_unit, not listed as missing; scaled and
+     * ratio units of the metric's own kind are read */
+    static const char units[] = HDR
+        ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "Kinst", "2")
+        ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "cycle", "0")
+        ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "%", "50")
+        ROW("0", "1", "k", "sm__cycles_active.avg", "Mcycle", "1.5")
+        ROW("0", "1", "k", "sm__warps_active.avg.per_cycle_active", "warp/cycle", "12")
+        ROW("0", "1", "k", "sm__cycles_active.max", "inst", "7")
+        ROW("0", "1", "k", "gpu__time_duration.sum", "ms", "1");
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("units.csv", units, strlen(units), &r), AU_OK);
+    if (r.count == 1) {
+        const au_launch *l = &r.launches[0];
+        CHECK_EQ_INT(l->ctr.have, AU_C_JOBS | AU_C_ACTIVE_CYCLES | AU_C_WARPS);
+        CHECK_EQ_INT(l->ctr.wrong_unit, AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_MAX);
+        CHECK_NEAR(l->ctr.jobs, 2000, 0);
+        CHECK_NEAR(l->ctr.active_cycles, 1.5e6, 0);
+        CHECK_NEAR(l->ctr.warps, 12, 0);
+        CHECK(l->ctr.cas_jobs == 0 && l->ctr.wavefronts == 0 && l->ctr.active_max == 0);
+        CHECK(l->missing_names[0] == '\0');
+        CHECK_NEAR(l->duration_ns, 1e6, 0);
+    }
+    au_report_free(&r);
     return check_report("test_ncu_import");
 }

@@ -206,6 +206,37 @@ static void test_dsmem_traffic(const au_table *t)
     CHECK_NEAR(r.util, plain.util * 2 * 0.5 / 1.5, 1e-9);
 }
 
+/* A CAS loop whose counters say 1000 wavefronts an attempt: priced as add (a clamped to 32) U is
+ * 50 %, by its opcode (every wavefront a cycle) about 16 times that: out of range at the unit's
+ * capacity, so the launch becomes unknown (implausible_counters) in either busy mode; with the 2
+ * wavefronts an attempt that CAST.SPIN makes, its opcode's price stands. */
+static void test_implausible_by_opcodes(const au_table *t)
+{
+    const double J = 132 * 200000 * 0.5 / 64;
+    au_instr loop[1] = {ins("ATOMS.CAST.SPIN", 0x100)};
+    for (int m = 0; m < 2; ++m) {
+        au_busy_mode busy = m ? AU_BUSY_QUEUE : AU_BUSY_SATURATED;
+        au_launch l = launch(t, "add", J, J, 1000 * J);
+        l.ctr.shared_wavefronts = 1001 * J, l.ctr.ld_inst = J, l.ctr.st_inst = 0;
+        l.ctr.have |= AU_C_LOOP_LOADS;
+        CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, busy, &l.res), AU_OK);
+        CHECK(!(l.res.flags & AU_F_UNUSABLE));
+        CHECK_NEAR(l.res.util, 0.5, 0.01);
+        CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, loop, 1, &thr, busy), AU_OK);
+        CHECK_EQ_INT(l.res.flags, AU_F_IMPLAUSIBLE);
+        CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && l.res.util == 0 && l.res.why[0]);
+        CHECK(l.ops && l.ops->ninstr == 1);
+        au_opsplit_free(l.ops);
+        l = launch(t, "add", J, J, 2 * J);
+        l.ctr.shared_wavefronts = 3 * J, l.ctr.ld_inst = J, l.ctr.st_inst = 0;
+        l.ctr.have |= AU_C_LOOP_LOADS;
+        CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, loop, 1, &thr, busy), AU_OK);
+        CHECK((l.res.flags & AU_F_OPCODES) && !(l.res.flags & AU_F_UNUSABLE));
+        CHECK(l.res.util > 0.01 && l.res.util < 0.05); /* 1562.5 attempts a SM, about 3 cycles each */
+        au_opsplit_free(l.ops);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -221,6 +252,7 @@ int main(int argc, char **argv)
     test_cas_loop_mix(t);
     test_flags(t);
     test_dsmem_traffic(t);
+    test_implausible_by_opcodes(t);
     au_table_free(t);
     return check_report("test_opcodes");
 }

@@ -145,6 +145,16 @@ static void test_builder_validation(void)
         CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 3, &s), AU_E_PARSE);
         au_sample bad = {1, 2, 3, 0}; /* min > median */
         CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 1, &bad), AU_E_PARSE);
+        /* beyond a million cycles per job no value is a measurement: service, its spread, mad */
+        au_sample huge = {1.7e308, 1, 1.7e308, 0};
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 1, &huge), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "service_cycles 1.7e+308 above 1000000 cycles per job") != NULL);
+        au_sample wide = {2, 1, 2e6, 0}, mad = {2, 1, 3, 1e6 + 1}, top = {1e6, 1e6, 1e6, 1e6};
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 1, &wide), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "max_cycles 2e+06 above") != NULL);
+        CHECK_EQ_INT(au_table_add(t, "add", 2, 1, 1, &mad), AU_E_PARSE);
+        CHECK(strstr(au_last_error(), "mad_cycles 1e+06 above") != NULL);
+        CHECK_EQ_INT(au_table_add(t, "bound", 2, 1, 1, &top), AU_OK); /* the bound itself is a value */
         au_table_free(t);
     }
     /* a table without the required family 'add' */

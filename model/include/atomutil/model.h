@@ -61,7 +61,11 @@ typedef struct au_table_meta {
     char note[256];                   /* free text, one line */
 } au_table_meta;
 
-/* One measured grid point: median service time per job and its spread, in SM cycles. */
+/* One measured grid point: median service time per job and its spread, in SM cycles.  A table
+ * holds finite values, 0 < min <= service <= max <= AU_SERVICE_CYCLES_MAX and mad <= that bound:
+ * the shipped tables' largest is 255 cycles (a 32-way CAS job), and beyond a million cycles per
+ * job a value is no measurement (near DBL_MAX, it made U a NaN). */
+#define AU_SERVICE_CYCLES_MAX 1e6
 typedef struct au_sample {
     double service_cycles; /* median over repetitions */
     double min_cycles;
@@ -151,7 +155,26 @@ enum {
     AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
                                              through generic addresses, distributed shared memory):
                                              U prices each wavefront at one pass, a lower bound */
+    /* counters that cannot be right (docs/counters.md, "Counters that cannot be right"): verdict
+     * unknown, no figures, au_result.why says which check failed */
+    AU_F_INCONSISTENT = 1u << 28,         /* counters contradict each other: CAS jobs above all jobs,
+                                             fewer atomic wavefronts than jobs, more jobs than the
+                                             SMs could issue in their active cycles, more resident
+                                             warps than an SM holds */
+    AU_F_IMPLAUSIBLE = 1u << 29,          /* U at the unit's capacity (saturated pricing) above
+                                             AU_U_IMPLAUSIBLE: the busy time the counters give cannot
+                                             fit in the active cycles */
+    AU_F_WRONG_UNIT = 1u << 30,           /* a counter given in a unit of another kind (% or cycles
+                                             on a count of instructions, ...): not used */
 };
+/* The flags of a launch whose counters give no U (missing or not right): verdict unknown, and no
+ * model figure is reported. */
+#define AU_F_UNUSABLE (AU_F_MISSING | AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT)
+/* The bounds of those checks: an SM issues at most four warp-instructions per cycle (one per
+ * SMSP); U at the saturated service time reaches 108 % on recorded launches (model error,
+ * docs/validation.md), so 150 % is beyond what the hardware can do. */
+#define AU_ISSUE_PER_CYCLE 4.0
+#define AU_U_IMPLAUSIBLE 1.5
 /* The flags that come with a range of U (util_lo..util_hi). */
 #define AU_F_RANGE                                                                                 \
     (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED | \
@@ -232,6 +255,7 @@ typedef struct au_counters {
     double cluster_size;  /* blocks per cluster (1 without clusters) */
     double dshared_sectors;      /* sectors of requests to other SMs' shared memory */
     double dshared_sectors_atom; /* ... of atomic requests */
+    unsigned wrong_unit;  /* AU_C_* bits of counters given in a unit of another kind (not in have) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -254,6 +278,7 @@ typedef struct au_metric_def {
     int required;
     const char *meaning;
     unsigned sets; /* AU_SET_* it belongs to */
+    const char *unit; /* its base unit ("inst", "cycle", ...): a value given in another is not used */
 } au_metric_def;
 /* Counter sets, one pass each on GH100 (docs/counters.md): the standard set, and the cluster set
  * for launches with clusters, which trades the local shared-atomic wavefronts and the CAS-loop
@@ -271,7 +296,7 @@ const au_metric_def *au_metric_defs(size_t *count);
 int au_counters_set(au_counters *c, const char *name, double v);
 
 typedef enum au_verdict {
-    AU_VERDICT_UNKNOWN = 0, /* counters missing */
+    AU_VERDICT_UNKNOWN = 0, /* counters missing or not right (AU_F_UNUSABLE), DSMEM not calibrated */
     AU_VERDICT_NOT_LIMITING,
     AU_VERDICT_SIGNIFICANT,
     AU_VERDICT_BOUND,
@@ -318,6 +343,9 @@ typedef struct au_result {
     /* with AU_F_DSMEM: U of the local unit (this SM's shared atomics, local generic ones included)
      * and of the DSMEM path (requests to other SMs); util is the larger */
     double util_local, util_remote;
+    /* with a flag of AU_F_UNUSABLE: why, one line: the missing metrics' names, or the check that
+     * failed ("600 CAS jobs, more than all 500 jobs") */
+    char why[256];
 } au_result;
 
 /* The busiest-SM figures of res (imbalance, util_busiest; flag AU_F_IMBALANCED) from GPU-wide
@@ -325,8 +353,11 @@ typedef struct au_result {
 void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count);
 
 /* GPU-wide evaluation from rollups.  family prices the non-CAS jobs ("add" unless the user knows
- * better).  sm_count > 0.  Returns AU_OK even when counters are missing (then res->flags has
- * AU_F_MISSING and verdict UNKNOWN); < 0 only for invalid arguments or an unknown family. */
+ * better).  sm_count > 0.  Returns AU_OK even when counters are missing or cannot be right (then
+ * res->flags has one of AU_F_UNUSABLE, res->why says why, verdict UNKNOWN and every figure 0);
+ * < 0 only for invalid arguments or an unknown family.  Required: jobs, and with jobs CAS jobs,
+ * active cycles, the shared-atomic wavefronts (the standard set) or the three DSMEM counters (the
+ * cluster set), warps in AU_BUSY_QUEUE. */
 int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
                   const au_thresholds *thr, au_busy_mode busy, au_result *res);
 /* Per-SM evaluation: per_sm[i] holds SM i's own counters (active_cycles of that SM).  Fills out[i]
