@@ -13,4 +13,7 @@
  * AU_VERDICT_UNCERTAIN. */
 void au_range_finish(au_result *res, const au_thresholds *thr);
 
+/* text.c: au_text_fit of the len bytes at s (no NUL needed). */
+char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
+
 #endif

@@ -252,11 +252,15 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         goto done;
     }
     if (!quiet) {
+        /* the table's own words, cleaned for the terminal */
+        char note[sizeof m->note * 3], gpu[sizeof m->gpu_name * 3];
+        au_text_fit(m->note, note, sizeof note, 0, 0);
+        au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0);
         if (strcmp(m->status, "provisional") == 0)
-            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, m->note);
+            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
         if (tflags & AU_F_TABLE_OTHER_GPU)
             fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
-                            "capability)\n", prog, table_path, m->gpu_name);
+                            "capability)\n", prog, table_path, gpu);
         if (missing)
             fprintf(stderr, "%s: warning: %zu of %zu launches lack required metrics (shown as "
                             "'unknown'); re-export with the list of --print-ncu-metrics\n",
@@ -526,14 +530,16 @@ int main(int argc, char **argv)
                 rmdir(cubin_dir); /* only if empty */
             return lr.exit_status != 0 ? lr.exit_status : lr.tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
         }
+        char name[1024]; /* the program's name, cleaned for the terminal */
+        au_text_fit(argv[optind], name, sizeof name, 0, 0);
         if (lr.signal && !quiet)
             fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
                             "measured before it (counters kept in %s)\n",
-                    prog, argv[optind], lr.signal, counters);
+                    prog, name, lr.signal, counters);
         else if (lr.exit_status != 0 && !quiet)
             fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
                             "measured before it ended (counters kept in %s)\n",
-                    prog, argv[optind], lr.exit_status, counters);
+                    prog, name, lr.exit_status, counters);
     } else if (opcodes) {
         /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
         au_strlcpy(base, import, sizeof base);
