@@ -32,21 +32,21 @@ const char *au_last_error(void)
     return last_error[0] ? last_error : au_strerror(AU_OK);
 }
 
-/* Control characters of untrusted input would garble the one-line message: replace them. */
-static void sanitize(char *s)
+/* Untrusted input (control characters, ill-formed UTF-8) would garble the one-line message:
+ * written as plain text (text.c). */
+static void set_clean(const char *msg)
 {
-    for (; *s; ++s)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '?';
+    au_text_fit(msg, last_error, sizeof last_error, 0, 0);
 }
 
 int au_set_error(int status, const char *fmt, ...)
 {
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sanitize(last_error);
+    set_clean(msg);
     return status;
 }
 
@@ -57,11 +57,12 @@ int au_set_error_at(int status, const char *name, long line, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    char full[sizeof last_error];
     if (line > 0)
-        snprintf(last_error, sizeof last_error, "%s:%ld: %s", name, line, msg);
+        snprintf(full, sizeof full, "%s:%ld: %s", name, line, msg);
     else
-        snprintf(last_error, sizeof last_error, "%s: %s", name, msg);
-    sanitize(last_error);
+        snprintf(full, sizeof full, "%s: %s", name, msg);
+    set_clean(full);
     return status;
 }
 

@@ -19,4 +19,7 @@ void au_result_unusable(au_result *res, unsigned flag, unsigned missing, const c
  * saturated service time) is above AU_U_IMPLAUSIBLE. */
 void au_result_check_util(au_result *res, double util_saturated);
 
+/* text.c: au_text_fit of the len bytes at s (no NUL needed). */
+char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
+
 #endif

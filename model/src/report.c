@@ -79,14 +79,13 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
     return AU_OK;
 }
 
-char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
+/* The short name inside kernel: without the return type "void " and the parameter list (the last
+ * top-level '(' ... ')'); its length. */
+static size_t short_span(const char *kernel, const char **start)
 {
-    if (size == 0)
-        return buf;
     const char *s = kernel ? kernel : "";
     if (strncmp(s, "void ", 5) == 0)
         s += 5;
-    /* the parameter list is the last top-level '(' ... ')' */
     size_t len = strlen(s), cut = len;
     int depth = 0;
     for (size_t i = len; i-- > 0;) {
@@ -99,17 +98,33 @@ char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
     }
     if (cut == 0)
         cut = len;
-    if (width + 1 > size)
-        width = size - 1;
-    if (cut > width && width > 0) {
-        memcpy(buf, s, width - 1);
-        buf[width - 1] = '~';
-        buf[width] = '\0';
-    } else {
-        memcpy(buf, s, cut);
-        buf[cut] = '\0';
+    *start = s;
+    return cut;
+}
+
+/* The short name as plain text, cut to width columns, padded to them when pad (a table cell). */
+static char *kernel_fit(const char *kernel, char *buf, size_t size, size_t width, int pad)
+{
+    const char *s;
+    size_t n = short_span(kernel, &s);
+    return au_text_fit_n(s, n, buf, size, width, pad);
+}
+
+char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
+{
+    return kernel_fit(kernel, buf, size, width, 0);
+}
+
+char *au_kernel_short_dup(const char *kernel)
+{
+    const char *s;
+    size_t n = short_span(kernel, &s);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
     }
-    return buf;
+    return d;
 }
 
 /* ------------------------------------------------------------ human table */
@@ -156,10 +171,10 @@ static void render_persm_human(const au_report *r, FILE *out)
             fprintf(out, "\nPer SM (jobs per SM and instruction from a second, SASS-patched run; N and T are the "
                          "GPU means):\n");
         any = 1;
-        char kn[64], fl[256];
-        au_kernel_short(l->kernel, kn, sizeof kn, 40);
+        char kn[192], fl[256];
+        kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
         au_flags_string(p->flags, fl, sizeof fl);
-        fprintf(out, "%4lld  %-40s U%% min %.1f  median %.1f  max %.1f  all %.1f  busiest SM %zu  imbalance "
+        fprintf(out, "%4lld  %s U%% min %.1f  median %.1f  max %.1f  all %.1f  busiest SM %zu  imbalance "
                      "%.2f  jobs %.0f (counters %.0f)%s%s\n",
                 l->id, kn, p->util_min * 100, p->util_median * 100, p->util_max * 100, p->util_total * 100,
                 p->busiest, p->imbalance, p->sass_jobs, l->ctr.jobs, fl[0] ? "  " : "", fl);
@@ -168,9 +183,10 @@ static void render_persm_human(const au_report *r, FILE *out)
             total += p->instr[k].busy;
         for (size_t k = 0; k < p->ninstr && k < 5; ++k) {
             const au_instr *x = &p->instr[k];
+            char src[sizeof x->source * 3];
             fprintf(out, "        pc 0x%04x %-22s %-11s jobs %10.0f  a %5.2f  busy %5.1f %%  %s\n", x->pc, x->opcode,
                     x->family, x->jobs, x->jobs > 0 ? x->wavefronts / x->jobs / (au_family_is_cas_class(x->family) ? 2 : 1) : 0,
-                    total > 0 ? x->busy / total * 100 : 0, x->source);
+                    total > 0 ? x->busy / total * 100 : 0, au_text_fit(x->source, src, sizeof src, 0, 0));
         }
     }
 }
@@ -195,10 +211,10 @@ static void render_opcodes_human(const au_report *r, FILE *out)
             fprintf(out, "\nOpcode classes (shared atomics of each kernel's code; jobs split by the CAS counter; "
                          "first launch of each kernel shown):\n");
         any = 1;
-        char kn[64], fl[256];
-        au_kernel_short(l->kernel, kn, sizeof kn, 40);
+        char kn[192], fl[256];
+        kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
         au_flags_string(o->flags, fl, sizeof fl);
-        fprintf(out, "%4lld  %-40s %s\n", l->id, kn, o->classes[0] ? o->classes : "no shared-atomic jobs");
+        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : "no shared-atomic jobs");
         if (l->res.flags & AU_F_OPCODES)
             fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
                     o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);
@@ -215,8 +231,9 @@ static void render_opcodes_human(const au_report *r, FILE *out)
             size_t cnt = 0;
             for (size_t m = k; m < o->ninstr; ++m)
                 cnt += strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
+            char src[sizeof x->source * 3];
             fprintf(out, "        %3zu x %-22s %-11s first at pc 0x%04x  %s\n", cnt, x->opcode, x->family, x->pc,
-                    x->source);
+                    au_text_fit(x->source, src, sizeof src, 0, 0));
         }
         if (o->ninstr == 0)
             fprintf(out, "        no ATOMS instruction in the kernel's code\n");
@@ -259,11 +276,12 @@ static void render_processes(const au_report *r, FILE *out)
                 strcat(devs, l->device);
             }
         }
-        char kn[64] = "-";
+        char kn[192] = "-", dv[sizeof devs * 3];
         if (top)
             au_kernel_short(top->kernel, kn, sizeof kn, 40);
         fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, %s)\n", r->launches[i].pid, n,
-                devs[0] ? devs : "an unknown device", top ? top->res.util * 100 : 0.0, top ? top->id : -1LL, kn);
+                devs[0] ? au_text_fit(devs, dv, sizeof dv, 0, 0) : "an unknown device", top ? top->res.util * 100 : 0.0,
+                top ? top->id : -1LL, kn);
     }
 }
 
@@ -271,15 +289,20 @@ static void render_table(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fprintf(out, "atomutil %s: shared-atomic unit utilization per kernel launch\n", AU_VERSION_STRING);
-    fprintf(out, "source: %s\n", r->source);
+    fputs("source: ", out);
+    au_fput_text(out, r->source, AU_TEXT_PLAIN);
+    fputc('\n', out);
     size_t by_opcodes = 0;
     for (size_t i = 0; i < r->count; ++i)
         by_opcodes += (r->launches[i].res.flags & AU_F_OPCODES) != 0;
-    if (m)
-        fprintf(out, "table:  %s (%s, cc %d.%d, %s, %s%s)\n",
-                au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", m->gpu_name,
+    if (m) {
+        char gpu[sizeof m->gpu_name * 3];
+        fputs("table:  ", out);
+        au_fput_text(out, au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", AU_TEXT_PLAIN);
+        fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0),
                 m->cc_major, m->cc_minor, m->method, m->status,
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
+    }
     if (by_opcodes == r->count)
         fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes)\n");
     else if (by_opcodes)
@@ -297,24 +320,26 @@ static void render_table(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        char kn[64], g[32], b[32], j[16], bb[16], tt[16], fl[256];
-        au_kernel_short(l->kernel, kn, sizeof kn, 32);
+        char kn[160], g[96], b[96], j[16], bb[16], tt[16], fl[256];
+        kernel_fit(l->kernel, kn, sizeof kn, 32, 1);
         au_flags_string(x->flags, fl, sizeof fl);
         /* "(528, 1, 1)" -> "528x1x1" */
         const char *src[2] = {l->grid, l->block};
         char *dst[2] = {g, b};
         for (int k = 0; k < 2; ++k) {
+            char raw[32];
             size_t o = 0;
-            for (const char *p = src[k]; *p && o + 1 < sizeof g; ++p) {
+            for (const char *p = src[k]; *p && o + 1 < sizeof raw; ++p) {
                 if (*p == '(' || *p == ')' || *p == ' ')
                     continue;
-                dst[k][o++] = *p == ',' ? 'x' : *p;
+                raw[o++] = *p == ',' ? 'x' : *p;
             }
-            dst[k][o] = '\0';
+            raw[o] = '\0';
+            au_text_fit(raw, dst[k], sizeof g, 0, 0);
         }
         if (x->flags & AU_F_UNUSABLE) {
             int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
-            fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
+            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
                     l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
                     names ? "missing: " : "", names ? l->missing_names : fl);
             continue;
@@ -322,7 +347,7 @@ static void render_table(const au_report *r, FILE *out)
         char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
             fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
-        fprintf(out, "%4lld  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
+        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
                 l->id, kn, g, b, human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
                 fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
                 fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
@@ -393,13 +418,7 @@ static void render_table(const au_report *r, FILE *out)
 
 static void csv_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; ++s) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    au_fput_text(out, s, AU_TEXT_CSV);
 }
 
 /* ",value" where present, else ",": an optional column */
@@ -485,16 +504,7 @@ static void render_csv(const au_report *r, FILE *out)
 
 static void json_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
+    au_fput_text(out, s, AU_TEXT_JSON);
 }
 
 static void json_num(FILE *out, const char *key, double v, int last)

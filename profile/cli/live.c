@@ -201,8 +201,11 @@ static void relay_diagnostics(const char *path, int quiet, live_result *res)
                         if (strncmp(level + 7, "permission:", 11) == 0)
                             res->permission = 1;
                     }
-                    if (is_err || !quiet)
-                        fprintf(stderr, "%s: %s%s\n", prog, level, is_err ? hint(level + 7) : "");
+                    if (is_err || !quiet) { /* its kernel names come from the program: cleaned */
+                        fprintf(stderr, "%s: ", prog);
+                        au_fput_text(stderr, level, AU_TEXT_PLAIN);
+                        fprintf(stderr, "%s\n", is_err ? hint(level + 7) : "");
+                    }
                 }
             }
         }
@@ -224,12 +227,14 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
     memset(res, 0, sizeof *res);
     int r = resolve_target(argv[0], target, sizeof target);
+    char name[1024]; /* the program's name, cleaned for the terminal */
+    au_text_fit(argv[0], name, sizeof name, 0, 0);
     if (r == -1) {
-        fprintf(stderr, "%s: %s: command not found\n", prog, argv[0]);
+        fprintf(stderr, "%s: %s: command not found\n", prog, name);
         return LIVE_EXIT_NOTFOUND;
     }
     if (r == -2) {
-        fprintf(stderr, "%s: %s: not an executable file\n", prog, argv[0]);
+        fprintf(stderr, "%s: %s: not an executable file\n", prog, name);
         return LIVE_EXIT_NOEXEC;
     }
     if (find_injection(inject, sizeof inject) != 0) {

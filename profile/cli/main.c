@@ -51,7 +51,8 @@ static void usage(FILE *f)
             "  -i, --import FILE      Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
             "                         ncu --csv --clock-control none --cache-control none \\\n"
             "                           --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
-            "      --compare A B      compare two counters files or exports kernel by kernel\n"
+            "      --compare A B      compare two counters files or exports kernel by kernel (options may\n"
+            "                         also follow A and B)\n"
             "      --print-ncu-metrics  print the comma-separated metric list for ncu --metrics and exit\n"
             "Model:\n"
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
@@ -252,11 +253,15 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         goto done;
     }
     if (!quiet) {
+        /* the table's own words, cleaned for the terminal */
+        char note[sizeof m->note * 3], gpu[sizeof m->gpu_name * 3];
+        au_text_fit(m->note, note, sizeof note, 0, 0);
+        au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0);
         if (strcmp(m->status, "provisional") == 0)
-            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, m->note);
+            fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
         if (tflags & AU_F_TABLE_OTHER_GPU)
             fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
-                            "capability)\n", prog, table_path, m->gpu_name);
+                            "capability)\n", prog, table_path, gpu);
     }
 done:
     free(picked);
@@ -281,11 +286,9 @@ static void warn_unusable(const au_report *rep)
                     prog, rest, rest == 1 ? "" : "es");
             return;
         }
-        char kn[64], fl[256];
-        au_kernel_short(l->kernel, kn, sizeof kn, 40);
-        for (char *p = kn; *p; ++p) /* one printable line, whatever the kernel's name holds */
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
+        char kshort[64], kn[200], fl[256];
+        au_kernel_short(l->kernel, kshort, sizeof kshort, 40);
+        au_text_fit(kshort, kn, sizeof kn, 0, 0); /* one printable line, whatever the name holds */
         fprintf(stderr, "%s: warning: launch %lld (%s): verdict unknown, %s: %s\n", prog, l->id, kn,
                 au_flags_string(l->res.flags & AU_F_UNUSABLE, fl, sizeof fl), l->res.why);
     }
@@ -381,6 +384,24 @@ static void print_timing(const timing *tm)
     fprintf(stderr, "%s: timing: total %.3f s\n", prog, now_s() - tm->start);
 }
 
+/* getopt_long over the whole command line: options may follow the files of --compare
+ * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (the first
+ * max_ops, all counted in *nops) and the scan goes on after it.  "--" ends the options (PROGRAM and
+ * its arguments follow, never read as options).  *at: where the option just returned was read. */
+static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops,
+                       int max_ops, int *nops)
+{
+    for (;;) {
+        int c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL);
+        if (c != -1 || optind >= argc || optind != *at)
+            return c; /* an option, the end, or "--" read (optind past it) */
+        if (*nops < max_ops)
+            ops[*nops] = argv[optind];
+        ++*nops;
+        *at = ++optind;
+    }
+}
+
 int main(int argc, char **argv)
 {
     timing tm;
@@ -409,11 +430,12 @@ int main(int argc, char **argv)
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
     au_busy_mode busy = AU_BUSY_SATURATED;
-    int c, at = optind;
+    int c, at = optind, nops = 0;
+    const char *ops[2] = {NULL, NULL}; /* operands: the files of --compare */
 
     opterr = 0;
     /* leading ':' makes a missing argument ':' rather than '?' (an "unknown option") */
-    while ((c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL)) != -1) {
+    while ((c = next_option(argc, argv, opts, &at, ops, 2, &nops)) != -1) {
         /* the option as written, for messages: argv[at] is the element getopt just read, and
          * optopt the short option inside it ("-xq" names -x, not a neighbouring argument) */
         char short_opt[3] = {'-', (char)optopt, '\0'};
@@ -467,7 +489,7 @@ int main(int argc, char **argv)
         print_ncu_metrics();
         return EXIT_OK;
     }
-    int live = optind < argc && strcmp(argv[optind - 1], "--") == 0;
+    int live = optind > at && optind < argc; /* "--" read, PROGRAM after it */
     int modes = (import != NULL) + compare + live;
     if (modes > 1) {
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
@@ -484,7 +506,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
             return EXIT_USAGE;
         }
-        if (argc - optind != 2) {
+        if (nops != 2) {
             fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
             return EXIT_USAGE;
         }
@@ -496,11 +518,11 @@ int main(int argc, char **argv)
         au_table *ta = NULL, *tb = NULL;
         au_report_init(&ra);
         au_report_init(&rb);
-        int rc = load_and_eval(argv[optind], regex, skip, count, table_path, family, &thr, busy, quiet, &ra, &ta);
+        int rc = load_and_eval(ops[0], regex, skip, count, table_path, family, &thr, busy, quiet, &ra, &ta);
         if (rc == EXIT_OK && !quiet)
             warn_unusable(&ra);
         if (rc == EXIT_OK)
-            rc = load_and_eval(argv[optind + 1], regex, skip, count, table_path, family, &thr, busy, quiet, &rb, &tb);
+            rc = load_and_eval(ops[1], regex, skip, count, table_path, family, &thr, busy, quiet, &rb, &tb);
         if (rc == EXIT_OK && !quiet)
             warn_unusable(&rb);
         if (rc == EXIT_OK) {
@@ -517,8 +539,8 @@ int main(int argc, char **argv)
         au_table_free(tb);
         return rc;
     }
-    if (!live && optind < argc) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+    if (nops > 0) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, ops[0]);
         return EXIT_USAGE;
     }
     if (!live && !import) {
@@ -554,14 +576,16 @@ int main(int argc, char **argv)
                 rmdir(cubin_dir); /* only if empty */
             return lr.exit_status != 0 ? lr.exit_status : lr.tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
         }
+        char name[1024]; /* the program's name, cleaned for the terminal */
+        au_text_fit(argv[optind], name, sizeof name, 0, 0);
         if (lr.signal && !quiet)
             fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
                             "measured before it (counters kept in %s)\n",
-                    prog, argv[optind], lr.signal, counters);
+                    prog, name, lr.signal, counters);
         else if (lr.exit_status != 0 && !quiet)
             fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
                             "measured before it ended (counters kept in %s)\n",
-                    prog, argv[optind], lr.exit_status, counters);
+                    prog, name, lr.exit_status, counters);
     } else if (opcodes) {
         /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
         au_strlcpy(base, import, sizeof base);

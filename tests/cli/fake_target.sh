@@ -4,7 +4,8 @@
 # then plays the injection library's part: appends the rows of the first launch of EXPORT to the
 # counters file (as the library writes them), and ends as MODE says.
 # timing: ok, with the injection library's timing lines of two processes (--timing sums them).
-#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing
+# hostile: ok, with a warning naming a kernel whose name holds ESC [31m and an invalid UTF-8 byte.
+#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing | hostile
 export_file=$1 mode=$2
 case $CUDA_INJECTION64_PATH in
 "$ATOMUTIL_INJECTION_LIB") ;;
@@ -42,6 +43,10 @@ timing)
       echo "==ATOMUTIL== 7 info: timing: 4 launches measured, 0.25 s in launch callbacks, 0.75 s in module loads"
       echo "==ATOMUTIL== 7 info: timing: setup soon s (context 3)"
     } >> "$ATOMUTIL_COUNTERS_FILE"
+    exit 0 ;;
+hostile)
+    printf '==ATOMUTIL== %s warning: no loaded module holds kernel \033[31mevil\377: its opcodes are unknown\n' $$ \
+        >> "$ATOMUTIL_COUNTERS_FILE"
     exit 0 ;;
 exit:*) exit "${mode#exit:}" ;;
 signal:*) kill -s "${mode#signal:}" $$ ;;

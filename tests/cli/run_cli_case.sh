@@ -17,7 +17,9 @@
 #   re:ERE         some line matches the extended regular expression ERE
 #   maxlen:N       no line is longer than N bytes
 #   printable      no control characters (newlines aside)
-#   json           one JSON object: first character '{', last '}', and `jq` accepts it when present
+#   utf8           valid UTF-8 throughout (iconv, else python3)
+#   json           one JSON object: first character '{', last '}', valid UTF-8 (RFC 8259; jq alone
+#                  takes ill-formed bytes), and `jq` accepts it when present
 nl='
 '
 if [ $# -lt 3 ]; then
@@ -54,6 +56,15 @@ failed=0
 fail() {
     echo "FAIL: $*"
     failed=1
+}
+
+# is_utf8 PATH: the file is valid UTF-8 (no ill-formed sequence, surrogate or overlong form)
+is_utf8() {
+    if command -v iconv >/dev/null 2>&1; then
+        iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+    else
+        python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$1" 2>/dev/null
+    fi
 }
 
 # check_rule WHAT PATH RULE: one rule on one stream or file
@@ -95,7 +106,10 @@ check_rule() {
             fail "$what: a line is longer than ${rule#maxlen:} bytes" ;;
     printable)
         LC_ALL=C grep -q '[[:cntrl:]]' "$f" && fail "$what: control characters in the output" ;;
+    utf8)
+        is_utf8 "$f" || fail "$what: not valid UTF-8" ;;
     json)
+        is_utf8 "$f" || fail "$what: JSON not in valid UTF-8"
         first=$(LC_ALL=C tr -d ' \t\r\n' <"$f" | head -c 1)
         last=$(LC_ALL=C tr -d ' \t\r\n' <"$f" | tail -c 1)
         [ "$first$last" = "{}" ] || fail "$what: not a JSON object (starts '$first', ends '$last')"

@@ -335,6 +335,64 @@ static void test_strings(void)
     CHECK_EQ_INT(required, 5);
 }
 
+/* au_fput_text of s in mode, as a string */
+static const char *put_text(const char *s, au_text_mode mode)
+{
+    static char out[512];
+    FILE *f = tmpfile();
+    if (!f)
+        return "";
+    au_fput_text(f, s, mode);
+    rewind(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    return out;
+}
+
+/* Names in the output (text.c): control characters, ill-formed UTF-8, cutting by columns. */
+static void test_text(void)
+{
+#define FFFD "\xEF\xBF\xBD"
+    /* JSON: quote, backslash and controls (C0, DEL, C1 U+009B) escaped, valid UTF-8 kept */
+    CHECK(strcmp(put_text("a\"b\\c\x1b[1m\x7f\xc2\x9b\xc3\xa9", AU_TEXT_JSON),
+                 "\"a\\\"b\\\\c\\u001b[1m\\u007f\\u009b\xc3\xa9\"") == 0);
+    /* ill-formed UTF-8: one U+FFFD per maximal subpart, as Python decodes with errors="replace" */
+    CHECK(strcmp(put_text("\xff" "x\xe3\x81" "y", AU_TEXT_JSON), "\"" FFFD "x" FFFD "y\"") == 0);
+    CHECK(strcmp(put_text("\xc0\xaf", AU_TEXT_JSON), "\"" FFFD FFFD "\"") == 0);         /* overlong '/' */
+    CHECK(strcmp(put_text("\xed\xa0\x80", AU_TEXT_JSON), "\"" FFFD FFFD FFFD "\"") == 0); /* surrogate */
+    CHECK(strcmp(put_text("\xf4\x90\x80\x80", AU_TEXT_JSON), "\"" FFFD FFFD FFFD FFFD "\"") == 0);
+    CHECK(strcmp(put_text("\xf0\x9f\x98\x80", AU_TEXT_JSON), "\"\xf0\x9f\x98\x80\"") == 0); /* U+1F600 */
+    /* CSV: quoted, '"' doubled, a newline cannot split the record */
+    CHECK(strcmp(put_text("a\"b\nc\xff", AU_TEXT_CSV), "\"a\"\"b?c" FFFD "\"") == 0);
+    /* text: controls and a right-to-left override as '?' */
+    CHECK(strcmp(put_text("x\x1b]0;t\x07\xe2\x80\xaey", AU_TEXT_PLAIN), "x?]0;t??y") == 0);
+    /* columns: a wide character takes two; cuts fall between characters */
+    char buf[64];
+    CHECK_EQ_INT(au_text_width("\xc3\xa9\x1b\xe3\x82\xab"), 4);
+#define KANA "\xe3\x82\xab\xe3\x83\xbc\xe3\x83\x8d" /* three wide characters, 6 columns */
+    CHECK(strcmp(au_text_fit(KANA, buf, sizeof buf, 6, 0), KANA) == 0);
+    CHECK(strcmp(au_text_fit(KANA, buf, sizeof buf, 5, 0), "\xe3\x82\xab\xe3\x83\xbc~") == 0);
+    CHECK(strcmp(au_text_fit(KANA "\xe3\x83\xab", buf, sizeof buf, 6, 1), "\xe3\x82\xab\xe3\x83\xbc~ ") == 0);
+#undef KANA
+    CHECK(strcmp(au_text_fit("ab", buf, sizeof buf, 4, 1), "ab  ") == 0);
+    CHECK(strcmp(au_text_fit("\xc3\xa9\xc3\xa9\xc3\xa9", buf, 4, 0, 0), "\xc3\xa9~") == 0); /* buf too small */
+    CHECK(strcmp(au_kernel_short("void \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9(int)", buf, sizeof buf, 3),
+                 "\xc3\xa9\xc3\xa9~") == 0);
+    CHECK(strcmp(au_kernel_short("k\x1b[0m\xff(int)", buf, sizeof buf, 32), "k?[0m" FFFD) == 0);
+    /* the full short name, however long, as it is */
+    char longname[600];
+    memset(longname, 'x', 500);
+    strcpy(longname + 500, "<1>(int)");
+    char *d = au_kernel_short_dup(longname);
+    CHECK(d && strlen(d) == 503 && strcmp(d + 500, "<1>") == 0);
+    free(d);
+    /* error messages get the same cleaning */
+    au_set_error(AU_E_PARSE, "kernel %s", "\x1b[31m\xff");
+    CHECK(strcmp(au_last_error(), "kernel ?[31m" FFFD) == 0);
+#undef FFFD
+}
+
 /* The busiest SM from the .max rollups: 2 SMs, the launch of test_saturated (B = 1600 * 20.625 per
  * SM on average); one SM made 3/4 of the wavefronts (imbalance 1.5) and was active 70000 cycles. */
 static void test_busiest(void)
@@ -513,6 +571,7 @@ int main(int argc, char **argv)
     test_per_sm();
     test_cas_class();
     test_strings();
+    test_text();
     test_grow();
     au_table_free(golden);
     return check_report("test_model");

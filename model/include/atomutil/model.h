@@ -564,8 +564,11 @@ int au_report_render_persm_csv(const au_report *r, FILE *out);
 int au_report_render_persm_svg(const au_report *r, FILE *out, size_t max_launches);
 
 /* Short kernel name for humans: drops the return type and the parameter list and truncates to
- * width columns with a trailing '~'.  Writes into buf. */
+ * width columns with a trailing '~' (0: no limit but size), written as plain text (control
+ * characters '?', ill-formed UTF-8 U+FFFD: au_fput_text).  Writes into buf. */
 char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width);
+/* The same short name in full, as it is (not cleaned), malloc'ed; NULL when out of memory. */
+char *au_kernel_short_dup(const char *kernel);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #define ATOMUTIL_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,23 @@ int au_read_file(const char *path, size_t max, char **buf, size_t *len);
  * (no nan/inf/hex).  Return AU_OK or AU_E_PARSE. */
 int au_parse_long(const char *s, long *out);
 int au_parse_double(const char *s, double *out);
+
+/* Names from outside (kernel, GPU and program names, paths) in the output (docs/cli.md, "Names in
+ * the output"): valid UTF-8 is kept, each ill-formed UTF-8 sequence becomes U+FFFD, control
+ * characters (U+0000-001F, U+007F-009F) and bidirectional overrides become '?' (PLAIN, CSV) or
+ * \uXXXX (JSON). */
+typedef enum au_text_mode {
+    AU_TEXT_PLAIN, /* terminal text, stderr */
+    AU_TEXT_CSV,   /* one quoted field, '"' doubled (RFC 4180) */
+    AU_TEXT_JSON,  /* a string literal, '"' and '\\' escaped (RFC 8259) */
+} au_text_mode;
+void au_fput_text(FILE *out, const char *s, au_text_mode mode);
+/* s as PLAIN text in buf[size]: cut to width display columns with a trailing '~' where wider (0:
+ * no cut), then, when pad, padded with blanks to width columns; where buf is too small, cut short
+ * at a character boundary with a '~'.  Returns buf. */
+char *au_text_fit(const char *s, char *buf, size_t size, size_t width, int pad);
+/* Display columns of s written as PLAIN text (an East Asian wide character takes two). */
+size_t au_text_width(const char *s);
 
 #ifdef __cplusplus
 }
