@@ -330,12 +330,18 @@ static void print_timing(const timing *tm)
         fprintf(stderr, "%s: timing: run %.3f s\n", prog, tm->run_s);
     else
         fprintf(stderr, "%s: timing: run n/a\n", prog);
-    if (tm->have_inject && it->setups)
+    /* an implausible figure in the counters file: n/a, and where */
+    if (tm->have_inject && it->setup_bad[0])
+        fprintf(stderr, "%s: timing: setup n/a (%s)\n", prog, it->setup_bad);
+    else if (tm->have_inject && it->setups)
         fprintf(stderr, "%s: timing: setup %.3f s (%d context%s)\n", prog, it->setup_s, it->setups,
                 it->setups == 1 ? "" : "s");
     else
         fprintf(stderr, "%s: timing: setup n/a\n", prog);
-    if (tm->have_inject && it->launch_lines) {
+    if (tm->have_inject && it->launch_bad[0]) {
+        fprintf(stderr, "%s: timing: launch-callbacks n/a (%s)\n", prog, it->launch_bad);
+        fprintf(stderr, "%s: timing: module-loads n/a (as launch-callbacks)\n", prog);
+    } else if (tm->have_inject && it->launch_lines) {
         fprintf(stderr, "%s: timing: launch-callbacks %.3f s (%lld launches measured)\n", prog, it->callbacks_s,
                 it->launches);
         fprintf(stderr, "%s: timing: module-loads %.3f s\n", prog, it->module_loads_s);
