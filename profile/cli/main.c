@@ -182,6 +182,31 @@ static int exit_for(int status)
     }
 }
 
+/* Why no launch could be evaluated, from the first one: the required metrics it lacks, or else
+ * those it has whose values the model cannot use (active cycles 0 though atomics ran). */
+static void print_no_usable(const char *path, const au_launch *l)
+{
+    if (l->missing_names[0]) {
+        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path, l->missing_names);
+        return;
+    }
+    size_t ndefs, o = 0;
+    const au_metric_def *defs = au_metric_defs(&ndefs);
+    char what[512] = "";
+    for (size_t k = 0; k < ndefs && o < sizeof what; ++k) {
+        if (!defs[k].required || !(l->res.missing & defs[k].counter))
+            continue;
+        int n = snprintf(what + o, sizeof what - o, "%s%s %s", o ? ", " : "", defs[k].name,
+                         defs[k].counter == AU_C_ACTIVE_CYCLES ? "is 0 though it ran shared-atomic jobs"
+                                                               : "has a value the model cannot use");
+        if (n < 0)
+            break;
+        o += (size_t)n;
+    }
+    fprintf(stderr, "%s: %s: no launch can be evaluated: in launch %lld, %s (inconsistent counters)\n", prog, path,
+            l->id, what[0] ? what : "its counters cannot be used");
+}
+
 /* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
  * Returns EXIT_OK or an exit status after printing one line on stderr. */
 static int load_and_eval(const char *path, const char *regex, long skip, long count,
@@ -246,8 +271,7 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
             ++usable;
     }
     if (usable == 0) { /* one line: no warnings before this error */
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path,
-                rep->launches[0].missing_names);
+        print_no_usable(path, &rep->launches[0]);
         rc = EXIT_NOLAUNCH;
         goto done;
     }
