@@ -74,13 +74,14 @@ static void usage(FILE *f)
             "      --busy MODE        saturated: jobs cost the table's saturated service time (default,\n"
             "                         validated, docs/validation.md); queue: S at the estimated queue length\n"
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
-            "      --significant PCT  U at or above which the unit is a significant cost (default: 40)\n"
+            "      --significant PCT  U at or above which the unit is a significant cost (default: 40, or\n"
+            "                         --bound where that is lower)\n"
             "Selection:\n"
             "  -k, --kernel REGEX     only launches whose kernel name matches (POSIX extended; default: all)\n"
             "      --launch-skip N    skip the first N selected launches (default: 0)\n"
             "      --launch-count N   report at most N selected launches (default: all)\n"
             "Output (stdout unless -o):\n"
-            "      --csv              one CSV row per launch\n"
+            "      --csv              one CSV row per launch (not with --json)\n"
             "      --json             JSON document\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
         {0, 0, 0, 0}};
     const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0;
+    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0, signif_given = 0;
     int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
@@ -426,18 +427,35 @@ int main(int argc, char **argv)
         const char *opt_text = strncmp(argv[at], "--", 2) == 0 ? argv[at] : short_opt;
         at = optind;
         switch (c) {
-        case 'i': import = optarg; break;
+        case 'i':
+            if (import) { /* last-wins would drop a file without a word */
+                fprintf(stderr, "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
+                                "compares two (see --help)\n", prog, import, optarg);
+                return EXIT_USAGE;
+            }
+            import = optarg;
+            break;
         case 't': table_path = optarg; break;
         case 'k': regex = optarg; break;
         case 'o': out_base = optarg; break;
         case 'q': quiet = 1; break;
         case O_FAMILY: family = optarg; family_given = 1; break;
         case O_BOUND: if (parse_pct("--bound", optarg, &thr.bound)) return EXIT_USAGE; break;
-        case O_SIGNIF: if (parse_pct("--significant", optarg, &thr.significant)) return EXIT_USAGE; break;
+        case O_SIGNIF:
+            if (parse_pct("--significant", optarg, &thr.significant))
+                return EXIT_USAGE;
+            signif_given = 1;
+            break;
         case O_SKIP: if (parse_count("--launch-skip", optarg, &skip)) return EXIT_USAGE; break;
         case O_COUNT: if (parse_count("--launch-count", optarg, &count)) return EXIT_USAGE; break;
-        case O_CSV: fmt = AU_FMT_CSV; break;
-        case O_JSON: fmt = AU_FMT_JSON; break;
+        case O_CSV:
+        case O_JSON:
+            if (fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && fmt != AU_FMT_TABLE) {
+                fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
+                return EXIT_USAGE;
+            }
+            fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
+            break;
         case O_METRICS: metrics = 1; break;
         case O_COMPARE: compare = 1; break;
         case O_OPCODES: opcodes = 1; break;
@@ -464,6 +482,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    /* --bound alone below the default --significant lowers it with it */
+    if (!signif_given && thr.significant > thr.bound)
+        thr.significant = thr.bound;
     if (thr.significant > thr.bound) {
         fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog,
                 thr.significant * 100, thr.bound * 100);
