@@ -86,7 +86,7 @@ static void usage(FILE *f)
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
-            "                         report)\n"
+            "                         report); -o run.csv --csv writes run.csv (BASE run)\n"
             "  -q, --quiet            no warnings on stderr\n"
             "      --timing           after the report, print on stderr the seconds of each phase: the\n"
             "                         program's run, the injection's setup, launch callbacks and module loads,\n"
@@ -292,10 +292,41 @@ done:
     return rc;
 }
 
+/* The report's file extension, by au_format. */
+static const char *const report_ext[] = {"txt", "csv", "json"};
+
+/* -o NAME (docs/cli.md): a NAME that ends in the report's extension names the report itself
+ * (-o run.csv --csv writes run.csv, not run.csv.csv) and BASE, the stem of the report and of a
+ * live run's counters file and cubins, is NAME without it; a NAME that ends in another report's
+ * extension is a usage error (-o run.csv without --csv would write run.csv.txt).  name is
+ * shortened in place; 0, or -1 after the error line. */
+static int output_base(char *name, au_format fmt)
+{
+    static const char *const what[] = {"the table", "CSV", "JSON"};
+    static const char *const how[] = {"no --csv or --json", "--csv", "--json"};
+    size_t nl = strlen(name);
+    for (int f = AU_FMT_TABLE; f <= AU_FMT_JSON; ++f) {
+        size_t el = strlen(report_ext[f]);
+        /* a stem must remain: "-o .csv" and "-o dir/.csv" are bases */
+        if (nl < el + 2 || name[nl - el - 1] != '.' || strcmp(name + nl - el, report_ext[f]) != 0 ||
+            name[nl - el - 2] == '/')
+            continue;
+        if (f != (int)fmt) {
+            fprintf(stderr, "%s: -o %s ends in .%s but the report is %s (.%s): give -o %.*s.%s, or %s for %s\n",
+                    prog, name, report_ext[f], what[fmt], report_ext[fmt], (int)(nl - el - 1), name,
+                    report_ext[fmt], how[f], what[f]);
+            return -1;
+        }
+        name[nl - el - 1] = '\0';
+        return 0;
+    }
+    return 0;
+}
+
 /* Opens BASE.<ext of fmt> (or stdout without a base). */
 static FILE *open_output(const char *base, au_format fmt, int quiet)
 {
-    static const char *const ext[] = {"txt", "csv", "json"};
+    const char *const *ext = report_ext;
     if (!base)
         return stdout;
     size_t pl = strlen(base) + 6;
@@ -409,7 +440,8 @@ int main(int argc, char **argv)
         {"no-cache", no_argument, 0, O_NO_CACHE}, {"timing", no_argument, 0, O_TIMING},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
+    const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL;
+    char *out_base = NULL;
     long skip = 0, count = -1;
     int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0, signif_given = 0;
     int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
@@ -437,7 +469,7 @@ int main(int argc, char **argv)
             break;
         case 't': table_path = optarg; break;
         case 'k': regex = optarg; break;
-        case 'o': out_base = optarg; break;
+        case 'o': out_base = optarg; break; /* shortened by output_base() */
         case 'q': quiet = 1; break;
         case O_FAMILY: family = optarg; family_given = 1; break;
         case O_BOUND: if (parse_pct("--bound", optarg, &thr.bound)) return EXIT_USAGE; break;
@@ -494,6 +526,8 @@ int main(int argc, char **argv)
         print_ncu_metrics();
         return EXIT_OK;
     }
+    if (out_base && output_base(out_base, fmt) != 0)
+        return EXIT_USAGE;
     int live = optind < argc && strcmp(argv[optind - 1], "--") == 0;
     int modes = (import != NULL) + compare + live;
     if (modes > 1) {
