@@ -214,7 +214,11 @@ static void render_opcodes_human(const au_report *r, FILE *out)
         char kn[192], fl[256];
         kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
         au_flags_string(o->flags, fl, sizeof fl);
-        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : "no shared-atomic jobs");
+        /* no class: no jobs to price, or jobs but no ATOMS of the kernel in its listing (priced by family) */
+        char none[96] = "no shared-atomic jobs";
+        if (l->res.jobs > 0)
+            snprintf(none, sizeof none, "no ATOMS in its listing: priced as '%s'", r->family);
+        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : none);
         if (l->res.flags & AU_F_OPCODES)
             fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
                     o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);

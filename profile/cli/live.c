@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,10 +326,26 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     return 0;
 }
 
-/* A number of seconds as the injection library writes it: finite, >= 0. */
-static int seconds_ok(double s)
+/* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
+ * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
+ * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
+#define TIMING_MAX_S 1e8
+#define TIMING_MAX_LAUNCHES 1000000000000000LL
+
+/* Adds the seconds written as `text` to *sum: 1 done, 0 not a number of seconds (the line is not
+ * a timing line), -1 a number whose sum is implausible (why says so). */
+static int add_seconds(const char *text, double *sum, const char *path, long line, char *why, size_t wsize)
 {
-    return isfinite(s) && s >= 0;
+    double v;
+    if (au_parse_double(text, &v) != AU_OK || v < 0)
+        return 0;
+    if (v > TIMING_MAX_S - *sum) {
+        snprintf(why, wsize, "%s:%ld: %.40s s brings the sum over %.0f s: not plausible", path, line, text,
+                 TIMING_MAX_S);
+        return -1;
+    }
+    *sum += v;
+    return 1;
 }
 
 int au_live_read_timing(const char *path, live_timing *t)
@@ -341,28 +356,42 @@ int au_live_read_timing(const char *path, live_timing *t)
     int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
     if (rc)
         return rc;
+    long lineno = 0;
     for (char *line = buf; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
+        ++lineno;
         char *p;
+        /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
+        char a[64], b[64], n[64];
+        int end = -1;
         if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strchr(line + 13, ' ')) != NULL &&
             strncmp(p, " info: timing: ", 15) == 0) {
             p += 15;
-            double a, b;
-            long long n;
-            int end = -1, end2 = -1;
-            if (sscanf(p, "setup %lf s (context %*d)%n", &a, &end) == 1 && end > 0 && p[end] == '\0' &&
-                seconds_ok(a)) {
-                t->setups++;
-                t->setup_s += a;
-            } else if (sscanf(p, "%lld launches measured, %lf s in launch callbacks, %lf s in module loads%n", &n,
-                              &a, &b, &end2) == 3 &&
-                       end2 > 0 && p[end2] == '\0' && n >= 0 && seconds_ok(a) && seconds_ok(b)) {
-                t->launch_lines++;
-                t->launches += n;
-                t->callbacks_s += a;
-                t->module_loads_s += b;
+            if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
+                if (!t->setup_bad[0] &&
+                    add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
+                    t->setups++;
+            } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n,
+                              a, b, &end) == 3 && end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
+                long v = 0;
+                double cb = t->callbacks_s, ml = t->module_loads_s;
+                int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
+                if (ok > 0)
+                    ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
+                if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
+                    snprintf(t->launch_bad, sizeof t->launch_bad,
+                             "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
+                             TIMING_MAX_LAUNCHES);
+                    ok = -1;
+                }
+                if (ok > 0) {
+                    t->launch_lines++;
+                    t->launches += v;
+                    t->callbacks_s = cb;
+                    t->module_loads_s = ml;
+                }
             }
         }
         line = nl ? nl + 1 : NULL;

@@ -38,13 +38,16 @@ int au_live_run(char *const argv[], const char *counters_path, int quiet, live_r
  *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)
  *   ==ATOMUTIL== <pid> info: timing: <n> launches measured, <seconds> s in launch callbacks,
  *       <seconds> s in module loads
- * setups / launch_lines: how many such lines there were (0: none, the figures unknown). */
+ * setups / launch_lines: how many such lines there were (0: none, the figures unknown).
+ * setup_bad / launch_bad: "FILE:LINE: why" of the first line whose figures would make an
+ * implausible sum (then that phase's figures are unknown); "" if none. */
 typedef struct live_timing {
     int setups;
     double setup_s;
     int launch_lines;
     long long launches;
     double callbacks_s, module_loads_s;
+    char setup_bad[512], launch_bad[512];
 } live_timing;
 
 /* Reads those lines of a counters file (or an export: none); AU_OK or < 0 (the file unreadable). */

@@ -75,18 +75,19 @@ static void usage(FILE *f)
             "      --busy MODE        saturated: jobs cost the table's saturated service time (default,\n"
             "                         validated, docs/validation.md); queue: S at the estimated queue length\n"
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
-            "      --significant PCT  U at or above which the unit is a significant cost (default: 40)\n"
+            "      --significant PCT  U at or above which the unit is a significant cost (default: 40, or\n"
+            "                         --bound where that is lower)\n"
             "Selection:\n"
             "  -k, --kernel REGEX     only launches whose kernel name matches (POSIX extended; default: all)\n"
             "      --launch-skip N    skip the first N selected launches (default: 0)\n"
             "      --launch-count N   report at most N selected launches (default: all)\n"
             "Output (stdout unless -o):\n"
-            "      --csv              one CSV row per launch\n"
+            "      --csv              one CSV row per launch (not with --json)\n"
             "      --json             JSON document\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
-            "                         report)\n"
+            "                         report); -o run.csv --csv writes run.csv (BASE run)\n"
             "  -q, --quiet            no warnings on stderr\n"
             "      --timing           after the report, print on stderr the seconds of each phase: the\n"
             "                         program's run, the injection's setup, launch callbacks and module loads,\n"
@@ -294,10 +295,41 @@ static void warn_unusable(const au_report *rep)
     }
 }
 
+/* The report's file extension, by au_format. */
+static const char *const report_ext[] = {"txt", "csv", "json"};
+
+/* -o NAME (docs/cli.md): a NAME that ends in the report's extension names the report itself
+ * (-o run.csv --csv writes run.csv, not run.csv.csv) and BASE, the stem of the report and of a
+ * live run's counters file and cubins, is NAME without it; a NAME that ends in another report's
+ * extension is a usage error (-o run.csv without --csv would write run.csv.txt).  name is
+ * shortened in place; 0, or -1 after the error line. */
+static int output_base(char *name, au_format fmt)
+{
+    static const char *const what[] = {"the table", "CSV", "JSON"};
+    static const char *const how[] = {"no --csv or --json", "--csv", "--json"};
+    size_t nl = strlen(name);
+    for (int f = AU_FMT_TABLE; f <= AU_FMT_JSON; ++f) {
+        size_t el = strlen(report_ext[f]);
+        /* a stem must remain: "-o .csv" and "-o dir/.csv" are bases */
+        if (nl < el + 2 || name[nl - el - 1] != '.' || strcmp(name + nl - el, report_ext[f]) != 0 ||
+            name[nl - el - 2] == '/')
+            continue;
+        if (f != (int)fmt) {
+            fprintf(stderr, "%s: -o %s ends in .%s but the report is %s (.%s): give -o %.*s.%s, or %s for %s\n",
+                    prog, name, report_ext[f], what[fmt], report_ext[fmt], (int)(nl - el - 1), name,
+                    report_ext[fmt], how[f], what[f]);
+            return -1;
+        }
+        name[nl - el - 1] = '\0';
+        return 0;
+    }
+    return 0;
+}
+
 /* Opens BASE.<ext of fmt> (or stdout without a base). */
 static FILE *open_output(const char *base, au_format fmt, int quiet)
 {
-    static const char *const ext[] = {"txt", "csv", "json"};
+    const char *const *ext = report_ext;
     if (!base)
         return stdout;
     size_t pl = strlen(base) + 6;
@@ -357,12 +389,18 @@ static void print_timing(const timing *tm)
         fprintf(stderr, "%s: timing: run %.3f s\n", prog, tm->run_s);
     else
         fprintf(stderr, "%s: timing: run n/a\n", prog);
-    if (tm->have_inject && it->setups)
+    /* an implausible figure in the counters file: n/a, and where */
+    if (tm->have_inject && it->setup_bad[0])
+        fprintf(stderr, "%s: timing: setup n/a (%s)\n", prog, it->setup_bad);
+    else if (tm->have_inject && it->setups)
         fprintf(stderr, "%s: timing: setup %.3f s (%d context%s)\n", prog, it->setup_s, it->setups,
                 it->setups == 1 ? "" : "s");
     else
         fprintf(stderr, "%s: timing: setup n/a\n", prog);
-    if (tm->have_inject && it->launch_lines) {
+    if (tm->have_inject && it->launch_bad[0]) {
+        fprintf(stderr, "%s: timing: launch-callbacks n/a (%s)\n", prog, it->launch_bad);
+        fprintf(stderr, "%s: timing: module-loads n/a (as launch-callbacks)\n", prog);
+    } else if (tm->have_inject && it->launch_lines) {
         fprintf(stderr, "%s: timing: launch-callbacks %.3f s (%lld launches measured)\n", prog, it->callbacks_s,
                 it->launches);
         fprintf(stderr, "%s: timing: module-loads %.3f s\n", prog, it->module_loads_s);
@@ -423,9 +461,10 @@ int main(int argc, char **argv)
         {"no-cache", no_argument, 0, O_NO_CACHE}, {"timing", no_argument, 0, O_TIMING},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL, *out_base = NULL;
+    const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL;
+    char *out_base = NULL;
     long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0;
+    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0, signif_given = 0;
     int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt = AU_FMT_TABLE;
     au_thresholds thr = AU_THRESHOLDS_DEFAULT;
@@ -442,18 +481,35 @@ int main(int argc, char **argv)
         const char *opt_text = strncmp(argv[at], "--", 2) == 0 ? argv[at] : short_opt;
         at = optind;
         switch (c) {
-        case 'i': import = optarg; break;
+        case 'i':
+            if (import) { /* last-wins would drop a file without a word */
+                fprintf(stderr, "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
+                                "compares two (see --help)\n", prog, import, optarg);
+                return EXIT_USAGE;
+            }
+            import = optarg;
+            break;
         case 't': table_path = optarg; break;
         case 'k': regex = optarg; break;
-        case 'o': out_base = optarg; break;
+        case 'o': out_base = optarg; break; /* shortened by output_base() */
         case 'q': quiet = 1; break;
         case O_FAMILY: family = optarg; family_given = 1; break;
         case O_BOUND: if (parse_pct("--bound", optarg, &thr.bound)) return EXIT_USAGE; break;
-        case O_SIGNIF: if (parse_pct("--significant", optarg, &thr.significant)) return EXIT_USAGE; break;
+        case O_SIGNIF:
+            if (parse_pct("--significant", optarg, &thr.significant))
+                return EXIT_USAGE;
+            signif_given = 1;
+            break;
         case O_SKIP: if (parse_count("--launch-skip", optarg, &skip)) return EXIT_USAGE; break;
         case O_COUNT: if (parse_count("--launch-count", optarg, &count)) return EXIT_USAGE; break;
-        case O_CSV: fmt = AU_FMT_CSV; break;
-        case O_JSON: fmt = AU_FMT_JSON; break;
+        case O_CSV:
+        case O_JSON:
+            if (fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && fmt != AU_FMT_TABLE) {
+                fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
+                return EXIT_USAGE;
+            }
+            fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
+            break;
         case O_METRICS: metrics = 1; break;
         case O_COMPARE: compare = 1; break;
         case O_OPCODES: opcodes = 1; break;
@@ -480,6 +536,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    /* --bound alone below the default --significant lowers it with it */
+    if (!signif_given && thr.significant > thr.bound)
+        thr.significant = thr.bound;
     if (thr.significant > thr.bound) {
         fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog,
                 thr.significant * 100, thr.bound * 100);
@@ -489,6 +548,8 @@ int main(int argc, char **argv)
         print_ncu_metrics();
         return EXIT_OK;
     }
+    if (out_base && output_base(out_base, fmt) != 0)
+        return EXIT_USAGE;
     int live = optind > at && optind < argc; /* "--" read, PROGRAM after it */
     int modes = (import != NULL) + compare + live;
     if (modes > 1) {

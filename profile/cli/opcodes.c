@@ -250,6 +250,7 @@ typedef struct {
     int hashed;
     au_load_sites sites; /* where the kernel's shared loads sit (found once, at its first launch) */
     int have_sites;
+    int warned;          /* its listing's lack of atomics was said */
 } code_line;
 
 /* What lists the kernels: the tools, the listing cache, the counts for --timing. */
@@ -266,6 +267,25 @@ typedef struct {
 static void sass_path(char *out, size_t size, const char *dir, const code_line *k)
 {
     snprintf(out, size, "%s/%u-%ld.sass", dir, k->crc, k->sym);
+}
+
+/* The largest cubin, listing or cache entry read (docs/opcodes.md): a kernel's listing is a few
+ * MB at most; a file in the way (a link to /dev/zero, a sparse file) must not be read for seconds. */
+#define CODE_FILE_MAX_BYTES ((size_t)256 << 20)
+
+/* au_read_file for the kernels' code: regular files of at most CODE_FILE_MAX_BYTES only. */
+static int read_code_file(const char *path, char **buf, size_t *len)
+{
+    struct stat st;
+    *buf = NULL;
+    *len = 0;
+    if (stat(path, &st) != 0)
+        return au_set_error(AU_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return au_set_error(AU_E_IO, "%s: not a regular file", path);
+    if ((unsigned long long)st.st_size > CODE_FILE_MAX_BYTES)
+        return au_set_error(AU_E_PARSE, "%s: larger than %zu MiB", path, CODE_FILE_MAX_BYTES >> 20);
+    return au_read_file(path, CODE_FILE_MAX_BYTES, buf, len);
 }
 
 /* ------------------------------------------------------------------ listing cache */
@@ -414,8 +434,7 @@ static int cache_get(lister *L, const code_line *k, const char *flags, const cha
 {
     char key[1700], path[4400], *buf, *body;
     size_t len, blen;
-    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 ||
-        au_read_file(path, (size_t)1 << 31, &buf, &len) != AU_OK)
+    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 || read_code_file(path, &buf, &len) != AU_OK)
         return 0;
     int hit = 0;
     if (entry_body(buf, len, key, &body, &blen) && listing_ok(body, blen, k->mangled)) {
@@ -514,7 +533,7 @@ static int prepare_cubin(lister *L, const char *dir, code_line *code, size_t nco
     size_t len = 0, need = 0;
     memset(b, 0, sizeof *b);
     snprintf(b->cubin, sizeof b->cubin, "%s/%u.cubin", dir, crc);
-    int have = au_read_file(b->cubin, (size_t)1 << 31, &buf, &len) == AU_OK;
+    int have = read_code_file(b->cubin, &buf, &len) == AU_OK;
     for (size_t j = first; j < ncode; ++j) {
         code_line *k = &code[j];
         if (k->want != 1 || k->crc != crc)
@@ -625,6 +644,7 @@ typedef struct {
     au_sass_ops ops;
     char *text; /* the listing files' text, for the load sites of CAS loops */
     size_t len;
+    char unread[512]; /* why the first of its files that could not be read was not: "" if none */
 } listing;
 
 /* Appends the parse of one listing file to l's ops (a file that does not parse adds nothing) and
@@ -634,8 +654,11 @@ static void add_listing(listing *l, const char *path)
     au_sass_ops *ops = &l->ops;
     char *buf;
     size_t len;
-    if (au_read_file(path, (size_t)1 << 31, &buf, &len) != AU_OK)
+    if (read_code_file(path, &buf, &len) != AU_OK) {
+        if (!l->unread[0])
+            au_strlcpy(l->unread, au_last_error(), sizeof l->unread);
         return;
+    }
     /* each file on lines of its own: a file need not end with a line end */
     char *nt = realloc(l->text, l->len + len + 2);
     if (nt) {
@@ -706,6 +729,27 @@ static const listing *listing_for(lister *L, listing **parsed, size_t *n, size_t
     }
     closedir(d);
     return l;
+}
+
+/* A kernel with shared-atomic jobs whose listing has no atomic instruction of it: says whether the
+ * listing holds the kernel at all (else it is unreadable or another kernel's, and which of its
+ * files could not be read) or holds it without atomics (atomics in a called function). */
+static void warn_no_atomics(const listing *ls, const code_line *k, const au_launch *l, const char *family)
+{
+    /* nvdisasm's ".text.NAME:" header, or cuobjdump's "Function : NAME" */
+    size_t hl = strlen(k->mangled) + 12;
+    char *head = malloc(hl);
+    int holds = ls->text && (find_section(ls->text, ls->len, k->mangled) ||
+                             (head && snprintf(head, hl, "Function : %s", k->mangled) > 0 && strstr(ls->text, head)));
+    free(head);
+    if (holds)
+        fprintf(stderr, "%s: warning: %s: the listing %s has no shared-atomic instruction of kernel %s, though the "
+                        "counters show %.0f jobs per SM (atomics in a called, not inlined function?): priced as '%s'\n",
+                prog, k->demangled, ls->path, k->mangled, l->res.jobs, family);
+    else
+        fprintf(stderr, "%s: warning: %s: the listing %s does not hold kernel %s, though the counters show %.0f "
+                        "shared-atomic jobs per SM (listing unreadable or not this kernel's%s%s): priced as '%s'\n",
+                prog, k->demangled, ls->path, k->mangled, l->res.jobs, ls->unread[0] ? ": " : "", ls->unread, family);
 }
 
 /* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
@@ -986,7 +1030,8 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         }
         const listing *ls = listing_for(&L, &parsed, &nparsed, &capparsed, cubin_dir, k);
         const au_sass_ops *ops = ls ? &ls->ops : NULL;
-        if (!ops || ops->count == 0) {
+        /* no listing file at all: unlisted; one with no atomics, or unreadable: said below */
+        if (!ops || (ops->count == 0 && !ls->len && !ls->unread[0])) {
             ++unlisted;
             continue;
         }
@@ -994,6 +1039,10 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         size_t n = 0;
         if ((rc = kernel_instructions(ops, k->mangled, &v, &n)) != AU_OK)
             break;
+        if (n == 0 && !k->warned && !L.quiet) {
+            k->warned = 1;
+            warn_no_atomics(ls, k, l, rep->family);
+        }
         /* where the kernel's shared loads sit, for the loads of its CAS loops */
         if (!k->have_sites && ls->text) {
             if ((rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &k->sites)) != AU_OK) {

@@ -202,6 +202,16 @@ static void copy_dims(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
+/* After a repeated header, a launch seen twice is most likely the same process's launch in both
+ * exports: says so. */
+static const char *appended_hint(long header_again, char *buf, size_t size)
+{
+    if (!header_again)
+        return "";
+    snprintf(buf, size, " (the header repeats on line %ld: the same run's exports appended?)", header_again);
+    return buf;
+}
+
 int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r)
 {
     size_t ndefs;
@@ -214,8 +224,9 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     launch_extra *extra = NULL;
     size_t extra_cap = 0, first_launch = r->count;
     int rc = AU_OK, col[C_N], ncols = 0;
-    long lineno = 0, header_line = 0, rows = 0;
-    char *line = NULL;
+    char hint[96];
+    long lineno = 0, header_line = 0, rows = 0, header_again = 0;
+    char *line = NULL, *header = NULL;
     size_t line_cap = 0;
 
     for (int i = 0; i < C_N; ++i)
@@ -237,6 +248,8 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         goto out;
     }
     const char *s = buf, *end = buf + len;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        s += 3; /* a UTF-8 byte-order mark (an export saved by an editor) */
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -295,7 +308,21 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
                 }
             ncols = fs.n;
             header_line = lineno;
+            if (!(header = strdup(line))) {
+                rc = au_set_error(AU_E_NOMEM, "out of memory");
+                goto out;
+            }
             au_csv_line_clear(&fs);
+            continue;
+        }
+        if (strncmp(line, "\"ID\",", 5) == 0) {
+            /* two exports appended into one file: the same header again is read on */
+            if (strcmp(line, header) != 0) {
+                rc = fail(name, lineno, "a second CSV header, unlike the one on line %ld (two exports appended?)",
+                          header_line);
+                goto out;
+            }
+            header_again = lineno;
             continue;
         }
         rc = au_csv_split(&p, line, ll, &fs);
@@ -379,7 +406,8 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         } else {
             l = &r->launches[sl->idx - 1];
             if (strcmp(l->kernel, fs.f[col[C_KERNEL]]) != 0) {
-                rc = fail(name, lineno, "launch ID %lld changes kernel name between rows", id);
+                rc = fail(name, lineno, "launch ID %lld changes kernel name between rows%s", id,
+                          appended_hint(header_again, hint, sizeof hint));
                 goto out;
             }
         }
@@ -393,7 +421,8 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             goto next; /* a metric the model does not use */
         launch_extra *ex = &extra[sl->idx - 1 - first_launch];
         if (ex->seen_bits & (1u << di)) {
-            rc = fail(name, lineno, "duplicate row for metric %s of launch ID %lld", metric, id);
+            rc = fail(name, lineno, "duplicate row for metric %s of launch ID %lld%s", metric, id,
+                      appended_hint(header_again, hint, sizeof hint));
             goto out;
         }
         ex->seen_bits |= 1u << di;
@@ -466,6 +495,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
 out:
     au_csv_line_clear(&fs);
     free(line);
+    free(header);
     free(map.s);
     free(extra);
     csv_free(&p);
