@@ -21,7 +21,9 @@ list, the copy or the unmutated suite is wrong.
 
 WORK defaults to a temporary directory removed at the end (--keep keeps it); with --work DIR the
 copy and its build are kept there and reused by the next run (only changed files are rewritten,
-so the rebuild stays incremental).  Standard library only; needs cmake, ctest, git, a C compiler.
+so the rebuild stays incremental).  Standard library only; needs cmake, ctest, git, a C compiler,
+and the suite's python3 and jq: the copy is configured with ATOMUTIL_REQUIRE_TEST_TOOLS=ON, so
+that no mutant survives a test left out for a missing tool.
 """
 import argparse
 import os
