@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Accuracy of atomutil's utilization against ground truth (docs/validation.md, issues 6 and 11).
 
-usage: validate.py RESULT_DIR [--profile PATH] [--table FILE] [--doc FILE [--tag TAG]] [--img DIR]
-                   [--dsmem-truth event|sm]
+usage: validate.py RESULT_DIR [--profile PATH] [--table FILE] [--out DIR] [--doc FILE [--tag TAG]]
+                   [--img DIR] [--dsmem-truth event|sm]
 
 Reads, in RESULT_DIR (scripts/validation_all.sh makes them):
   vtime.csv          validation --mode time: per point U_true, the atomics-only reference's cycles
@@ -48,11 +48,14 @@ families; or no flag dsmem) is listed as not priced and not counted.  Their U_tr
 windows: the reference's summed / the full kernel's, the mean SM's); the DSMEM table shows both.
 
 Prints markdown tables (per family, lane pattern and work level, the proxy estimator, excluded
-points, largest errors), writes them to RESULT_DIR/validation_tables.md and the per-point figures
-to RESULT_DIR/validation_points.csv, and ends with exactly one line
+points, largest errors), writes them to OUT/validation_tables.md and the per-point figures to
+OUT/validation_points.csv, and ends with exactly one line
   summary: points P families F MAE X max Y saturated K/N
 P full-kernel points counted, F distinct families among them, X and Y the mean and largest
 |U - U_true| in percentage points, K of the N counted atomics-only launches with U in 95-105 %.
+OUT is --out DIR (made if missing; scripts/validation_all.sh gives RESULT_DIR itself), else a new
+temporary directory named on stderr: RESULT_DIR is only read, so that a rerun on committed
+results (docs/results/...) leaves them as they are.
 With --doc FILE, the text between '<!-- validate.py TAG begin -->' and '<!-- validate.py TAG end -->'
 (without TAG: '<!-- validate.py begin -->' ...) of FILE is replaced by the tables and the summary;
 with --img DIR, validation_*.png go there (needs matplotlib).  Input files may be gzip-compressed
@@ -293,6 +296,8 @@ def main():
     ap.add_argument("--profile", default=os.path.join(REPO, "build", "bin", "atomutil-profile"),
                     help="atomutil-profile to remake the report with (default: build/bin/atomutil-profile)")
     ap.add_argument("--table", help="service-time table for atomutil-profile (default: the one it picks)")
+    ap.add_argument("--out", help="directory for validation_tables.md and validation_points.csv "
+                                  "(default: a new temporary directory, named on stderr)")
     ap.add_argument("--doc")
     ap.add_argument("--tag", default="")
     ap.add_argument("--img")
@@ -303,6 +308,11 @@ def main():
     rd = args.result_dir
     if not os.path.isdir(rd):
         die("no directory %s" % rd)
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            die("cannot create the output directory %s: %s" % (args.out, e.strerror))
 
     vt_path = need(rd, "vtime.csv", "validation --mode time")
     pl_path = need(rd, "vop_points.csv", "validation --mode profile's launch list, step vop")
@@ -574,13 +584,17 @@ def main():
             "proxy", "u_atom", "proxy_atom", "wfc", "ub_case", "ub_cpj", "atom_cpj", "bound", "excluded", "flags",
             "cluster", "target", "half_cpj", "u_lo", "u_hi", "in_range", "u_local", "u_dsmem", "unpriced",
             "u_true_event", "u_true_sm", "spread"]
-    with open(os.path.join(rd, "validation_points.csv"), "w", newline="") as f:
+    out_dir = args.out or tempfile.mkdtemp(prefix="validate-")
+    with open(os.path.join(out_dir, "validation_points.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
         for r in recs:
             w.writerow([("%.4f" % r[c]) if isinstance(r.get(c), float) else r.get(c, "") for c in cols])
-    with open(os.path.join(rd, "validation_tables.md"), "w") as f:
+    with open(os.path.join(out_dir, "validation_tables.md"), "w") as f:
         f.write(text + summary + "\n")
+    if not args.out:
+        print("validate.py: validation_tables.md and validation_points.csv written to %s (--out DIR)" % out_dir,
+              file=sys.stderr)
     if args.doc:
         with open(args.doc) as f:
             doc = f.read()

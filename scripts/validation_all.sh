@@ -69,7 +69,7 @@ step vtime 300 "$B/validation" -o "$res/vtime.csv" 2> "$res/vtime.log"
 step vop 300 "$P" -q --opcodes -o "$res/vop" --csv -- "$B/validation" --mode profile -o "$res/vop_points.csv" \
     > "$res/vop.log" 2>&1
 # 4. the summary, from the raw files: the report remade from vop.counters.csv
-step validate 120 python3 "$here/scripts/validate.py" "$res" --profile "$P" --img "$img" > "$res/validate.log" 2>&1
+step validate 120 python3 "$here/scripts/validate.py" "$res" --profile "$P" --out "$res" --img "$img" > "$res/validate.log" 2>&1
 tail -n 1 "$res/validate.log"
 
 # 5. older tables (not needed for the summary).  validate_opcodes.py compares the ATOMS pricing by

@@ -461,8 +461,8 @@ static void render_csv(const au_report *r, FILE *out)
         if (l->duration_ns >= 0)
             fprintf(out, "%.0f", l->duration_ns);
         fprintf(out, ",%.0f,%.0f,%.0f,", l->ctr.jobs, l->ctr.cas_jobs, l->ctr.wavefronts);
-        if (x->flags & AU_F_UNUSABLE)
-            fprintf(out, ",,,,,,,,,");
+        if (x->flags & AU_F_UNUSABLE) /* the eight figures below, empty */
+            fprintf(out, ",,,,,,,,");
         else
             fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
                     x->cas_queued, x->service, x->busy, x->active, x->util * 100);

@@ -19,7 +19,10 @@
 #   printable      no control characters (newlines aside)
 #   utf8           valid UTF-8 throughout (iconv, else python3)
 #   json           one JSON object: first character '{', last '}', valid UTF-8 (RFC 8259; jq alone
-#                  takes ill-formed bytes), and `jq` accepts it when present
+#                  takes ill-formed bytes), and jq accepts it (jq: $ATOMUTIL_JQ, which CMake sets
+#                  where it found jq; without it only the two characters are checked)
+#   jq:FILTER      `jq -e FILTER` is true on it (e.g. jq:.launches[0].verdict == "significant");
+#                  jq's env.NAME reads a value given with cli_case(... ENV NAME=value)
 nl='
 '
 if [ $# -lt 3 ]; then
@@ -113,8 +116,15 @@ check_rule() {
         first=$(LC_ALL=C tr -d ' \t\r\n' <"$f" | head -c 1)
         last=$(LC_ALL=C tr -d ' \t\r\n' <"$f" | tail -c 1)
         [ "$first$last" = "{}" ] || fail "$what: not a JSON object (starts '$first', ends '$last')"
-        if command -v jq >/dev/null 2>&1; then
-            jq -e 'type == "object"' "$f" >/dev/null 2>&1 || fail "$what: jq does not accept it"
+        if [ -n "${ATOMUTIL_JQ:-}" ]; then
+            "$ATOMUTIL_JQ" -e 'type == "object"' "$f" >/dev/null 2>&1 || fail "$what: jq does not accept it"
+        fi ;;
+    jq:*)
+        if [ -z "${ATOMUTIL_JQ:-}" ]; then
+            fail "$what: rule '$rule' needs jq (ATOMUTIL_JQ is not set)"
+        else
+            "$ATOMUTIL_JQ" -e "${rule#jq:}" "$f" >/dev/null 2>"$tmp/jq.err" ||
+                fail "$what: jq '${rule#jq:}' is not true ($(head -c 300 "$tmp/jq.err"))"
         fi ;;
     *)
         fail "unknown rule '$rule' (a typo in the test table)" ;;

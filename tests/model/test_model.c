@@ -143,6 +143,10 @@ static void test_queue_gpu(void)
     g = counters(3200, 0, 3200 * 32, 64000, 40);
     CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &strict, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
+    /* U = 0.8 exactly at the significant threshold: significant (U >= 40 % by default) */
+    au_thresholds edge = {0.9, 0.8};
+    CHECK_EQ_INT(au_model_eval(golden, "add", &g, 2, &edge, AU_BUSY_QUEUE, &r), AU_OK);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_SIGNIFICANT);
 }
 
 /* Default busy mode: every job at the saturated service time S(n_max = 64, a, c = 64 * CAS share):

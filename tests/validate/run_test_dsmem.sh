@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 rm -rf "$work" && mkdir -p "$work" && cp -R "$data" "$work/res" || exit 1
 res=$work/res
-"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" > "$work/out" 2> "$work/err"
+"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" --out "$work/o" > "$work/out" 2> "$work/err"
 rc=$?
 [ $rc -eq 0 ] || fail "exit status $rc, stderr: $(cat "$work/err")"
 [ -s "$work/err" ] && fail "unexpected stderr: $(cat "$work/err")"
@@ -47,14 +47,14 @@ for line in open(sys.argv[1]):
 sys.exit(0 if n == 4 and ok == 4 else 1)
 PY
 # --dsmem-truth sm: the same points, U_true from u_true_sm
-"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" --dsmem-truth sm > "$work/out_sm" 2> "$work/err"
+"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" --out "$work/o-sm" --dsmem-truth sm > "$work/out_sm" 2> "$work/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q 'U_true here is U_true per SM' "$work/out_sm" &&
     tail -n 1 "$work/out_sm" | grep -Eq '^summary: points 3 families 1 ' || fail "--dsmem-truth sm: exit $rc"
 grep -Eq '^\| dsmem \| 3 \| 62-100 % \|' "$work/out_sm" || fail "--dsmem-truth sm: U_true is not u_true_sm"
 # a table without dsmem families: the points are not priced, and nothing is left to count
 grep -v '^dsmem' "$res/table.csv" > "$work/nodsmem.csv"
-"$py" "$script" "$res" --profile "$prof" --table "$work/nodsmem.csv" > "$work/out2" 2> "$work/err2"
+"$py" "$script" "$res" --profile "$prof" --table "$work/nodsmem.csv" --out "$work/o2" > "$work/out2" 2> "$work/err2"
 rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$work/err2")" -eq 1 ] && grep -q '3 not priced (dsmem_uncalibrated' "$work/err2" ||
     fail "a table without dsmem families: exit $rc, $(cat "$work/err2")"
