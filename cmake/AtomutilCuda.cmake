@@ -1,8 +1,12 @@
 # CUDA for atomutil: language, target architecture, toolkit (CUPTI comes with it).
 # Without a CUDA compiler the GPU parts are left out (the offline report still builds) unless
 # ATOMUTIL_REQUIRE_CUDA is ON, as in CI.  Sets ATOMUTIL_HAVE_CUDA.
-# Default architecture: the compute capability of the first GPU that nvidia-smi reports, else 90
-# (Hopper, the architecture of the shipped tables).  Override with -DCMAKE_CUDA_ARCHITECTURES=...
+# Architectures (ATOMUTIL_CUDA_ARCHS, docs/portability.md): "native", the compute capability of the
+# first GPU that nvidia-smi reports; "portable", SASS for every major architecture from Turing on
+# that this nvcc compiles for (sm_75, 80, 90, 100, 110, 120: a major's SASS runs on its later
+# minors) and PTX for the newest, so that a build made without a GPU (a package, CI, a login node)
+# runs on any of them; "auto" (default), native where a GPU is visible, else portable.
+# -DCMAKE_CUDA_ARCHITECTURES=... overrides all of it.
 include(CheckLanguage)
 if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
   set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc CACHE FILEPATH "CUDA compiler")
@@ -17,18 +21,43 @@ if(NOT CMAKE_CUDA_COMPILER)
   set(ATOMUTIL_HAVE_CUDA OFF)
   return()
 endif()
+set(ATOMUTIL_CUDA_ARCHS auto CACHE STRING "CUDA architectures: auto, native or portable")
+set_property(CACHE ATOMUTIL_CUDA_ARCHS PROPERTY STRINGS auto native portable)
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-  set(_au_arch 90)
+  set(_au_native "")
   find_program(_au_nvidia_smi nvidia-smi)
-  if(_au_nvidia_smi)
+  if(_au_nvidia_smi AND NOT ATOMUTIL_CUDA_ARCHS STREQUAL "portable")
     execute_process(COMMAND ${_au_nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
                     OUTPUT_VARIABLE _au_cc RESULT_VARIABLE _au_rc ERROR_QUIET TIMEOUT 20)
     if(_au_rc EQUAL 0 AND _au_cc MATCHES "^([0-9]+)\\.([0-9]+)")
-      set(_au_arch "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+      set(_au_native "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
     endif()
   endif()
-  set(CMAKE_CUDA_ARCHITECTURES ${_au_arch} CACHE STRING "CUDA architectures")
-  message(STATUS "atomutil: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
+  if(ATOMUTIL_CUDA_ARCHS STREQUAL "native" AND NOT _au_native)
+    message(FATAL_ERROR "ATOMUTIL_CUDA_ARCHS=native but nvidia-smi shows no GPU: use portable or "
+                        "-DCMAKE_CUDA_ARCHITECTURES=...")
+  endif()
+  if(_au_native)
+    set(_au_archs ${_au_native})
+  else()
+    execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --list-gpu-code OUTPUT_VARIABLE _au_codes ERROR_QUIET
+                    RESULT_VARIABLE _au_rc TIMEOUT 60)
+    set(_au_archs "")
+    set(_au_last "")
+    foreach(_au_major 75 80 90 100 110 120)
+      if(_au_codes MATCHES "sm_${_au_major}( |\n|$)")
+        list(APPEND _au_archs ${_au_major}-real)
+        set(_au_last ${_au_major})
+      endif()
+    endforeach()
+    if(NOT _au_last)
+      set(_au_archs 90-real)
+      set(_au_last 90)
+    endif()
+    list(APPEND _au_archs ${_au_last}-virtual)
+  endif()
+  set(CMAKE_CUDA_ARCHITECTURES "${_au_archs}" CACHE STRING "CUDA architectures")
+  message(STATUS "atomutil: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (ATOMUTIL_CUDA_ARCHS ${ATOMUTIL_CUDA_ARCHS})")
 endif()
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)

@@ -258,8 +258,19 @@ struct au_op_cas_mix {
     static __device__ __forceinline__ unsigned job(T *p, unsigned v) { return atomicCAS(p, v - 1u, v - 1u); }
 };
 
+/* The largest block: AU_CAL_BLOCKS_PER_SM blocks fill an SM (runner.c), so half the threads it
+ * holds: 2048 on sm_80, 90, 100 and 103, 1536 on sm_86-89, 110 and 120-121, 1024 on sm_75 (ptxas
+ * refuses larger launch bounds for the architecture it compiles). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define AU_CAL_MAX_THREADS 512
+#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ > 800 && __CUDA_ARCH__ < 900) || __CUDA_ARCH__ >= 1100)
+#define AU_CAL_MAX_THREADS 768
+#else
+#define AU_CAL_MAX_THREADS 1024
+#endif
+
 template <class Op>
-__global__ void __launch_bounds__(1024, AU_CAL_BLOCKS_PER_SM) au_cal_kernel(au_cal_args g)
+__global__ void __launch_bounds__(AU_CAL_MAX_THREADS, AU_CAL_BLOCKS_PER_SM) au_cal_kernel(au_cal_args g)
 {
     __shared__ unsigned s32[AU_CAL_ROWS32 * 32];
     __shared__ unsigned long long s64[AU_CAL_ROWS64 * 16];
