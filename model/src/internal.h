@@ -19,6 +19,12 @@ void au_result_unusable(au_result *res, unsigned flag, unsigned missing, const c
  * saturated service time) is above AU_U_IMPLAUSIBLE. */
 void au_result_check_util(au_result *res, double util_saturated);
 
+/* queue.c: queue length at which jobs are priced: N (AU_BUSY_QUEUE) or the family's largest n. */
+double au_pricing_n(const au_table *t, const char *family, double N, au_busy_mode busy);
+/* queue.c: the tail of every pricing once res->util is set: flag AU_F_OVER_100 above 100 %, then
+ * the verdict (ranged: au_range_finish, for a U with a range). */
+void au_result_finish(au_result *res, const au_thresholds *thr, int ranged);
+
 /* text.c: au_text_fit of the len bytes at s (no NUL needed). */
 char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
 
