@@ -15,14 +15,11 @@
 #include <math.h>
 #include <string.h>
 
+/* indexed by bit (flags.def is in bit order, test model.flags_doc checks) */
 static const char *const flag_names[] = {
-    "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
-    "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
-    "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
-    "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
-    "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
-    "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed", "generic_space_unknown",
-    "inconsistent_counters", "implausible_counters", "wrong_unit",
+#define AU_FLAG(id, bit, name, meaning) name,
+#include "atomutil/flags.def"
+#undef AU_FLAG
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
