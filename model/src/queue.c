@@ -39,16 +39,6 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
     return buf;
 }
 
-int au_family_is_cas_class(const char *family)
-{
-    return family && strncmp(family, "cas", 3) == 0;
-}
-
-int au_family_is_cas_loop(const char *family)
-{
-    return family && strncmp(family, "cast_spin", 9) == 0;
-}
-
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
                     double *service_cycles, unsigned *flags)
 {
@@ -453,30 +443,6 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
 }
 
 /* ------------------------------------------------------------------ per-class evaluation */
-
-const char *au_opcode_family(const char *op)
-{
-    static const struct {
-        const char *prefix, *family;
-    } map[] = {
-        /* longest prefixes first */
-        {"ATOMS.CAST.SPIN.64", "cast_spin64"}, {"ATOMS.CAST.SPIN", "cast_spin"},
-        {"ATOMS.CAS.64", "cas64"},             {"ATOMS.CAS", "cas"},
-        {"ATOMS.POPC.INC", "popc_inc"},        {"ATOMS.ADD", "add"},
-        {"ATOMS.MIN", "min"},                  {"ATOMS.MAX", "max"},
-        {"ATOMS.EXCH", "exch"},                {"ATOMS.AND", "bit_and"},
-        {"ATOMS.OR", "bit_or"},                {"ATOMS.XOR", "bit_xor"},
-        {"ATOMS.INC", "inc"},                  {"ATOMS.DEC", "dec"},
-    };
-    if (!op)
-        return NULL;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i) {
-        size_t n = strlen(map[i].prefix);
-        if (strncmp(op, map[i].prefix, n) == 0 && (op[n] == '\0' || op[n] == '.'))
-            return map[i].family;
-    }
-    return NULL;
-}
 
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
                           double active_cycles, const au_thresholds *thr, au_busy_mode busy,

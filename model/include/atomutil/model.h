@@ -317,11 +317,32 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown", "uncertain" */
 /* The verdict of utilization u (a fraction) under thr (NULL: AU_THRESHOLDS_DEFAULT). */
 au_verdict au_verdict_of(double u, const au_thresholds *thr);
-/* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
- * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
+/* The family registry (families.def): one entry per family the calibrator measures. */
+typedef enum au_family_kind {
+    AU_KIND_PLAIN = 0, /* its own operation is not a CAS */
+    AU_KIND_CAS,       /* its own operation is a CAS (ATOMS.CAS, .CAS.64): priced at c = 0 */
+    AU_KIND_CAS_LOOP,  /* attempts of a compiler-made CAS loop (ATOMS.CAST.SPIN*), CAS-class too */
+    AU_KIND_DSMEM,     /* distributed shared memory (cluster): only c = 0 rows */
+} au_family_kind;
+typedef struct au_family_def {
+    const char *name;   /* table family */
+    const char *opcode; /* its SASS opcode ("ATOMS.CAST.SPIN.64"; the dsmem families': ATOM.E.ADD) */
+    au_family_kind kind;
+    int wf_per_pass;    /* wavefronts the counter reports per serialized pass (CAS class: 2) */
+} au_family_def;
+/* The registry's entries, in families.def's order; *count receives their number. */
+const au_family_def *au_families(size_t *count);
+/* The registry's entry of a family name, NULL for a name it does not hold. */
+const au_family_def *au_family_find(const char *name);
+/* A family's kind: the registry's, or for a name it does not hold (a table of a newer calibrator)
+ * the table format's naming convention (docs/table-format.md): names that start with "cast_spin"
+ * are CAS loops, other names that start with "cas" CAS-class, "dsmem" the cluster families. */
+au_family_kind au_family_kind_of(const char *family);
+/* 1 for families whose own operation is CAS-class (AU_KIND_CAS, AU_KIND_CAS_LOOP).  They are
+ * priced at c = 0. */
 int au_family_is_cas_class(const char *family);
-/* 1 for the CAS-loop families (ATOMS.CAST.SPIN*: names that start with "cast_spin"), whose jobs are
- * attempts of a compiler-made loop, each preceded by a shared load. */
+/* 1 for the CAS-loop families (AU_KIND_CAS_LOOP), whose jobs are attempts of a compiler-made
+ * loop, each preceded by a shared load. */
 int au_family_is_cas_loop(const char *family);
 /* 1 for the distributed-shared-memory (cluster) families (names that start with "dsmem"): they
  * hold only c = 0 rows (docs/table-format.md). */
@@ -358,10 +379,12 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
 
 /* ---------------------------------------------------------------- per-SM, per-class model */
 
-/* Table family of a SASS opcode: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32" -> "popc_inc",
- * "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" -> "cast_spin",
- * "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max", EXCH -> "exch",
- * AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for others. */
+/* Table family of a SASS opcode, from the registry (families.def): the family whose opcode is
+ * the longest prefix of it ending at a '.' or its end: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32"
+ * -> "popc_inc", "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" ->
+ * "cast_spin", "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max",
+ * EXCH -> "exch", AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for
+ * others (the dsmem families' generic ATOM included). */
 const char *au_opcode_family(const char *opcode);
 
 /* Jobs of one instruction class (one family) on one SM. */
