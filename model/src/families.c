@@ -45,10 +45,26 @@ au_family_kind au_family_kind_of(const char *family)
     return strncmp(family, "dsmem", 5) == 0 ? AU_KIND_DSMEM : AU_KIND_PLAIN;
 }
 
+const au_family_def *au_family_resolve(const char *family, au_family_def *buf)
+{
+    const au_family_def *f = au_family_find(family);
+    if (f || !family)
+        return f;
+    buf->name = family;
+    buf->opcode = NULL;
+    buf->kind = au_family_kind_of(family);
+    buf->wf_per_pass = au_kind_is_cas_class(buf->kind) ? 2 : 1;
+    return buf;
+}
+
+int au_kind_is_cas_class(au_family_kind kind)
+{
+    return kind == AU_KIND_CAS || kind == AU_KIND_CAS_LOOP;
+}
+
 int au_family_is_cas_class(const char *family)
 {
-    au_family_kind k = au_family_kind_of(family);
-    return k == AU_KIND_CAS || k == AU_KIND_CAS_LOOP;
+    return au_kind_is_cas_class(au_family_kind_of(family));
 }
 
 int au_family_is_cas_loop(const char *family)

@@ -173,7 +173,7 @@ static unsigned needed_counters(const au_counters *ctr, double jobs, au_busy_mod
     return need;
 }
 
-static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
+static int eval_one(const au_table *t, const au_family_def *fam, const au_counters *ctr, double jobs,
                     double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
                     au_busy_mode busy, au_result *res)
 {
@@ -218,15 +218,17 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         if (busy == AU_BUSY_QUEUE) /* only then does the estimate enter U */
             res->flags |= AU_F_QUEUE_ESTIMATED;
     }
-    res->cas_queued = au_family_is_cas_class(family) ? 0 : res->queue_len * share;
+    const char *family = fam->name;
+    const int cas_class = au_kind_is_cas_class(fam->kind), cas_loop = fam->kind == AU_KIND_CAS_LOOP;
+    res->cas_queued = cas_class ? 0 : res->queue_len * share;
     /* a counted a hair above 32 (a few extra wavefronts from elsewhere in the kernel) is 32, not a
      * result worth a clamp warning */
     double a = res->a > AU_A_MAX && res->a <= AU_A_MAX * 1.01 ? AU_A_MAX : res->a;
     /* the CAS share is what the counters give; at the pricing n it is the same share */
     double n = au_pricing_n(t, family, res->queue_len, busy);
-    double c = au_family_is_cas_class(family) ? 0 : n * share;
+    double c = cas_class ? 0 : n * share;
     int rc;
-    if (au_family_is_cas_loop(family) && ld && ld->known) {
+    if (cas_loop && ld && ld->known) {
         /* every job an attempt of the loop: priced by its wavefronts, its load's included */
         rc = au_loop_service(t, family, n, (wavefronts + ld->w) / jobs, &res->service, &res->flags);
         if (rc == AU_OK && ld->known == 2) {
@@ -239,7 +241,7 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
             res->flags |= AU_F_LOOP_LOADS_ESTIMATED;
         }
     } else {
-        if (au_family_is_cas_loop(family))
+        if (cas_loop)
             res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
         rc = au_table_interp(t, family, n, a, c, &res->service, &res->flags);
     }
@@ -349,17 +351,17 @@ static unsigned check_counters(const au_table *t, const au_counters *g, int sm_c
 }
 
 /* au_model_eval's pricing of counters that passed check_counters. */
-static int price_gpu(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+static int price_gpu(const au_table *t, const au_family_def *fam, const au_counters *gpu, int sm_count,
                      const au_thresholds *thr, au_busy_mode busy, au_result *res)
 {
     double k = 1.0 / sm_count;
     /* priced as one CAS-loop family, every job is an attempt of its loop */
     loop_loads ld = {0, 0, 0, 0};
-    if (au_family_is_cas_loop(family)) {
+    if (fam->kind == AU_KIND_CAS_LOOP) {
         ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
         ld.w *= k, ld.lo *= k, ld.hi *= k;
     }
-    int rc = eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
+    int rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
                       busy, res);
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
@@ -381,11 +383,13 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
         au_result_unusable(res, bad, missing, why);
         return AU_OK;
     }
-    int rc = price_gpu(t, family, gpu, sm_count, thr, busy, res);
+    au_family_def buf;
+    const au_family_def *fam = au_family_resolve(family, &buf);
+    int rc = price_gpu(t, fam, gpu, sm_count, thr, busy, res);
     /* the queue mode's U may exceed the capacity (latency priced as busy): checked at capacity */
     au_result sat;
     if (rc == AU_OK && busy != AU_BUSY_SATURATED)
-        rc = price_gpu(t, family, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
+        rc = price_gpu(t, fam, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
     if (rc == AU_OK)
         au_result_check_util(res, busy == AU_BUSY_SATURATED ? res->util : sat.util);
     return rc;
@@ -399,11 +403,13 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
         return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    au_family_def buf;
+    const au_family_def *fam = au_family_resolve(family, &buf);
     memset(total, 0, sizeof *total);
     double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
     for (size_t i = 0; i < nsm; ++i) {
         const au_counters *c = &per_sm[i];
-        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
+        int rc = eval_one(t, fam, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
         if (rc)
             return rc;
         total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
@@ -490,7 +496,9 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         if (!(cls[k].jobs > 0))
             continue;
         /* the class's kind comes from its own family, whether or not the table has it */
-        int cas = au_family_is_cas_class(cls[k].family);
+        au_family_def buf;
+        const au_family_def *f = au_family_resolve(cls[k].family, &buf);
+        int cas = f && au_kind_is_cas_class(f->kind), loop = f && f->kind == AU_KIND_CAS_LOOP;
         int have = cls[k].family && au_table_has_family(t, cls[k].family);
         const char *fam = have ? cls[k].family : "add";
         double a = cls[k].wavefronts > 0 ? cls[k].wavefronts / cls[k].jobs / (cas ? 2.0 : 1.0) : 1;
@@ -498,12 +506,12 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
             a = AU_A_MAX;
         double s0, sc, n = au_pricing_n(t, fam, queue_len, busy);
         int rc;
-        if (have && au_family_is_cas_loop(fam) && cls[k].load_wavefronts >= 0) {
+        if (have && loop && cls[k].load_wavefronts >= 0) {
             /* an attempt of a CAS loop: its wavefronts, its load's included */
             rc = au_loop_service(t, fam, n, (cls[k].wavefronts + cls[k].load_wavefronts) / cls[k].jobs,
                                  &s0, &res->flags);
         } else {
-            if (have && au_family_is_cas_loop(fam))
+            if (have && loop)
                 res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
             /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
             rc = au_table_interp(t, fam, n, a, cas && !have ? n : 0, &s0, &res->flags);
