@@ -10,16 +10,16 @@
 
 const char *au_dsmem_remote_family(const au_table *t, double cluster_size)
 {
-    static const char *const fam[] = {"dsmem_remote", "dsmem_remote_c4", "dsmem_remote_c8", "dsmem_remote_c16"};
-    static const double size[] = {2, 4, 8, 16};
+    size_t nf;
+    const au_family_def *f = au_families(&nf);
     const char *best = NULL;
     double dist = 0;
-    for (int i = 0; i < 4; ++i) {
-        if (!au_table_has_family(t, fam[i]))
+    for (size_t i = 0; i < nf; ++i) {
+        if (f[i].kind != AU_KIND_DSMEM || f[i].shift <= 0 || f[i].row || !au_table_has_family(t, f[i].name))
             continue;
-        double d = fabs(log2(cluster_size > 1 ? cluster_size : 2) - log2(size[i]));
+        double d = fabs(log2(cluster_size > 1 ? cluster_size : 2) - log2(f[i].cluster));
         if (!best || d < dist)
-            best = fam[i], dist = d;
+            best = f[i].name, dist = d;
     }
     return best;
 }

@@ -1,7 +1,8 @@
 /*
  * test_families.c - the family registry (atomutil/families.def): every ATOMS family's opcode
  * maps back to it, the kinds agree with the table format's naming convention (docs/table-format.md)
- * and with the wavefronts per pass, names are unique.
+ * and with the wavefronts per pass, names are unique; the remote ring family by cluster size.
+ * Usage: test_families tables/nvidia-h100.csv (a table with the dsmem families).
  */
 #include "check.h"
 
@@ -9,8 +10,32 @@
 
 #include <string.h>
 
-int main(void)
+/* au_dsmem_remote_family: the nearest cluster size in log2, the first on a tie */
+static void test_remote(const char *path)
 {
+    au_table *t = NULL;
+    CHECK(au_table_load(path, &t) == AU_OK);
+    if (!t)
+        return;
+    static const struct {
+        double size;
+        const char *family;
+    } want[] = {{1, "dsmem_remote"}, {2, "dsmem_remote"}, {3, "dsmem_remote_c4"}, {4, "dsmem_remote_c4"},
+                {6, "dsmem_remote_c8"}, {16, "dsmem_remote_c16"}, {64, "dsmem_remote_c16"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
+        const char *f = au_dsmem_remote_family(t, want[i].size);
+        CHECK(f && strcmp(f, want[i].family) == 0);
+    }
+    au_table_free(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_families TABLE.csv\n");
+        return 2;
+    }
+    test_remote(argv[1]);
     size_t n;
     const au_family_def *f = au_families(&n);
     CHECK(n == 20);

@@ -329,6 +329,9 @@ typedef struct au_family_def {
     const char *opcode; /* its SASS opcode ("ATOMS.CAST.SPIN.64"; the dsmem families': ATOM.E.ADD) */
     au_family_kind kind;
     int wf_per_pass;    /* wavefronts the counter reports per serialized pass (CAS class: 2) */
+    int cluster;        /* dsmem families: blocks per cluster (0 for the others) */
+    int shift;          /* dsmem families: target rank = (own rank + shift) % cluster */
+    int row;            /* dsmem families: 1 = every warp's words in one 128-byte row */
 } au_family_def;
 /* The registry's entries, in families.def's order; *count receives their number. */
 const au_family_def *au_families(size_t *count);
@@ -362,8 +365,9 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
  * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
 #define AU_DSMEM_ALL_ATOMIC 0.995
-/* Table family of a launch's remote requests by its cluster size (dsmem_remote, _c4, _c8, _c16;
- * the nearest the table holds), NULL when the table has none. */
+/* Table family of a launch's remote requests by its cluster size: of the registry's remote ring
+ * families (shift > 0, row 0: dsmem_remote, _c4, _c8, _c16), the one the table holds whose
+ * cluster size is nearest (in log2; the first on a tie); NULL when the table has none. */
 const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
 /* Prices the DSMEM atomics of a launch measured with the cluster set (gpu has AU_C_DSMEM; GPU-wide
  * sums): remote busy = max(k_x * xbar cycles, k_w * dshared wavefronts) per SM, with k_x = S(remote,
