@@ -38,10 +38,12 @@ int main(int argc, char **argv)
     test_remote(argv[1]);
     size_t n;
     const au_family_def *f = au_families(&n);
-    CHECK(n == 20);
+    CHECK(n >= 1 && f[0].kind != AU_KIND_DSMEM);
     for (size_t i = 0; i < n; ++i) {
         const char *name = f[i].name;
         CHECK(au_family_find(name) == &f[i]); /* unique: the first of its name is itself */
+        if (i > 0 && f[i - 1].kind == AU_KIND_DSMEM)
+            CHECK(f[i].kind == AU_KIND_DSMEM); /* the dsmem families come last */
         if (f[i].kind == AU_KIND_DSMEM) {
             CHECK(strncmp(name, "dsmem", 5) == 0 && au_family_is_dsmem(name));
             CHECK(au_opcode_family(f[i].opcode) == NULL && f[i].wf_per_pass == 1);
