@@ -26,7 +26,7 @@ enum { AU_CAL_EXIT_OK = 0, AU_CAL_EXIT_FAIL = 1, AU_CAL_EXIT_USAGE = 2, AU_CAL_E
 enum { AU_CAL_CGRID_AUTO = 0, AU_CAL_CGRID_FULL, AU_CAL_CGRID_SPARSE, AU_CAL_CGRID_ENDS,
        AU_CAL_CGRID_ZERO /* c = 0 only: the dsmem families */ };
 
-/* One kernel family: the descriptor of its kernel (see families.def for the fields). */
+/* One kernel family: the descriptor of its kernel (see model/include/atomutil/families.def for the fields). */
 typedef struct au_cal_family {
     const char *name;
     const char *sass;

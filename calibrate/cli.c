@@ -149,6 +149,53 @@ static int set_mode(au_cal_config *cfg, au_cal_mode m, char *err, size_t errlen)
     return AU_OK;
 }
 
+/* The checks and defaults that need every option read: positional arguments, combinations,
+ * reps and jobs, add implied, points against their family's pattern. */
+static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_given, int jobs_given,
+                         char *err, size_t errlen)
+{
+    /* --compare A B: B is the one positional argument; nothing else takes one */
+    if (cfg->mode == AU_CAL_MODE_COMPARE) {
+        if (argc - optind != 1)
+            return fail(err, errlen, "--compare wants two tables: --compare A.csv B.csv");
+        cfg->file_b = argv[optind];
+    } else if (optind < argc) {
+        return fail(err, errlen, "unexpected argument '%.40s'", argv[optind]);
+    }
+    if (cfg->burst && cfg->jobs > 1)
+        return fail(err, errlen, "--jobs applies to the steady method (burst issues one job per warp)");
+    if (cfg->mode == AU_CAL_MODE_POINTS && (fams_given || cfg->quick))
+        return fail(err, errlen, "--point measures the given points: no --families or --quick");
+    if (cfg->pattern >= 0 && cfg->mode != AU_CAL_MODE_POINTS)
+        return fail(err, errlen, "--pattern applies to --point only (tables use each family's pattern)");
+    if (!cfg->reps)
+        cfg->reps = cfg->quick ? AU_CAL_QUICK_REPS : AU_CAL_DEFAULT_REPS;
+    if (!cfg->jobs)
+        cfg->jobs = cfg->burst ? 1 : AU_CAL_DEFAULT_JOBS;
+    cfg->dsmem_jobs = jobs_given || cfg->burst ? cfg->jobs : AU_CAL_DEFAULT_DSMEM_JOBS;
+    if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE)
+        return fail(err, errlen, "--merge applies to measuring a table (no --point, --compare, "
+                                 "--check-thinning or --list)");
+    if (cfg->merge && !cfg->output)
+        return fail(err, errlen, "--merge wants -o FILE for the merged table (it may be the "
+                                 "--merge file itself)");
+    /* a table needs add (docs/table-format.md): measured too unless the rows go into an existing
+     * table (main says so on stderr) */
+    const unsigned add = 1u << au_cal_family_index("add");
+    if (cfg->mode == AU_CAL_MODE_TABLE && !cfg->merge && !(cfg->families & add)) {
+        cfg->families |= add;
+        cfg->add_implied = 1;
+    }
+    /* a point's a is checked against its family's pattern only now: --pattern may follow it */
+    for (int i = 0; i < cfg->npoints; ++i) {
+        au_cal_point pt;
+        const au_cal_pspec *q = &cfg->points[i];
+        if (au_cal_make_point(q->family, q->n, q->a, q->c, cfg->jobs, cfg->pattern, &pt))
+            return fail(err, errlen, "--point: %s", au_last_error());
+    }
+    return AU_OK;
+}
+
 int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size_t errlen)
 {
     int opt, rc = AU_OK, fams_given = 0, jobs_given = 0;
@@ -241,44 +288,5 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
         default: return fail(err, errlen, "unknown option '%.40s'", argv[optind - 1]);
         }
     }
-    /* --compare A B: B is the one positional argument; nothing else takes one */
-    if (cfg->mode == AU_CAL_MODE_COMPARE) {
-        if (argc - optind != 1)
-            return fail(err, errlen, "--compare wants two tables: --compare A.csv B.csv");
-        cfg->file_b = argv[optind];
-    } else if (optind < argc) {
-        return fail(err, errlen, "unexpected argument '%.40s'", argv[optind]);
-    }
-    if (cfg->burst && cfg->jobs > 1)
-        return fail(err, errlen, "--jobs applies to the steady method (burst issues one job per warp)");
-    if (cfg->mode == AU_CAL_MODE_POINTS && (fams_given || cfg->quick))
-        return fail(err, errlen, "--point measures the given points: no --families or --quick");
-    if (cfg->pattern >= 0 && cfg->mode != AU_CAL_MODE_POINTS)
-        return fail(err, errlen, "--pattern applies to --point only (tables use each family's pattern)");
-    if (!cfg->reps)
-        cfg->reps = cfg->quick ? AU_CAL_QUICK_REPS : AU_CAL_DEFAULT_REPS;
-    if (!cfg->jobs)
-        cfg->jobs = cfg->burst ? 1 : AU_CAL_DEFAULT_JOBS;
-    cfg->dsmem_jobs = jobs_given || cfg->burst ? cfg->jobs : AU_CAL_DEFAULT_DSMEM_JOBS;
-    if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE)
-        return fail(err, errlen, "--merge applies to measuring a table (no --point, --compare, "
-                                 "--check-thinning or --list)");
-    if (cfg->merge && !cfg->output)
-        return fail(err, errlen, "--merge wants -o FILE for the merged table (it may be the "
-                                 "--merge file itself)");
-    /* a table needs add (docs/table-format.md): measured too unless the rows go into an existing
-     * table (main says so on stderr) */
-    const unsigned add = 1u << au_cal_family_index("add");
-    if (cfg->mode == AU_CAL_MODE_TABLE && !cfg->merge && !(cfg->families & add)) {
-        cfg->families |= add;
-        cfg->add_implied = 1;
-    }
-    /* a point's a is checked against its family's pattern only now: --pattern may follow it */
-    for (int i = 0; i < cfg->npoints; ++i) {
-        au_cal_point pt;
-        const au_cal_pspec *q = &cfg->points[i];
-        if (au_cal_make_point(q->family, q->n, q->a, q->c, cfg->jobs, cfg->pattern, &pt))
-            return fail(err, errlen, "--point: %s", au_last_error());
-    }
-    return AU_OK;
+    return finish_config(argc, argv, cfg, fams_given, jobs_given, err, errlen);
 }

@@ -1,6 +1,6 @@
 /*
- * families.c - the kernel family descriptors (from families.def: the ATOMS families, then the
- * dsmem families) and family-list parsing.  The descriptor states what each kernel measures; the
+ * families.c - the kernel family descriptors (from the family registry,
+ * model/include/atomutil/families.def: the ATOMS families, then the dsmem families) and family-list parsing.  The descriptor states what each kernel measures; the
  * plan and the docs are derived from it.
  */
 #include "cal.h"
@@ -8,20 +8,20 @@
 #include <string.h>
 
 const au_cal_family au_cal_families[] = {
-#define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what)                   \
-    {#name, sass, width, wf_per_way, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0, 0},
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+    {#name, opcode, width, wf_per_pass, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0, 0},
 /* dsmem: 32-bit words, all 32 lanes on 32/a words in distinct banks, a up to 32, c = 0 only */
-#define AU_CAL_DSMEM_FAMILY(name, sass, cluster, shift, row, what)                                  \
-    {#name, sass, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift, row},
-#include "families.def"
-#undef AU_CAL_FAMILY
-#undef AU_CAL_DSMEM_FAMILY
+#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what)                                    \
+    {#name, opcode, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift, row},
+#include "atomutil/families.def"
+#undef AU_FAMILY
+#undef AU_DSMEM_FAMILY
 };
 const int au_cal_nfamilies = (int)(sizeof au_cal_families / sizeof au_cal_families[0]);
 const int au_cal_natoms = 0
-#define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what) +1
-#include "families.def"
-#undef AU_CAL_FAMILY
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) +1
+#include "atomutil/families.def"
+#undef AU_FAMILY
     ;
 
 int au_cal_is_dsmem(const au_cal_family *f) { return f->cluster > 0; }

@@ -177,6 +177,30 @@ static void family_names(unsigned mask, char *out, size_t size)
         }
 }
 
+/* ", SM clock ..., runs redone ..." of the ATOMS runner, for the summary line. */
+static void atoms_summary(au_cal_gpu *g, char *buf, size_t size)
+{
+    const long *redone = au_cal_gpu_redone(g);
+    snprintf(buf, size, ", SM clock %.0f MHz, %ld runs redone: %ld not run, "
+             "%ld split, %ld skewed (worst %d cycles), %ld clock", au_cal_gpu_clock_mhz(g),
+             redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
+             au_cal_gpu_worst_skew(g), redone[4]);
+}
+
+/* The dsmem runner's summary line: launches, clusters x blocks per family. */
+static void dsmem_summary(const au_cal_config *cfg, const au_cal_dsmem_info *dsm, size_t npts,
+                          unsigned families)
+{
+    char cl[256] = "";
+    for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f)
+        if (families & (1u << f))
+            snprintf(cl + strlen(cl), sizeof cl - strlen(cl), "%s%s %dx%d", cl[0] ? ", " : "",
+                     au_cal_families[f].name, dsm->clusters[f], au_cal_families[f].cluster);
+    fprintf(stderr, "%s: dsmem: %zu points, %d jobs per warp, %ld launches (%ld redone), GPU %.1f s; "
+            "clusters x blocks: %s\n", prog, npts, cfg->dsmem_jobs, dsm->launches, dsm->redone,
+            dsm->gpu_seconds, cl);
+}
+
 static int run_table(const au_cal_config *cfg)
 {
     int rc, status = AU_CAL_EXIT_FAIL;
@@ -273,26 +297,14 @@ static int run_table(const au_cal_config *cfg)
         status = fail_status(rc);
         goto done;
     }
-    const long *redone = au_cal_gpu_redone(g);
     char atoms_line[256] = ""; /* what the ATOMS runner saw, when it ran */
     if (na)
-        snprintf(atoms_line, sizeof atoms_line, ", SM clock %.0f MHz, %ld runs redone: %ld not run, "
-                 "%ld split, %ld skewed (worst %d cycles), %ld clock", au_cal_gpu_clock_mhz(g),
-                 redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
-                 au_cal_gpu_worst_skew(g), redone[4]);
+        atoms_summary(g, atoms_line, sizeof atoms_line);
     fprintf(stderr, "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s%s) -> %s%s\n", prog,
             plan.npts, cfg->reps, fams, dev.name, now_seconds() - t0,
             au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path, existing ? " (merged)" : "");
-    if (dsmem.npts) {
-        char cl[256] = "";
-        for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f)
-            if (families & (1u << f))
-                snprintf(cl + strlen(cl), sizeof cl - strlen(cl), "%s%s %dx%d", cl[0] ? ", " : "",
-                         au_cal_families[f].name, dsm.clusters[f], au_cal_families[f].cluster);
-        fprintf(stderr, "%s: dsmem: %zu points, %d jobs per warp, %ld launches (%ld redone), GPU %.1f s; "
-                "clusters x blocks: %s\n", prog, dsmem.npts, cfg->dsmem_jobs, dsm.launches, dsm.redone,
-                dsm.gpu_seconds, cl);
-    }
+    if (dsmem.npts)
+        dsmem_summary(cfg, &dsm, dsmem.npts, families);
     if (existing)
         fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows,
                 cfg->merge, plan.npts);

@@ -31,10 +31,10 @@ typedef struct launcher {
 } launcher;
 
 static const launcher launchers[] = {
-#define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what)                   \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
     {au_cal_launch_##name, au_cal_occupancy_##name},
-#include "families.def"
-#undef AU_CAL_FAMILY
+#include "atomutil/families.def"
+#undef AU_FAMILY
 };
 
 struct au_cal_gpu {

@@ -1,7 +1,7 @@
 /*
  * launch.h - the interface between the C driver of atomutil-calibrate and its CUDA kernels: the
  * work item, the per-block result record, the kernel arguments, and one extern "C" launcher and
- * occupancy query per kernel family (declared through calibrate/families.def); and the arguments
+ * occupancy query per kernel family (declared through the family registry, model/include/atomutil/families.def); and the arguments
  * and launchers of the one kernel of the dsmem (cluster) families, kernels/dsmem.cu.
  * Included by C (the driver, the CPU tests) and by CUDA (kernels/harness.cuh).
  */
@@ -99,11 +99,11 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
 /* Launchers: return a cudaError_t value (0 = success). block_threads = 32 * warps_per_block;
  * the grid is AU_CAL_BLOCKS_PER_SM * args->nsm blocks, launched cooperatively so that all are
  * resident at once.  The occupancy query returns resident blocks per SM for that block size. */
-#define AU_CAL_FAMILY(name, sass, width, wf_per_way, pattern, max_a, cgrid, what)                   \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
     int au_cal_launch_##name(const au_cal_args *args, int block_threads);                           \
     int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm);
-#include "../families.def"
-#undef AU_CAL_FAMILY
+#include "atomutil/families.def"
+#undef AU_FAMILY
 
 /* The dsmem families' kernel (kernels/dsmem.cu): clusters of `cluster` blocks, one block of n
  * warps per SM, each warp k jobs atomicAdd(cluster.map_shared_rank(bins, (rank + shift) %

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """analyze.py - checks and summaries behind docs/calibration.md (no third-party modules).
 
-  sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs families.def,
+  sass  SASS.txt                  ATOMS opcodes per kernel family (cuobjdump -sass) vs the family registry (model/include/atomutil/families.def),
                                   and instructions issued per job in the unrolled main loop
                                   (more than 3 per cycle of unit time: issue-bound); the dsmem
                                   families' one kernel (au_cal_dsmem_kernel): the generic ATOM of
@@ -29,12 +29,12 @@ DSMEM_KERNEL = "dsmem"  # the key of au_cal_dsmem_kernel, the one kernel of the 
 
 
 def families_def(with_pattern=False):
-    """[(name, sass prefix)] from calibrate/families.def (with_pattern: also wavefronts per pass
+    """[(name, sass prefix)] from the family registry, model/include/atomutil/families.def (with_pattern: also wavefronts per pass
     and lane pattern, SPREAD for the dsmem families)."""
     out = []
-    pat = re.compile(r'^AU_CAL_FAMILY\((\w+), "([^"]+)", \d+, (\d+), (\w+),')
-    dsm = re.compile(r'^AU_CAL_DSMEM_FAMILY\((\w+), "([^"]+)",')
-    with open(os.path.join(ROOT, "calibrate", "families.def")) as f:
+    pat = re.compile(r'^AU_FAMILY\((\w+), "([^"]+)", \w+, (\d+), \d+, (\w+),')
+    dsm = re.compile(r'^AU_DSMEM_FAMILY\((\w+), "([^"]+)",')
+    with open(os.path.join(ROOT, "model", "include", "atomutil", "families.def")) as f:
         for line in f:
             m, d = pat.match(line), dsm.match(line)
             if m:

@@ -136,30 +136,58 @@ __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
     }
 }
 
+/* the registry's kinds (as in atomutil/model.h, which this standalone tool does not include) */
+enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP };
+/* The families of the registry (model/include/atomutil/families.def): their opcode, operand width
+ * and whether they are CAS loops come from it. */
+static const struct {
+    const char *name, *opcode;
+    int width, loop;
+} registry[] = {
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+    {#name, opcode, width, AU_KIND_##kind == AU_KIND_CAS_LOOP},
+#include "atomutil/families.def"
+#undef AU_FAMILY
+};
+
+static int reg_index(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof registry / sizeof registry[0]); ++i)
+        if (!strcmp(registry[i].name, name))
+            return i;
+    fprintf(stderr, "unit_bound: family %s is not in the registry\n", name);
+    exit(2);
+}
+#define FAMILY(name, op)                                                                           \
+    {#name, registry[reg_index(#name)].opcode, ub_kernel<op>, registry[reg_index(#name)].width,     \
+     registry[reg_index(#name)].loop}
+
 typedef void (*kfn)(Args);
+/* The cases: the registry's families (FAMILY) and other operations (64-bit variants that compile
+ * to other opcodes or to CAS loops). */
 static const struct {
     const char *name, *sass; /* case name, the opcode the kernel should hold */
     kfn k;
     int width;
     int loop; /* compiled as a CAS loop: jobs are source-level operations */
 } ops[] = {
-    {"add", "ATOMS.ADD", ub_kernel<op_add>, 32, 0},
-    {"popc_inc", "ATOMS.POPC.INC.32", ub_kernel<op_popc_inc>, 32, 0},
-    {"cas", "ATOMS.CAS", ub_kernel<op_cas>, 32, 0},
-    {"exch", "ATOMS.EXCH", ub_kernel<op_exch>, 32, 0},
-    {"min", "ATOMS.MIN", ub_kernel<op_min>, 32, 0},
-    {"max", "ATOMS.MAX", ub_kernel<op_max>, 32, 0},
-    {"bit_and", "ATOMS.AND", ub_kernel<op_and>, 32, 0},
-    {"bit_or", "ATOMS.OR", ub_kernel<op_or>, 32, 0},
-    {"bit_xor", "ATOMS.XOR", ub_kernel<op_xor>, 32, 0},
-    {"inc", "ATOMS.INC", ub_kernel<op_inc>, 32, 0},
-    {"dec", "ATOMS.DEC", ub_kernel<op_dec>, 32, 0},
-    {"cast_spin", "ATOMS.CAST.SPIN", ub_kernel<op_fadd>, 32, 1},
-    {"cas64", "ATOMS.CAS.64", ub_kernel<op_cas64>, 64, 0},
+    FAMILY(add, op_add),
+    FAMILY(popc_inc, op_popc_inc),
+    FAMILY(cas, op_cas),
+    FAMILY(exch, op_exch),
+    FAMILY(min, op_min),
+    FAMILY(max, op_max),
+    FAMILY(bit_and, op_and),
+    FAMILY(bit_or, op_or),
+    FAMILY(bit_xor, op_xor),
+    FAMILY(inc, op_inc),
+    FAMILY(dec, op_dec),
+    FAMILY(cast_spin, op_fadd),
+    FAMILY(cas64, op_cas64),
     {"exch64", "ATOMS.EXCH.64", ub_kernel<op_exch64>, 64, 0},
     {"min64", "ATOMS.CAST.SPIN.64 (conditional loop)", ub_kernel<op_min64>, 64, 1},
     {"max64", "ATOMS.CAST.SPIN.64 (conditional loop)", ub_kernel<op_max64>, 64, 1},
-    {"cast_spin64", "ATOMS.CAST.SPIN.64", ub_kernel<op_add64>, 64, 1},
+    FAMILY(cast_spin64, op_add64),
     {"and64", "ATOMS.CAST.SPIN.64", ub_kernel<op_and64>, 64, 1},
     {"or64", "ATOMS.CAST.SPIN.64", ub_kernel<op_or64>, 64, 1},
     {"xor64", "ATOMS.CAST.SPIN.64", ub_kernel<op_xor64>, 64, 1},

@@ -19,6 +19,19 @@ void au_result_unusable(au_result *res, unsigned flag, unsigned missing, const c
  * saturated service time) is above AU_U_IMPLAUSIBLE. */
 void au_result_check_util(au_result *res, double util_saturated);
 
+/* queue.c: queue length at which jobs are priced: N (AU_BUSY_QUEUE) or the family's largest n. */
+double au_pricing_n(const au_table *t, const char *family, double N, au_busy_mode busy);
+/* queue.c: the tail of every pricing once res->util is set: flag AU_F_OVER_100 above 100 %, then
+ * the verdict (ranged: au_range_finish, for a U with a range). */
+void au_result_finish(au_result *res, const au_thresholds *thr, int ranged);
+
+/* families.c: the handle a family's pricing passes down, looked up once: the registry's entry, or
+ * for a name the registry does not hold, *buf filled by the naming convention (au_family_kind_of;
+ * opcode NULL).  NULL for a NULL name. */
+const au_family_def *au_family_resolve(const char *family, au_family_def *buf);
+/* families.c: 1 for the CAS-class kinds (AU_KIND_CAS, AU_KIND_CAS_LOOP). */
+int au_kind_is_cas_class(au_family_kind kind);
+
 /* text.c: au_text_fit of the len bytes at s (no NUL needed). */
 char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
 

@@ -75,26 +75,18 @@ static void narrow_by_code(const au_launch *l, double loop_jobs, double *lw)
         lw[0] = lw[1];
 }
 
-int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n,
-                            const au_thresholds *thr, au_busy_mode busy)
+/* The kernel's shared-atomic (and generic-atomic) instructions into o->instr, its classes into
+ * o->cls with their instruction counts; cnt = {CAS-class, other, generic} instructions. */
+static void collect_classes(au_opsplit *o, const au_table *t, const au_instr *in, size_t n, size_t cnt[3])
 {
-    if (!l || !t || (!in && n) || !thr)
-        return au_set_error(AU_E_INVAL, "au_launch_apply_opcodes: invalid argument");
-    au_opsplit *o = calloc(1, sizeof *o);
-    if (!o || !(o->instr = calloc(n ? n : 1, sizeof *o->instr))) {
-        free(o);
-        return au_set_error(AU_E_NOMEM, "out of memory");
-    }
-    o->by_family = l->res;
-    /* the kernel's shared atomics and their families; instructions per family */
-    size_t ninstr_cas = 0, ninstr_other = 0, ninstr_generic = 0;
+    cnt[0] = cnt[1] = cnt[2] = 0;
     for (size_t i = 0; i < n; ++i) {
         if (is_generic_atomic(in[i].opcode)) {
             au_instr *x = &o->instr[o->ninstr++];
             *x = in[i];
             x->jobs = x->wavefronts = x->threads = x->busy = 0;
             au_strlcpy(x->family, "dsmem", sizeof x->family);
-            ++ninstr_generic;
+            ++cnt[2];
             continue;
         }
         if (!is_shared_atomic(in[i].opcode))
@@ -120,21 +112,15 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
             o->nclass++;
         }
         o->cls[c].ninstr++;
-        *(au_family_is_cas_class(fam) ? &ninstr_cas : &ninstr_other) += 1;
+        *(au_family_is_cas_class(fam) ? &cnt[0] : &cnt[1]) += 1;
     }
-    int usable = !(l->res.flags & AU_F_UNUSABLE);
-    double J = usable ? l->ctr.jobs : 0;
-    if (o->nclass == 0) {
-        /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
-        if (J > 0)
-            o->flags |= AU_F_UNKNOWN_OPCODE;
-        add_dsmem_class(o, l, ninstr_generic);
-        l->res.flags |= o->flags;
-        au_opsplit_free(l->ops);
-        l->ops = o;
-        return AU_OK;
-    }
-    /* the counters' split; a share the code cannot hold goes to the kind it has */
+}
+
+/* The counters' J jobs shared among o's classes (o->cls[].jobs, largest first) by instruction
+ * count within their kind, and o->classes, their shares in words. */
+static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninstr_cas, size_t ninstr_other)
+{
+    /* a share the code cannot hold goes to the kind it has */
     double Jc = J > 0 ? fmin(fmax(l->ctr.cas_jobs, 0), J) : 0, Jn = J - Jc;
     if (ninstr_cas == 0 && Jc > 0) {
         if (Jc > 0.005 * J)
@@ -169,12 +155,46 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
             break;
         used += (size_t)w;
     }
+}
+
+/* A launch whose classes are not priced (no jobs, no counters, or no shared atomic in its code)
+ * keeps its result, with o's flags, and gets o. */
+static void keep_unpriced(au_opsplit *o, au_launch *l, size_t ninstr_generic)
+{
+    add_dsmem_class(o, l, ninstr_generic);
+    l->res.flags |= o->flags;
+    au_opsplit_free(l->ops);
+    l->ops = o;
+}
+
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n,
+                            const au_thresholds *thr, au_busy_mode busy)
+{
+    if (!l || !t || (!in && n) || !thr)
+        return au_set_error(AU_E_INVAL, "au_launch_apply_opcodes: invalid argument");
+    au_opsplit *o = calloc(1, sizeof *o);
+    if (!o || !(o->instr = calloc(n ? n : 1, sizeof *o->instr))) {
+        free(o);
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    }
+    o->by_family = l->res;
+    /* the kernel's shared atomics and their families; instructions per family */
+    size_t cnt[3];
+    collect_classes(o, t, in, n, cnt);
+    size_t ninstr_cas = cnt[0], ninstr_other = cnt[1], ninstr_generic = cnt[2];
+    int usable = !(l->res.flags & AU_F_UNUSABLE);
+    double J = usable ? l->ctr.jobs : 0;
+    if (o->nclass == 0) {
+        /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
+        if (J > 0)
+            o->flags |= AU_F_UNKNOWN_OPCODE;
+        keep_unpriced(o, l, ninstr_generic);
+        return AU_OK;
+    }
+    split_jobs(o, l, J, ninstr_cas, ninstr_other);
     if (!(J > 0)) {
         /* no jobs (or no counters): nothing to price */
-        add_dsmem_class(o, l, ninstr_generic);
-        l->res.flags |= o->flags;
-        au_opsplit_free(l->ops);
-        l->ops = o;
+        keep_unpriced(o, l, ninstr_generic);
         return AU_OK;
     }
     /* per SM, with the launch's a (passes per job) for every class */

@@ -15,14 +15,11 @@
 #include <math.h>
 #include <string.h>
 
+/* indexed by bit (flags.def is in bit order, test model.flags_doc checks) */
 static const char *const flag_names[] = {
-    "clamp_n_low", "clamp_n_high",  "clamp_a",       "clamp_c",         "queue_estimated",
-    "missing",     "no_atomics",    "sm_from_table", "util_over_100",   "table_other_gpu",
-    "no_wavefronts", "sm_rollup",   "pass_mismatch", "unknown_opcode",
-    "opcodes",     "split_estimated", "opcode_mismatch", "imbalanced", "loop_loads_estimated",
-    "loop_loads_unknown", "unpriced_wavefronts", "dsmem", "dsmem_local_estimated", "dsmem_uncalibrated",
-    "dsmem_row_range", "dsmem_other_traffic", "dsmem_mixed", "generic_space_unknown",
-    "inconsistent_counters", "implausible_counters", "wrong_unit",
+#define AU_FLAG(id, bit, name, meaning) name,
+#include "atomutil/flags.def"
+#undef AU_FLAG
 };
 
 char *au_flags_string(unsigned flags, char *buf, size_t size)
@@ -40,16 +37,6 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
         used += (size_t)k;
     }
     return buf;
-}
-
-int au_family_is_cas_class(const char *family)
-{
-    return family && strncmp(family, "cas", 3) == 0;
-}
-
-int au_family_is_cas_loop(const char *family)
-{
-    return family && strncmp(family, "cast_spin", 9) == 0;
 }
 
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
@@ -129,9 +116,18 @@ void au_range_finish(au_result *res, const au_thresholds *thr)
         res->verdict = AU_VERDICT_UNCERTAIN;
 }
 
-/* The model for one SM's worth of counters: jobs already per SM, active cycles of that SM. */
+void au_result_finish(au_result *res, const au_thresholds *thr, int ranged)
+{
+    if (res->util > 1)
+        res->flags |= AU_F_OVER_100;
+    if (ranged)
+        au_range_finish(res, thr);
+    else
+        res->verdict = au_verdict_of(res->util, thr);
+}
+
 /* Queue length at which jobs are priced: N (queue mode) or the family's largest n (saturated). */
-static double pricing_n(const au_table *t, const char *family, double N, au_busy_mode busy)
+double au_pricing_n(const au_table *t, const char *family, double N, au_busy_mode busy)
 {
     return busy == AU_BUSY_QUEUE ? N : (double)au_table_n_max(t, family);
 }
@@ -163,9 +159,7 @@ static int eval_unpriced(const au_table *t, double wavefronts, const au_threshol
     res->service = s;
     res->busy = wavefronts * s;
     res->util = res->busy / res->active;
-    if (res->util > 1)
-        res->flags |= AU_F_OVER_100;
-    res->verdict = au_verdict_of(res->util, thr);
+    au_result_finish(res, thr, 0);
     return AU_OK;
 }
 
@@ -179,7 +173,7 @@ static unsigned needed_counters(const au_counters *ctr, double jobs, au_busy_mod
     return need;
 }
 
-static int eval_one(const au_table *t, const char *family, const au_counters *ctr, double jobs,
+static int eval_one(const au_table *t, const au_family_def *fam, const au_counters *ctr, double jobs,
                     double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
                     au_busy_mode busy, au_result *res)
 {
@@ -224,15 +218,17 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         if (busy == AU_BUSY_QUEUE) /* only then does the estimate enter U */
             res->flags |= AU_F_QUEUE_ESTIMATED;
     }
-    res->cas_queued = au_family_is_cas_class(family) ? 0 : res->queue_len * share;
+    const char *family = fam->name;
+    const int cas_class = au_kind_is_cas_class(fam->kind), cas_loop = fam->kind == AU_KIND_CAS_LOOP;
+    res->cas_queued = cas_class ? 0 : res->queue_len * share;
     /* a counted a hair above 32 (a few extra wavefronts from elsewhere in the kernel) is 32, not a
      * result worth a clamp warning */
     double a = res->a > AU_A_MAX && res->a <= AU_A_MAX * 1.01 ? AU_A_MAX : res->a;
     /* the CAS share is what the counters give; at the pricing n it is the same share */
-    double n = pricing_n(t, family, res->queue_len, busy);
-    double c = au_family_is_cas_class(family) ? 0 : n * share;
+    double n = au_pricing_n(t, family, res->queue_len, busy);
+    double c = cas_class ? 0 : n * share;
     int rc;
-    if (au_family_is_cas_loop(family) && ld && ld->known) {
+    if (cas_loop && ld && ld->known) {
         /* every job an attempt of the loop: priced by its wavefronts, its load's included */
         rc = au_loop_service(t, family, n, (wavefronts + ld->w) / jobs, &res->service, &res->flags);
         if (rc == AU_OK && ld->known == 2) {
@@ -245,7 +241,7 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
             res->flags |= AU_F_LOOP_LOADS_ESTIMATED;
         }
     } else {
-        if (au_family_is_cas_loop(family))
+        if (cas_loop)
             res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
         rc = au_table_interp(t, family, n, a, c, &res->service, &res->flags);
     }
@@ -253,12 +249,7 @@ static int eval_one(const au_table *t, const char *family, const au_counters *ct
         return rc;
     res->busy = jobs * res->service;
     res->util = res->busy / res->active;
-    if (res->util > 1)
-        res->flags |= AU_F_OVER_100;
-    if (res->flags & AU_F_LOOP_LOADS_ESTIMATED)
-        au_range_finish(res, thr);
-    else
-        res->verdict = au_verdict_of(res->util, thr);
+    au_result_finish(res, thr, (res->flags & AU_F_LOOP_LOADS_ESTIMATED) != 0);
     return AU_OK;
 }
 
@@ -360,17 +351,17 @@ static unsigned check_counters(const au_table *t, const au_counters *g, int sm_c
 }
 
 /* au_model_eval's pricing of counters that passed check_counters. */
-static int price_gpu(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
+static int price_gpu(const au_table *t, const au_family_def *fam, const au_counters *gpu, int sm_count,
                      const au_thresholds *thr, au_busy_mode busy, au_result *res)
 {
     double k = 1.0 / sm_count;
     /* priced as one CAS-loop family, every job is an attempt of its loop */
     loop_loads ld = {0, 0, 0, 0};
-    if (au_family_is_cas_loop(family)) {
+    if (fam->kind == AU_KIND_CAS_LOOP) {
         ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
         ld.w *= k, ld.lo *= k, ld.hi *= k;
     }
-    int rc = eval_one(t, family, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
+    int rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
                       busy, res);
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
@@ -392,215 +383,16 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
         au_result_unusable(res, bad, missing, why);
         return AU_OK;
     }
-    int rc = price_gpu(t, family, gpu, sm_count, thr, busy, res);
+    au_family_def buf;
+    const au_family_def *fam = au_family_resolve(family, &buf);
+    int rc = price_gpu(t, fam, gpu, sm_count, thr, busy, res);
     /* the queue mode's U may exceed the capacity (latency priced as busy): checked at capacity */
     au_result sat;
     if (rc == AU_OK && busy != AU_BUSY_SATURATED)
-        rc = price_gpu(t, family, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
+        rc = price_gpu(t, fam, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
     if (rc == AU_OK)
         au_result_check_util(res, busy == AU_BUSY_SATURATED ? res->util : sat.util);
     return rc;
-}
-
-/* ---------------------------------------------------------------- distributed shared memory */
-
-const char *au_dsmem_remote_family(const au_table *t, double cluster_size)
-{
-    static const char *const fam[] = {"dsmem_remote", "dsmem_remote_c4", "dsmem_remote_c8", "dsmem_remote_c16"};
-    static const double size[] = {2, 4, 8, 16};
-    const char *best = NULL;
-    double dist = 0;
-    for (int i = 0; i < 4; ++i) {
-        if (!au_table_has_family(t, fam[i]))
-            continue;
-        double d = fabs(log2(cluster_size > 1 ? cluster_size : 2) - log2(size[i]));
-        if (!best || d < dist)
-            best = fam[i], dist = d;
-    }
-    return best;
-}
-
-/* S of a dsmem family at the pricing n, c = 0. */
-static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode busy, double a, double *s)
-{
-    double n = pricing_n(t, family, N, busy);
-    unsigned fl = 0;
-    return au_table_interp(t, family, n, a, 0, s, &fl);
-}
-
-/* The counted ATOMS of a launch without local wavefronts (cluster set) were priced at one pass:
- * *scale = S(add, n, 32) / S(add, n, 1), the factor of their busy time at 32 passes; 1 when their
- * passes were counted or there are none. */
-static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w, double N,
-                             au_busy_mode busy, double *scale)
-{
-    *scale = 1;
-    if (have_w || !(res->jobs > 0) || !au_table_has_family(t, "add"))
-        return AU_OK;
-    double s1, s32;
-    int rc;
-    if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
-        return rc;
-    *scale = s32 / s1;
-    return AU_OK;
-}
-
-/* A launch without clusters measured with the cluster set (a quiet kernel kept there,
- * docs/counters.md, "Quiet kernels") that made G generic atomics per SM: nothing went to other
- * SMs, and whether they went to global memory (not this unit's work) or to its own shared memory
- * no counter of the set says.  The standard set counts generic atomics on shared memory in its
- * wavefronts, and this kernel's last launch had none, so U's estimate leaves them out (global);
- * its range goes up to all of them as one-word local jobs of 32 passes, the counted ATOMS at 32
- * passes too.  The table has the dsmem_local family (au_dsmem_apply checked). */
-static int generic_no_cluster(const au_table *t, double G, double N, double T, int have_w, au_busy_mode busy,
-                              const au_thresholds *thr, au_result *res)
-{
-    double s_hi, scale;
-    int rc;
-    if ((rc = dsmem_s(t, "dsmem_local", N, busy, AU_A_MAX, &s_hi)) ||
-        (rc = atoms_upper_scale(t, res, have_w, N, busy, &scale)))
-        return rc;
-    double b_atoms = res->jobs > 0 ? res->busy : 0;
-    res->util_lo = res->util = b_atoms / T;
-    res->util_hi = (b_atoms * scale + G * s_hi) / T;
-    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
-    res->flags |= AU_F_GENERIC_SPACE | (scale > 1 ? AU_F_DSMEM_LOCAL_ESTIMATED : 0u);
-    au_range_finish(res, thr);
-    return AU_OK;
-}
-
-int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
-                   au_busy_mode busy, au_result *res)
-{
-    if (!t || !gpu || !res || sm_count <= 0)
-        return au_set_error(AU_E_INVAL, "au_dsmem_apply: invalid argument");
-    if ((gpu->have & AU_C_DSMEM) != AU_C_DSMEM || (res->flags & AU_F_MISSING) || !(res->active > 0))
-        return AU_OK;
-    double k = 1.0 / sm_count;
-    double G = gpu->generic_jobs * k, RW_all = gpu->dshared_wavefronts * k, XC_all = gpu->dshared_xbar * k;
-    /* the atomics' share of the DSMEM traffic (the rest: remote loads and stores, as library
-     * kernels with clusters make without any atomic), from the sectors when counted: f of the
-     * sectors and so of the wavefronts (same lane pattern, same wavefronts per sector), and of the
-     * interface's cycles f_x = 2f / (1 + f): an atomic request keeps it about twice as long per
-     * sector as a load or a store (2.0-2.25 against 1.05-1.25 cycles on the H100,
-     * docs/results/dsmem-traffic-h100-2026-11-24).  The range of a mixed launch spans the cycles'
-     * share from f to all of them. */
-    double f = 1, f_x = 1;
-    int mixed = 0;
-    if ((gpu->have & AU_C_DSHARED_SECTORS) == AU_C_DSHARED_SECTORS && gpu->dshared_sectors > 0) {
-        f = fmin(fmax(gpu->dshared_sectors_atom / gpu->dshared_sectors, 0), 1);
-        if (f < AU_DSMEM_ALL_ATOMIC)
-            res->flags |= AU_F_DSMEM_OTHER_TRAFFIC;
-        if (f <= 1 - AU_DSMEM_ALL_ATOMIC)
-            f = 0;
-        mixed = f > 0 && f < AU_DSMEM_ALL_ATOMIC;
-        f_x = 2 * f / (1 + f);
-    }
-    double RW = RW_all * f, XC = XC_all * f_x;
-    double T = res->active, N = res->queue_len > 0 ? res->queue_len : gpu->warps;
-    int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
-    if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
-        /* no DSMEM traffic; without the local wavefronts (cluster set) the counted ATOMS were
-         * priced at one pass: their passes are unknown, so U gets a range */
-        double hi;
-        int rc = atoms_upper_scale(t, res, have_w, N, busy, &hi);
-        if (rc == AU_OK && hi > 1) {
-            res->util_lo = res->util;
-            res->util_hi = res->util * hi;
-            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
-            au_range_finish(res, thr);
-        }
-        return rc;
-    }
-    /* a launch without clusters kept in the cluster set: only the local family prices it */
-    int kept = (gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0;
-    const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
-    if ((!fr && !kept) || !au_table_has_family(t, "dsmem_local")) {
-        res->flags |= AU_F_DSMEM_UNCALIBRATED;
-        res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
-        res->verdict = AU_VERDICT_UNKNOWN;
-        return AU_OK;
-    }
-    if (kept)
-        return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
-    int rc;
-    double r1, r32;
-    if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)))
-        return rc;
-    /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
-     * serialized wavefronts at the one-word request's rate per wavefront */
-    double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
-    /* mixed traffic: the atomics' cycles from their sectors' share (low) to all (high) */
-    double b_remote_lo = fmax(XC_all * f * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
-    double b_mixed_hi = mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * r32 / AU_A_MAX) : b_remote;
-    /* same-word lanes serialize at the receiver, and more so when the warps' words share one
-     * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); the counters are the
-     * same for both, so with the row family the serialized term gets its upper end from it */
-    double b_remote_hi = b_remote, b_all_hi = b_mixed_hi;
-    if (au_table_has_family(t, "dsmem_remote_row")) {
-        double row32;
-        if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
-            return rc;
-        b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
-        b_all_hi = fmax(b_mixed_hi, mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX)
-                                          : b_remote_hi);
-    }
-    /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
-     * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
-    double requests = fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
-    double j_local = fmax(G - requests, 0);
-    /* their passes: from the local wavefronts when counted (standard set too, e.g. an ncu export
-     * with every metric), else unknown: the point estimate takes the remote requests' wavefronts
-     * per request, the range spans 1..32 */
-    double a_pt, a_lo = 1, a_hi = AU_A_MAX;
-    if (have_w) {
-        double w_local = gpu->wavefronts * k - requests - (res->jobs > 0 ? res->jobs * (res->a > 0 ? res->a : 1) : 0);
-        a_pt = j_local > 0 ? w_local / j_local : 1;
-        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
-        a_lo = a_hi = a_pt;
-    } else {
-        a_pt = requests > 0 ? RW / requests : 1;
-        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
-    }
-    double s_pt, s_lo, s_hi;
-    if ((rc = dsmem_s(t, "dsmem_local", N, busy, a_pt, &s_pt)) ||
-        (rc = dsmem_s(t, "dsmem_local", N, busy, a_lo, &s_lo)) ||
-        (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)))
-        return rc;
-    /* the counted ATOMS: as priced (at one pass when their wavefronts were not counted) */
-    double b_atoms = res->jobs > 0 ? res->busy : 0, hi;
-    if ((rc = atoms_upper_scale(t, res, have_w, N, busy, &hi)) != AU_OK)
-        return rc;
-    double b_atoms_hi = b_atoms * hi;
-    double b_local = b_atoms + j_local * s_pt;
-    double b_local_lo = b_atoms + j_local * s_lo, b_local_hi = b_atoms_hi + j_local * s_hi;
-    res->util_local = b_local / T;
-    res->util_remote = b_remote / T;
-    res->busy = fmax(b_local, b_remote);
-    res->util = res->busy / T;
-    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
-    res->flags |= AU_F_DSMEM;
-    double lo = fmax(b_local_lo, b_remote), hi_local = fmax(b_local_hi, b_remote);
-    double hi_row = fmax(b_local_hi, b_remote_hi);
-    if (hi_local > lo * 1.005 + 1e-9)
-        res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
-    if (hi_row > hi_local * 1.005 + 1e-9)
-        res->flags |= AU_F_DSMEM_ROW_RANGE;
-    double lo_all = fmax(b_local_lo, b_remote_lo), hi_all = fmax(b_local_hi, b_all_hi);
-    if (mixed && (lo_all < lo * 0.995 || hi_all > hi_row * 1.005 + 1e-9))
-        res->flags |= AU_F_DSMEM_MIXED;
-    const unsigned ranged = AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED;
-    if (res->flags & ranged) {
-        res->util_lo = lo_all / T;
-        res->util_hi = hi_all / T;
-    }
-    if (res->util > 1)
-        res->flags |= AU_F_OVER_100;
-    if (res->flags & ranged)
-        au_range_finish(res, thr);
-    else
-        res->verdict = au_verdict_of(res->util, thr);
-    return AU_OK;
 }
 
 int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
@@ -611,11 +403,13 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
         return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
     if (!au_table_has_family(t, family))
         return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
+    au_family_def buf;
+    const au_family_def *fam = au_family_resolve(family, &buf);
     memset(total, 0, sizeof *total);
     double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
     for (size_t i = 0; i < nsm; ++i) {
         const au_counters *c = &per_sm[i];
-        int rc = eval_one(t, family, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
+        int rc = eval_one(t, fam, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
         if (rc)
             return rc;
         total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
@@ -646,41 +440,15 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
     if (sum_jobs > 0 && sum_active > 0) {
         total->util = sum_busy / sum_active;
         total->flags &= ~AU_F_OVER_100;
-        if (total->util > 1)
-            total->flags |= AU_F_OVER_100;
     } else {
         total->util = 0;
         total->flags |= AU_F_NO_ATOMICS;
     }
-    total->verdict = au_verdict_of(total->util, thr);
+    au_result_finish(total, thr, 0);
     return AU_OK;
 }
 
 /* ------------------------------------------------------------------ per-class evaluation */
-
-const char *au_opcode_family(const char *op)
-{
-    static const struct {
-        const char *prefix, *family;
-    } map[] = {
-        /* longest prefixes first */
-        {"ATOMS.CAST.SPIN.64", "cast_spin64"}, {"ATOMS.CAST.SPIN", "cast_spin"},
-        {"ATOMS.CAS.64", "cas64"},             {"ATOMS.CAS", "cas"},
-        {"ATOMS.POPC.INC", "popc_inc"},        {"ATOMS.ADD", "add"},
-        {"ATOMS.MIN", "min"},                  {"ATOMS.MAX", "max"},
-        {"ATOMS.EXCH", "exch"},                {"ATOMS.AND", "bit_and"},
-        {"ATOMS.OR", "bit_or"},                {"ATOMS.XOR", "bit_xor"},
-        {"ATOMS.INC", "inc"},                  {"ATOMS.DEC", "dec"},
-    };
-    if (!op)
-        return NULL;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; ++i) {
-        size_t n = strlen(map[i].prefix);
-        if (strncmp(op, map[i].prefix, n) == 0 && (op[n] == '\0' || op[n] == '.'))
-            return map[i].family;
-    }
-    return NULL;
-}
 
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
                           double active_cycles, const au_thresholds *thr, au_busy_mode busy,
@@ -728,20 +496,22 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         if (!(cls[k].jobs > 0))
             continue;
         /* the class's kind comes from its own family, whether or not the table has it */
-        int cas = au_family_is_cas_class(cls[k].family);
+        au_family_def buf;
+        const au_family_def *f = au_family_resolve(cls[k].family, &buf);
+        int cas = f && au_kind_is_cas_class(f->kind), loop = f && f->kind == AU_KIND_CAS_LOOP;
         int have = cls[k].family && au_table_has_family(t, cls[k].family);
         const char *fam = have ? cls[k].family : "add";
         double a = cls[k].wavefronts > 0 ? cls[k].wavefronts / cls[k].jobs / (cas ? 2.0 : 1.0) : 1;
         if (a > AU_A_MAX && a <= AU_A_MAX * 1.01)
             a = AU_A_MAX;
-        double s0, sc, n = pricing_n(t, fam, queue_len, busy);
+        double s0, sc, n = au_pricing_n(t, fam, queue_len, busy);
         int rc;
-        if (have && au_family_is_cas_loop(fam) && cls[k].load_wavefronts >= 0) {
+        if (have && loop && cls[k].load_wavefronts >= 0) {
             /* an attempt of a CAS loop: its wavefronts, its load's included */
             rc = au_loop_service(t, fam, n, (cls[k].wavefronts + cls[k].load_wavefronts) / cls[k].jobs,
                                  &s0, &res->flags);
         } else {
-            if (have && au_family_is_cas_loop(fam))
+            if (have && loop)
                 res->flags |= AU_F_LOOP_LOADS_UNKNOWN;
             /* a CAS class the table lacks costs what add's all-CAS column (c = n) says */
             rc = au_table_interp(t, fam, n, a, cas && !have ? n : 0, &s0, &res->flags);
@@ -761,9 +531,7 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
     res->busy = Jnc > 0 ? Jmix * mix + other : pure_sum;
     res->service = res->busy / J;
     res->util = active_cycles > 0 ? res->busy / active_cycles : 0;
-    if (res->util > 1)
-        res->flags |= AU_F_OVER_100;
-    res->verdict = au_verdict_of(res->util, thr);
+    au_result_finish(res, thr, 0);
     if (busy_share && pure_sum > 0)
         for (size_t k = 0; k < ncls; ++k)
             busy_share[k] = res->busy * pure[k] / pure_sum;

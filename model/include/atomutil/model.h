@@ -107,65 +107,12 @@ int au_table_a_max(const au_table *t, const char *family);
 /* Exact grid point, AU_E_NOTFOUND when (n, a, c) is not a measured point. */
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out);
 
-/* Flags attached to interpolated values and model results. */
+/* Flags attached to interpolated values and model results: AU_F_<id> = 1u << bit, one line each
+ * in flags.def (name and meaning there; docs/model.md's "Flags" table lists the same). */
 enum {
-    AU_F_CLAMP_N_LOW = 1u << 0,    /* queue length below the grid: clamped to the smallest n */
-    AU_F_CLAMP_N_HIGH = 1u << 1,   /* queue length above the grid: clamped to the largest n */
-    AU_F_CLAMP_A = 1u << 2,        /* a outside the grid: clamped */
-    AU_F_CLAMP_C = 1u << 3,        /* c outside 0..n: clamped */
-    AU_F_QUEUE_ESTIMATED = 1u << 4,/* N estimated from resident warps, not measured */
-    AU_F_MISSING = 1u << 5,        /* a needed counter is missing: no utilization */
-    AU_F_NO_ATOMICS = 1u << 6,     /* no shared-atomic jobs: U = 0 by definition */
-    AU_F_SM_FROM_TABLE = 1u << 7,  /* SM count taken from the table's metadata */
-    AU_F_OVER_100 = 1u << 8,       /* U > 100 %: model overestimates busy time */
-    AU_F_TABLE_OTHER_GPU = 1u << 9,/* table measured on another GPU of the same architecture */
-    AU_F_NO_WAVEFRONTS = 1u << 10, /* wavefront counter missing: a assumed 1 */
-    AU_F_SM_ROLLUP = 1u << 11,     /* per SM: N and T are the GPU means (no per-SM counters) */
-    AU_F_PASS_MISMATCH = 1u << 12, /* per SM: the SASS run counted other job numbers (> 0.5 %) */
-    AU_F_UNKNOWN_OPCODE = 1u << 13,/* an instruction's opcode is unknown: priced as add */
-    AU_F_OPCODES = 1u << 14,       /* priced by the opcodes of the kernel's code (--opcodes) */
-    AU_F_SPLIT_ESTIMATED = 1u << 15,/* --opcodes: families of one kind split by instruction count */
-    AU_F_OPCODE_MISMATCH = 1u << 16,/* --opcodes: the CAS counter disagrees with the code's opcodes */
-    AU_F_IMBALANCED = 1u << 17,    /* the busiest SM has >= 1.25 x the mean SM's atomic wavefronts */
-    AU_F_LOOP_LOADS_ESTIMATED = 1u << 18, /* CAS loops: their loads' wavefronts estimated from
-                                             shared-memory traffic they share with other loads or
-                                             stores; U has a range (util_lo..util_hi) */
-    AU_F_LOOP_LOADS_UNKNOWN = 1u << 19,   /* CAS loops: no load counters (an older export): each
-                                             attempt priced as uncontended, which contention makes
-                                             too low or too high */
-    AU_F_DSMEM = 1u << 21,                /* distributed shared memory (cluster) atomics priced from
-                                             the cluster counter set (docs/model.md, "DSMEM") */
-    AU_F_DSMEM_LOCAL_ESTIMATED = 1u << 22,/* cluster counter set: the local shared atomics' passes
-                                             are not counted; U has a range (util_lo..util_hi) */
-    AU_F_DSMEM_UNCALIBRATED = 1u << 23,   /* DSMEM traffic but the table has no dsmem families:
-                                             not priced, verdict unknown */
-    AU_F_DSMEM_ROW_RANGE = 1u << 24,      /* remote requests with same-word lanes: their cost depends
-                                             on whether other warps' words share the 128-byte row,
-                                             which no counter shows; U has a range (util_lo..util_hi) */
-    AU_F_DSMEM_OTHER_TRAFFIC = 1u << 25,  /* requests to other SMs' shared memory that are not
-                                             atomics (loads, stores: library kernels with clusters)
-                                             were seen and left out of U */
-    AU_F_DSMEM_MIXED = 1u << 26,          /* atomics and other requests share the DSMEM path: the
-                                             atomics' share of its cycles is estimated from their
-                                             sectors; U has a range (util_lo..util_hi) */
-    AU_F_GENERIC_SPACE = 1u << 27,        /* a launch without clusters measured with the cluster set
-                                             (a quiet kernel kept there): its generic atomics went to
-                                             global or to its own shared memory, which no counter of
-                                             the set tells; U has a range (util_lo..util_hi) */
-    AU_F_UNPRICED_WAVEFRONTS = 1u << 20,  /* shared-atomic wavefronts but no counted job (atomics
-                                             through generic addresses, distributed shared memory):
-                                             U prices each wavefront at one pass, a lower bound */
-    /* counters that cannot be right (docs/counters.md, "Counters that cannot be right"): verdict
-     * unknown, no figures, au_result.why says which check failed */
-    AU_F_INCONSISTENT = 1u << 28,         /* counters contradict each other: CAS jobs above all jobs,
-                                             fewer atomic wavefronts than jobs, more jobs than the
-                                             SMs could issue in their active cycles, more resident
-                                             warps than an SM holds */
-    AU_F_IMPLAUSIBLE = 1u << 29,          /* U at the unit's capacity (saturated pricing) above
-                                             AU_U_IMPLAUSIBLE: the busy time the counters give cannot
-                                             fit in the active cycles */
-    AU_F_WRONG_UNIT = 1u << 30,           /* a counter given in a unit of another kind (% or cycles
-                                             on a count of instructions, ...): not used */
+#define AU_FLAG(id, bit, name, meaning) AU_F_##id = 1u << (bit),
+#include "atomutil/flags.def"
+#undef AU_FLAG
 };
 /* The flags of a launch whose counters give no U (missing or not right): verdict unknown, and no
  * model figure is reported. */
@@ -370,11 +317,35 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown", "uncertain" */
 /* The verdict of utilization u (a fraction) under thr (NULL: AU_THRESHOLDS_DEFAULT). */
 au_verdict au_verdict_of(double u, const au_thresholds *thr);
-/* 1 for families whose own operation is CAS-class (ATOMS.CAS, .CAS.64, .CAST.SPIN*): names that
- * start with "cas" (docs/table-format.md).  They are priced at c = 0. */
+/* The family registry (families.def): one entry per family the calibrator measures. */
+typedef enum au_family_kind {
+    AU_KIND_PLAIN = 0, /* its own operation is not a CAS */
+    AU_KIND_CAS,       /* its own operation is a CAS (ATOMS.CAS, .CAS.64): priced at c = 0 */
+    AU_KIND_CAS_LOOP,  /* attempts of a compiler-made CAS loop (ATOMS.CAST.SPIN*), CAS-class too */
+    AU_KIND_DSMEM,     /* distributed shared memory (cluster): only c = 0 rows */
+} au_family_kind;
+typedef struct au_family_def {
+    const char *name;   /* table family */
+    const char *opcode; /* its SASS opcode ("ATOMS.CAST.SPIN.64"; the dsmem families': ATOM.E.ADD) */
+    au_family_kind kind;
+    int wf_per_pass;    /* wavefronts the counter reports per serialized pass (CAS class: 2) */
+    int cluster;        /* dsmem families: blocks per cluster (0 for the others) */
+    int shift;          /* dsmem families: target rank = (own rank + shift) % cluster */
+    int row;            /* dsmem families: 1 = every warp's words in one 128-byte row */
+} au_family_def;
+/* The registry's entries, in families.def's order; *count receives their number. */
+const au_family_def *au_families(size_t *count);
+/* The registry's entry of a family name, NULL for a name it does not hold. */
+const au_family_def *au_family_find(const char *name);
+/* A family's kind: the registry's, or for a name it does not hold (a table of a newer calibrator)
+ * the table format's naming convention (docs/table-format.md): names that start with "cast_spin"
+ * are CAS loops, other names that start with "cas" CAS-class, "dsmem" the cluster families. */
+au_family_kind au_family_kind_of(const char *family);
+/* 1 for families whose own operation is CAS-class (AU_KIND_CAS, AU_KIND_CAS_LOOP).  They are
+ * priced at c = 0. */
 int au_family_is_cas_class(const char *family);
-/* 1 for the CAS-loop families (ATOMS.CAST.SPIN*: names that start with "cast_spin"), whose jobs are
- * attempts of a compiler-made loop, each preceded by a shared load. */
+/* 1 for the CAS-loop families (AU_KIND_CAS_LOOP), whose jobs are attempts of a compiler-made
+ * loop, each preceded by a shared load. */
 int au_family_is_cas_loop(const char *family);
 /* 1 for the distributed-shared-memory (cluster) families (names that start with "dsmem"): they
  * hold only c = 0 rows (docs/table-format.md). */
@@ -394,8 +365,9 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
  * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
 #define AU_DSMEM_ALL_ATOMIC 0.995
-/* Table family of a launch's remote requests by its cluster size (dsmem_remote, _c4, _c8, _c16;
- * the nearest the table holds), NULL when the table has none. */
+/* Table family of a launch's remote requests by its cluster size: of the registry's remote ring
+ * families (shift > 0, row 0: dsmem_remote, _c4, _c8, _c16), the one the table holds whose
+ * cluster size is nearest (in log2; the first on a tie); NULL when the table has none. */
 const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
 /* Prices the DSMEM atomics of a launch measured with the cluster set (gpu has AU_C_DSMEM; GPU-wide
  * sums): remote busy = max(k_x * xbar cycles, k_w * dshared wavefronts) per SM, with k_x = S(remote,
@@ -411,10 +383,12 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
 
 /* ---------------------------------------------------------------- per-SM, per-class model */
 
-/* Table family of a SASS opcode: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32" -> "popc_inc",
- * "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" -> "cast_spin",
- * "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max", EXCH -> "exch",
- * AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for others. */
+/* Table family of a SASS opcode, from the registry (families.def): the family whose opcode is
+ * the longest prefix of it ending at a '.' or its end: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32"
+ * -> "popc_inc", "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" ->
+ * "cast_spin", "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max",
+ * EXCH -> "exch", AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for
+ * others (the dsmem families' generic ATOM included). */
 const char *au_opcode_family(const char *opcode);
 
 /* Jobs of one instruction class (one family) on one SM. */

@@ -1,0 +1,207 @@
+/*
+ * dsmem.c - pricing of distributed shared memory (thread block cluster) atomics from the cluster
+ * counter set (docs/model.md, "DSMEM"): the remote path of the sending SM and the local unit, each
+ * priced by the dsmem families of the table.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *au_dsmem_remote_family(const au_table *t, double cluster_size)
+{
+    size_t nf;
+    const au_family_def *f = au_families(&nf);
+    const char *best = NULL;
+    double dist = 0;
+    for (size_t i = 0; i < nf; ++i) {
+        if (f[i].kind != AU_KIND_DSMEM || f[i].shift <= 0 || f[i].row || !au_table_has_family(t, f[i].name))
+            continue;
+        double d = fabs(log2(cluster_size > 1 ? cluster_size : 2) - log2(f[i].cluster));
+        if (!best || d < dist)
+            best = f[i].name, dist = d;
+    }
+    return best;
+}
+
+/* S of a dsmem family at the pricing n, c = 0. */
+static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode busy, double a, double *s)
+{
+    double n = au_pricing_n(t, family, N, busy);
+    unsigned fl = 0;
+    return au_table_interp(t, family, n, a, 0, s, &fl);
+}
+
+/* The counted ATOMS of a launch without local wavefronts (cluster set) were priced at one pass:
+ * *scale = S(add, n, 32) / S(add, n, 1), the factor of their busy time at 32 passes; 1 when their
+ * passes were counted or there are none. */
+static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w, double N,
+                             au_busy_mode busy, double *scale)
+{
+    *scale = 1;
+    if (have_w || !(res->jobs > 0) || !au_table_has_family(t, "add"))
+        return AU_OK;
+    double s1, s32;
+    int rc;
+    if ((rc = dsmem_s(t, "add", N, busy, 1, &s1)) || (rc = dsmem_s(t, "add", N, busy, AU_A_MAX, &s32)))
+        return rc;
+    *scale = s32 / s1;
+    return AU_OK;
+}
+
+/* A launch without clusters measured with the cluster set (a quiet kernel kept there,
+ * docs/counters.md, "Quiet kernels") that made G generic atomics per SM: nothing went to other
+ * SMs, and whether they went to global memory (not this unit's work) or to its own shared memory
+ * no counter of the set says.  The standard set counts generic atomics on shared memory in its
+ * wavefronts, and this kernel's last launch had none, so U's estimate leaves them out (global);
+ * its range goes up to all of them as one-word local jobs of 32 passes, the counted ATOMS at 32
+ * passes too.  The table has the dsmem_local family (au_dsmem_apply checked). */
+static int generic_no_cluster(const au_table *t, double G, double N, double T, int have_w, au_busy_mode busy,
+                              const au_thresholds *thr, au_result *res)
+{
+    double s_hi, scale;
+    int rc;
+    if ((rc = dsmem_s(t, "dsmem_local", N, busy, AU_A_MAX, &s_hi)) ||
+        (rc = atoms_upper_scale(t, res, have_w, N, busy, &scale)))
+        return rc;
+    double b_atoms = res->jobs > 0 ? res->busy : 0;
+    res->util_lo = res->util = b_atoms / T;
+    res->util_hi = (b_atoms * scale + G * s_hi) / T;
+    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
+    res->flags |= AU_F_GENERIC_SPACE | (scale > 1 ? AU_F_DSMEM_LOCAL_ESTIMATED : 0u);
+    au_range_finish(res, thr);
+    return AU_OK;
+}
+
+/* The atomics' share of the DSMEM traffic (the rest: remote loads and stores, as library kernels
+ * with clusters make without any atomic), from the sectors when counted: *f of the sectors and so
+ * of the wavefronts (same lane pattern, same wavefronts per sector), and of the interface's cycles
+ * *f_x = 2f / (1 + f): an atomic request keeps it about twice as long per sector as a load or a
+ * store (2.0-2.25 against 1.05-1.25 cycles on the H100, docs/results/dsmem-traffic-h100-2026-11-24).
+ * Returns 1 for a mixed launch, whose range spans the cycles' share from f to all of them. */
+static int atomic_share(const au_counters *gpu, au_result *res, double *f, double *f_x)
+{
+    *f = *f_x = 1;
+    if ((gpu->have & AU_C_DSHARED_SECTORS) != AU_C_DSHARED_SECTORS || !(gpu->dshared_sectors > 0))
+        return 0;
+    *f = fmin(fmax(gpu->dshared_sectors_atom / gpu->dshared_sectors, 0), 1);
+    if (*f < AU_DSMEM_ALL_ATOMIC)
+        res->flags |= AU_F_DSMEM_OTHER_TRAFFIC;
+    if (*f <= 1 - AU_DSMEM_ALL_ATOMIC)
+        *f = 0;
+    *f_x = 2 * *f / (1 + *f);
+    return *f > 0 && *f < AU_DSMEM_ALL_ATOMIC;
+}
+
+int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
+                   au_busy_mode busy, au_result *res)
+{
+    if (!t || !gpu || !res || sm_count <= 0)
+        return au_set_error(AU_E_INVAL, "au_dsmem_apply: invalid argument");
+    if ((gpu->have & AU_C_DSMEM) != AU_C_DSMEM || (res->flags & AU_F_MISSING) || !(res->active > 0))
+        return AU_OK;
+    double k = 1.0 / sm_count;
+    double G = gpu->generic_jobs * k, RW_all = gpu->dshared_wavefronts * k, XC_all = gpu->dshared_xbar * k;
+    double f, f_x;
+    int mixed = atomic_share(gpu, res, &f, &f_x);
+    double RW = RW_all * f, XC = XC_all * f_x;
+    double T = res->active, N = res->queue_len > 0 ? res->queue_len : gpu->warps;
+    int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
+    if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
+        /* no DSMEM traffic; without the local wavefronts (cluster set) the counted ATOMS were
+         * priced at one pass: their passes are unknown, so U gets a range */
+        double hi;
+        int rc = atoms_upper_scale(t, res, have_w, N, busy, &hi);
+        if (rc == AU_OK && hi > 1) {
+            res->util_lo = res->util;
+            res->util_hi = res->util * hi;
+            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+            au_range_finish(res, thr);
+        }
+        return rc;
+    }
+    /* a launch without clusters kept in the cluster set: only the local family prices it */
+    int kept = (gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0;
+    const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
+    if ((!fr && !kept) || !au_table_has_family(t, "dsmem_local")) {
+        res->flags |= AU_F_DSMEM_UNCALIBRATED;
+        res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS);
+        res->verdict = AU_VERDICT_UNKNOWN;
+        return AU_OK;
+    }
+    if (kept)
+        return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
+    int rc;
+    double r1, r32;
+    if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)))
+        return rc;
+    /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
+     * serialized wavefronts at the one-word request's rate per wavefront */
+    double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    /* mixed traffic: the atomics' cycles from their sectors' share (low) to all (high) */
+    double b_remote_lo = fmax(XC_all * f * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
+    double b_mixed_hi = mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * r32 / AU_A_MAX) : b_remote;
+    /* same-word lanes serialize at the receiver, and more so when the warps' words share one
+     * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); the counters are the
+     * same for both, so with the row family the serialized term gets its upper end from it */
+    double b_remote_hi = b_remote, b_all_hi = b_mixed_hi;
+    if (au_table_has_family(t, "dsmem_remote_row")) {
+        double row32;
+        if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
+            return rc;
+        b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
+        b_all_hi = fmax(b_mixed_hi, mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX)
+                                          : b_remote_hi);
+    }
+    /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
+     * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
+    double requests = fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
+    double j_local = fmax(G - requests, 0);
+    /* their passes: from the local wavefronts when counted (standard set too, e.g. an ncu export
+     * with every metric), else unknown: the point estimate takes the remote requests' wavefronts
+     * per request, the range spans 1..32 */
+    double a_pt, a_lo = 1, a_hi = AU_A_MAX;
+    if (have_w) {
+        double w_local = gpu->wavefronts * k - requests - (res->jobs > 0 ? res->jobs * (res->a > 0 ? res->a : 1) : 0);
+        a_pt = j_local > 0 ? w_local / j_local : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+        a_lo = a_hi = a_pt;
+    } else {
+        a_pt = requests > 0 ? RW / requests : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+    }
+    double s_pt, s_lo, s_hi;
+    if ((rc = dsmem_s(t, "dsmem_local", N, busy, a_pt, &s_pt)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_lo, &s_lo)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)))
+        return rc;
+    /* the counted ATOMS: as priced (at one pass when their wavefronts were not counted) */
+    double b_atoms = res->jobs > 0 ? res->busy : 0, hi;
+    if ((rc = atoms_upper_scale(t, res, have_w, N, busy, &hi)) != AU_OK)
+        return rc;
+    double b_atoms_hi = b_atoms * hi;
+    double b_local = b_atoms + j_local * s_pt;
+    double b_local_lo = b_atoms + j_local * s_lo, b_local_hi = b_atoms_hi + j_local * s_hi;
+    res->util_local = b_local / T;
+    res->util_remote = b_remote / T;
+    res->busy = fmax(b_local, b_remote);
+    res->util = res->busy / T;
+    res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
+    res->flags |= AU_F_DSMEM;
+    double lo = fmax(b_local_lo, b_remote), hi_local = fmax(b_local_hi, b_remote);
+    double hi_row = fmax(b_local_hi, b_remote_hi);
+    if (hi_local > lo * 1.005 + 1e-9)
+        res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+    if (hi_row > hi_local * 1.005 + 1e-9)
+        res->flags |= AU_F_DSMEM_ROW_RANGE;
+    double lo_all = fmax(b_local_lo, b_remote_lo), hi_all = fmax(b_local_hi, b_all_hi);
+    if (mixed && (lo_all < lo * 0.995 || hi_all > hi_row * 1.005 + 1e-9))
+        res->flags |= AU_F_DSMEM_MIXED;
+    const unsigned ranged = AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED;
+    if (res->flags & ranged) {
+        res->util_lo = lo_all / T;
+        res->util_hi = hi_all / T;
+    }
+    au_result_finish(res, thr, (res->flags & ranged) != 0);
+    return AU_OK;
+}

@@ -1,0 +1,98 @@
+/*
+ * families.c - the family registry (atomutil/families.def) for the model: a family's kind, the
+ * opcode-to-family map, and the pricing checks that follow from the kind.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const au_family_def registry[] = {
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+    {#name, opcode, AU_KIND_##kind, wf_per_pass, 0, 0, 0},
+#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what)                                    \
+    {#name, opcode, AU_KIND_DSMEM, 1, cluster, shift, row},
+#include "atomutil/families.def"
+#undef AU_FAMILY
+#undef AU_DSMEM_FAMILY
+};
+#define NREGISTRY (sizeof registry / sizeof registry[0])
+
+const au_family_def *au_families(size_t *count)
+{
+    if (count)
+        *count = NREGISTRY;
+    return registry;
+}
+
+const au_family_def *au_family_find(const char *name)
+{
+    for (size_t i = 0; name && i < NREGISTRY; ++i)
+        if (strcmp(registry[i].name, name) == 0)
+            return &registry[i];
+    return NULL;
+}
+
+au_family_kind au_family_kind_of(const char *family)
+{
+    const au_family_def *f = au_family_find(family);
+    if (f)
+        return f->kind;
+    if (!family)
+        return AU_KIND_PLAIN;
+    if (strncmp(family, "cast_spin", 9) == 0)
+        return AU_KIND_CAS_LOOP;
+    if (strncmp(family, "cas", 3) == 0)
+        return AU_KIND_CAS;
+    return strncmp(family, "dsmem", 5) == 0 ? AU_KIND_DSMEM : AU_KIND_PLAIN;
+}
+
+const au_family_def *au_family_resolve(const char *family, au_family_def *buf)
+{
+    const au_family_def *f = au_family_find(family);
+    if (f || !family)
+        return f;
+    buf->name = family;
+    buf->opcode = NULL;
+    buf->kind = au_family_kind_of(family);
+    buf->wf_per_pass = au_kind_is_cas_class(buf->kind) ? 2 : 1;
+    buf->cluster = buf->shift = buf->row = 0;
+    return buf;
+}
+
+int au_kind_is_cas_class(au_family_kind kind)
+{
+    return kind == AU_KIND_CAS || kind == AU_KIND_CAS_LOOP;
+}
+
+int au_family_is_cas_class(const char *family)
+{
+    return au_kind_is_cas_class(au_family_kind_of(family));
+}
+
+int au_family_is_cas_loop(const char *family)
+{
+    return au_family_kind_of(family) == AU_KIND_CAS_LOOP;
+}
+
+/* The length of a family's opcode as a prefix: a trailing ".32", the default width that some
+ * opcodes spell out (ATOMS.POPC.INC.32), is left out, so that the family takes every width
+ * suffix its opcode may carry. */
+static size_t prefix_len(const char *opcode)
+{
+    size_t n = strlen(opcode);
+    return n > 3 && strcmp(opcode + n - 3, ".32") == 0 ? n - 3 : n;
+}
+
+const char *au_opcode_family(const char *op)
+{
+    const au_family_def *best = NULL;
+    size_t best_n = 0;
+    for (size_t i = 0; op && i < NREGISTRY; ++i) {
+        size_t n = prefix_len(registry[i].opcode);
+        if (registry[i].kind == AU_KIND_DSMEM || n <= best_n)
+            continue;
+        if (strncmp(op, registry[i].opcode, n) == 0 && (op[n] == '\0' || op[n] == '.'))
+            best = &registry[i], best_n = n;
+    }
+    return best ? best->name : NULL;
+}
