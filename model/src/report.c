@@ -16,23 +16,10 @@ void au_report_init(au_report *r)
     au_strlcpy(r->family, "add", sizeof r->family);
 }
 
-void au_persm_free(au_persm *p)
-{
-    if (!p)
-        return;
-    free(p->jobs);
-    free(p->a);
-    free(p->busy);
-    free(p->util);
-    free(p->instr);
-    free(p);
-}
-
 void au_report_free(au_report *r)
 {
     for (size_t i = 0; i < r->count; ++i) {
         free(r->launches[i].kernel);
-        au_persm_free(r->launches[i].persm);
         au_opsplit_free(r->launches[i].ops);
     }
     free(r->launches);
@@ -156,39 +143,6 @@ static const char *fit_num(double v, int prec, int width, char *buf, size_t size
             return buf;
     snprintf(buf, size, "%.0e", v);
     return buf;
-}
-
-/* Per-SM section of the human report: spread of U over SMs and the top instructions. */
-static void render_persm_human(const au_report *r, FILE *out)
-{
-    int any = 0;
-    for (size_t i = 0; i < r->count; ++i) {
-        const au_launch *l = &r->launches[i];
-        const au_persm *p = l->persm;
-        if (!p)
-            continue;
-        if (!any)
-            fprintf(out, "\nPer SM (jobs per SM and instruction from a second, SASS-patched run; N and T are the "
-                         "GPU means):\n");
-        any = 1;
-        char kn[192], fl[256];
-        kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
-        au_flags_string(p->flags, fl, sizeof fl);
-        fprintf(out, "%4lld  %s U%% min %.1f  median %.1f  max %.1f  all %.1f  busiest SM %zu  imbalance "
-                     "%.2f  jobs %.0f (counters %.0f)%s%s\n",
-                l->id, kn, p->util_min * 100, p->util_median * 100, p->util_max * 100, p->util_total * 100,
-                p->busiest, p->imbalance, p->sass_jobs, l->ctr.jobs, fl[0] ? "  " : "", fl);
-        double total = 0;
-        for (size_t k = 0; k < p->ninstr; ++k)
-            total += p->instr[k].busy;
-        for (size_t k = 0; k < p->ninstr && k < 5; ++k) {
-            const au_instr *x = &p->instr[k];
-            char src[sizeof x->source * 3];
-            fprintf(out, "        pc 0x%04x %-22s %-11s jobs %10.0f  a %5.2f  busy %5.1f %%  %s\n", x->pc, x->opcode,
-                    x->family, x->jobs, x->jobs > 0 ? x->wavefronts / x->jobs / (au_family_is_cas_class(x->family) ? 2 : 1) : 0,
-                    total > 0 ? x->busy / total * 100 : 0, au_text_fit(x->source, src, sizeof src, 0, 0));
-        }
-    }
 }
 
 /* Opcode section of the human report: once per kernel, its classes, U by classes and by the
@@ -414,7 +368,6 @@ static void render_table(const au_report *r, FILE *out)
     if (other)
         fprintf(out, "\n%zu launch%s sent loads or stores, not atomics, to other SMs' shared memory (flag "
                      "dsmem_other_traffic): not in U\n", other, other == 1 ? "" : "es");
-    render_persm_human(r, out);
     render_opcodes_human(r, out);
 }
 
@@ -517,63 +470,6 @@ static void json_num(FILE *out, const char *key, double v, int last)
         fprintf(out, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
     else
         fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
-}
-
-static void json_array(FILE *out, const char *key, const double *v, size_t n, double scale)
-{
-    fprintf(out, "\"%s\": [", key);
-    for (size_t i = 0; i < n; ++i)
-        fprintf(out, "%s%.6g", i ? ", " : "", isfinite(v[i]) ? v[i] * scale : 0);
-    fputc(']', out);
-}
-
-static void json_instr(FILE *out, const au_instr *v, size_t n);
-
-static void json_persm(FILE *out, const au_persm *p)
-{
-    char fl[256];
-    fprintf(out, ",\n     \"per_sm\": {\"sm_count\": %zu, ", p->nsm);
-    json_num(out, "util_pct_min", p->util_min * 100, 0);
-    json_num(out, "util_pct_median", p->util_median * 100, 0);
-    json_num(out, "util_pct_max", p->util_max * 100, 0);
-    json_num(out, "util_pct_all", p->util_total * 100, 0);
-    fprintf(out, "\"busiest_sm\": %zu, ", p->busiest);
-    json_num(out, "imbalance", p->imbalance, 0);
-    json_num(out, "sass_jobs", p->sass_jobs, 0);
-    fprintf(out, "\"flags\": \"%s\",\n       ", au_flags_string(p->flags, fl, sizeof fl));
-    json_array(out, "util_pct", p->util, p->nsm, 100);
-    fprintf(out, ",\n       ");
-    json_array(out, "jobs", p->jobs, p->nsm, 1);
-    fprintf(out, ",\n       ");
-    json_array(out, "a_passes_per_job", p->a, p->nsm, 1);
-    fprintf(out, ",\n       ");
-    json_array(out, "busy_cycles", p->busy, p->nsm, 1);
-    fprintf(out, ",\n       ");
-    json_instr(out, p->instr, p->ninstr);
-    fputc('}', out);
-}
-
-static void json_instr(FILE *out, const au_instr *v, size_t n)
-{
-    fprintf(out, "\"instructions\": [");
-    for (size_t k = 0; k < n; ++k) {
-        const au_instr *x = &v[k];
-        fprintf(out, "%s\n         {\"function\": ", k ? "," : "");
-        json_str(out, x->function);
-        fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
-        json_str(out, x->opcode);
-        fprintf(out, ", \"family\": ");
-        json_str(out, x->family);
-        fprintf(out, ", \"source\": ");
-        json_str(out, x->source);
-        fprintf(out, ", ");
-        json_num(out, "jobs", x->jobs, 0);
-        json_num(out, "wavefronts", x->wavefronts, 0);
-        json_num(out, "threads", x->threads, 0);
-        json_num(out, "busy_cycles", x->busy, 1);
-        fputc('}', out);
-    }
-    fputc(']', out);
 }
 
 /* ok: the launch has a U (its price by --family is not printed otherwise) */
@@ -689,8 +585,6 @@ static void render_json(const au_report *r, FILE *out)
         }
         fprintf(out, "], \"missing\": ");
         json_str(out, l->missing_names);
-        if (l->persm)
-            json_persm(out, l->persm);
         if (l->ops)
             json_opcodes(out, l->ops, ok);
         fputc('}', out);
@@ -711,89 +605,4 @@ int au_report_render(const au_report *r, au_format fmt, FILE *out)
     if (ferror(out))
         return au_set_error(AU_E_IO, "write error on output");
     return AU_OK;
-}
-
-/* ------------------------------------------------------------ per-SM CSV and SVG */
-
-int au_report_render_persm_csv(const au_report *r, FILE *out)
-{
-    fputs("launch_id,process_id,kernel,sm,jobs,a_passes_per_job,busy_cycles,active_cycles,util_pct\n", out);
-    for (size_t i = 0; i < r->count; ++i) {
-        const au_launch *l = &r->launches[i];
-        if (!l->persm)
-            continue;
-        for (size_t k = 0; k < l->persm->nsm; ++k) {
-            fprintf(out, "%lld,%lld,", l->id, l->pid);
-            csv_str(out, l->kernel ? l->kernel : "");
-            fprintf(out, ",%zu,%.0f,%.4f,%.1f,%.1f,%.3f\n", k, l->persm->jobs[k], l->persm->a[k],
-                    l->persm->busy[k], l->res.active, l->persm->util[k] * 100);
-        }
-    }
-    return ferror(out) ? au_set_error(AU_E_IO, "write error") : AU_OK;
-}
-
-static void svg_text(FILE *out, const char *s)
-{
-    for (; *s; ++s) {
-        if (*s == '<')
-            fputs("&lt;", out);
-        else if (*s == '>')
-            fputs("&gt;", out);
-        else if (*s == '&')
-            fputs("&amp;", out);
-        else
-            fputc(*s, out);
-    }
-}
-
-int au_report_render_persm_svg(const au_report *r, FILE *out, size_t max_launches)
-{
-    size_t rows = 0, nsm = 0;
-    for (size_t i = 0; i < r->count; ++i)
-        if (r->launches[i].persm && rows < max_launches) {
-            ++rows;
-            if (r->launches[i].persm->nsm > nsm)
-                nsm = r->launches[i].persm->nsm;
-        }
-    const double bw = 6, left = 60, rowh = 140, plot = 100, top = 40;
-    double width = left + nsm * bw + 20, height = top + rows * rowh + 20;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                 "font-family=\"sans-serif\" font-size=\"11\">\n", width, height);
-    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(out, "<text x=\"%.0f\" y=\"20\" font-size=\"14\">Utilization of the shared atomic unit per SM "
-                 "(atomutil %s)</text>\n", left, AU_VERSION_STRING);
-    size_t row = 0;
-    for (size_t i = 0; i < r->count && row < rows; ++i) {
-        const au_launch *l = &r->launches[i];
-        const au_persm *p = l->persm;
-        if (!p)
-            continue;
-        double y0 = top + row * rowh, base = y0 + plot + 20;
-        double ymax = p->util_max > 1 ? p->util_max : 1;
-        char kn[80];
-        au_kernel_short(l->kernel, kn, sizeof kn, 60);
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">launch %lld: ", left, y0 + 14, l->id);
-        svg_text(out, kn);
-        fprintf(out, " (U all SMs %.1f %%, min %.1f, max %.1f)</text>\n", p->util_total * 100, p->util_min * 100,
-                p->util_max * 100);
-        /* axis: 0 and 100 % */
-        for (int t = 0; t <= 1; ++t) {
-            double y = base - t * plot / ymax;
-            fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\"/>"
-                         "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n",
-                    left, left + nsm * bw, y, y, left - 4, y + 4, t * 100);
-        }
-        for (size_t k = 0; k < p->nsm; ++k) {
-            double u = p->util[k] > 0 ? p->util[k] : 0, h = u / ymax * plot;
-            const char *color = u >= r->thr.bound ? "#c0392b" : u >= r->thr.significant ? "#e67e22" : "#2e86c1";
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                         "<title>SM %zu: U %.1f %%, %.0f jobs</title></rect>\n",
-                    left + k * bw, base - h, bw - 1, h, color, k, u * 100, p->jobs[k]);
-        }
-        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">SM instance 0..%zu</text>\n", left, base + 14,
-                p->nsm ? p->nsm - 1 : 0);
-        ++row;
-    }
-    fprintf(out, "</svg>\n");
-    return ferror(out) ? au_set_error(AU_E_IO, "write error") : AU_OK;
 }
