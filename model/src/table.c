@@ -645,18 +645,17 @@ int au_table_load_meta(const char *path, au_table_meta *out)
     return rc;
 }
 
+static int parse_table_file(const char *name, const char *buf, size_t len, void *out)
+{
+    return au_table_parse(name, buf, len, out);
+}
+
 int au_table_load(const char *path, au_table **out)
 {
     *out = NULL;
     if (!path)
         return au_set_error(AU_E_INVAL, "au_table_load: no path");
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, TABLE_MAX_BYTES, &buf, &len);
-    if (rc)
-        return rc;
-    rc = au_table_parse(path, buf, len, out);
-    free(buf);
+    int rc = au_parse_file(path, TABLE_MAX_BYTES, parse_table_file, out);
     if (rc == AU_OK)
         au_strlcpy((*out)->path, path, sizeof (*out)->path);
     return rc;

@@ -502,14 +502,12 @@ out:
     return rc;
 }
 
+static int parse_export_file(const char *name, const char *buf, size_t len, void *out)
+{
+    return au_ncu_import_buffer(name, buf, len, out);
+}
+
 int au_ncu_import(const char *path, au_report *r)
 {
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, EXPORT_MAX_BYTES, &buf, &len);
-    if (rc)
-        return rc;
-    rc = au_ncu_import_buffer(path, buf, len, r);
-    free(buf);
-    return rc;
+    return au_parse_file(path, EXPORT_MAX_BYTES, parse_export_file, r);
 }
