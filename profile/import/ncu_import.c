@@ -273,14 +273,8 @@ static int new_launch(import_state *st, slot *sl, long long pid, long long id, a
     if (!l)
         return AU_E_NOMEM;
     size_t li = st->r->count - 1 - st->first_launch;
-    if (li >= st->extra_cap) {
-        size_t ncap = st->extra_cap ? st->extra_cap * 2 : 64;
-        launch_extra *ne = realloc(st->extra, ncap * sizeof *ne);
-        if (!ne)
-            return au_set_error(AU_E_NOMEM, "out of memory");
-        st->extra = ne;
-        st->extra_cap = ncap;
-    }
+    if (au_grow(&st->extra, &st->extra_cap, li, sizeof *st->extra, 64) != 0) /* li counts up by one */
+        return au_set_error(AU_E_NOMEM, "out of memory");
     st->extra[li].seen_bits = 0;
     sl->pid = pid;
     sl->id = id;
