@@ -142,6 +142,18 @@ done:
     return AU_OK;
 }
 
+int au_parse_file(const char *path, size_t max, au_buffer_parser parse, void *out)
+{
+    char *buf;
+    size_t len;
+    int rc = au_read_file(path, max, &buf, &len);
+    if (rc)
+        return rc;
+    rc = parse(path, buf, len, out);
+    free(buf);
+    return rc;
+}
+
 int au_parse_long(const char *s, long *out)
 {
     char *end;

@@ -491,6 +491,36 @@ out:
     return rc;
 }
 
+/* Rejects what is not text at all: an empty file, binary data. */
+static int check_text(const char *name, const char *buf, size_t len)
+{
+    if (len == 0)
+        return au_set_error_at(AU_E_PARSE, name, 1, "empty file (expected '%s')", MAGIC);
+    if (memchr(buf, '\0', len)) {
+        long l = 1;
+        for (const char *q = buf; *q; ++q)
+            l += *q == '\n';
+        return au_set_error_at(AU_E_PARSE, name, l, "binary data (NUL byte): not a CSV table");
+    }
+    return AU_OK;
+}
+
+/* The first line that is not blank must be MAGIC. */
+static int check_magic(const char *name, const char *line, long lineno)
+{
+    if (strcmp(line, MAGIC) == 0)
+        return AU_OK;
+    /* "# atomutil-table v<digits>" is another version; anything else (a v1 line with junk after
+     * it, CR-only line ends) is not a table we know */
+    int other = strncmp(line, "# atomutil-table v", 18) == 0 && line[18] &&
+                strspn(line + 18, "0123456789") == strlen(line + 18);
+    return other ? au_set_error_at(AU_E_PARSE, name, lineno,
+                                   "unsupported table format version v%.20s (this atomutil reads '%s')",
+                                   line + 18, MAGIC)
+                 : au_set_error_at(AU_E_PARSE, name, lineno, "not an atomutil table: first line must be '%s'",
+                                   MAGIC);
+}
+
 /* meta_only: stop at the header line once the metadata is checked (no rows, not finalized). */
 static int parse_table(const char *name, const char *buf, size_t len, int meta_only, au_table **out)
 {
@@ -506,17 +536,8 @@ static int parse_table(const char *name, const char *buf, size_t len, int meta_o
         goto fail;
     }
     have_parser = 1;
-    if (len == 0) {
-        rc = au_set_error_at(AU_E_PARSE, name, 1, "empty file (expected '%s')", MAGIC);
+    if ((rc = check_text(name, buf, len)))
         goto fail;
-    }
-    if (memchr(buf, '\0', len)) {
-        long l = 1;
-        for (const char *q = buf; *q; ++q)
-            l += *q == '\n';
-        rc = au_set_error_at(AU_E_PARSE, name, l, "binary data (NUL byte): not a CSV table");
-        goto fail;
-    }
     enum { WANT_MAGIC, META, DATA } state = WANT_MAGIC;
     unsigned seen = 0;
     fam_hash fh = {NULL, 0};
@@ -546,18 +567,8 @@ static int parse_table(const char *name, const char *buf, size_t len, int meta_o
         if (state == WANT_MAGIC) {
             if (blank)
                 continue;
-            if (strcmp(linebuf, MAGIC) != 0) {
-                /* "# atomutil-table v<digits>" is another version; anything else (a v1 line with
-                 * junk after it, CR-only line ends) is not a table we know */
-                int other = strncmp(linebuf, "# atomutil-table v", 18) == 0 && linebuf[18] &&
-                            strspn(linebuf + 18, "0123456789") == strlen(linebuf + 18);
-                rc = other ? au_set_error_at(AU_E_PARSE, name, lineno,
-                                             "unsupported table format version v%.20s (this atomutil "
-                                             "reads '%s')", linebuf + 18, MAGIC)
-                           : au_set_error_at(AU_E_PARSE, name, lineno,
-                                             "not an atomutil table: first line must be '%s'", MAGIC);
+            if ((rc = check_magic(name, linebuf, lineno)))
                 break;
-            }
             state = META;
         } else if (state == META) {
             if (blank)
@@ -645,18 +656,17 @@ int au_table_load_meta(const char *path, au_table_meta *out)
     return rc;
 }
 
+static int parse_table_file(const char *name, const char *buf, size_t len, void *out)
+{
+    return au_table_parse(name, buf, len, out);
+}
+
 int au_table_load(const char *path, au_table **out)
 {
     *out = NULL;
     if (!path)
         return au_set_error(AU_E_INVAL, "au_table_load: no path");
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, TABLE_MAX_BYTES, &buf, &len);
-    if (rc)
-        return rc;
-    rc = au_table_parse(path, buf, len, out);
-    free(buf);
+    int rc = au_parse_file(path, TABLE_MAX_BYTES, parse_table_file, out);
     if (rc == AU_OK)
         au_strlcpy((*out)->path, path, sizeof (*out)->path);
     return rc;

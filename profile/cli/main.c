@@ -184,12 +184,32 @@ static int exit_for(int status)
     }
 }
 
+/* getopt_long's ids of the options without a short form */
+enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES,
+       O_NO_OPCODES, O_NO_CACHE, O_TIMING };
+
+/* The command line, parsed (parse_options).  ops: the files of --compare (the first two, nops
+ * counting all operands); program: PROGRAM and its arguments where live. */
+typedef struct {
+    const char *import, *table_path, *family, *regex;
+    char *out_base; /* -o, shortened by output_base() */
+    long skip, count;
+    int quiet, metrics, compare, family_given, no_cache, timing_on, live;
+    int opcodes; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
+    au_format fmt;
+    au_thresholds thr;
+    au_busy_mode busy;
+    const char *ops[2];
+    int nops;
+    char **program;
+} cli_options;
+
 /* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
  * Returns EXIT_OK or an exit status after printing one line on stderr. */
-static int load_and_eval(const char *path, const char *regex, long skip, long count,
-                         const char *table_path, const char *family, const au_thresholds *thr,
-                         au_busy_mode busy, int quiet, au_report *rep, au_table **table)
+static int load_and_eval(const char *path, const cli_options *o, au_report *rep, au_table **table)
 {
+    const char *regex = o->regex, *table_path = o->table_path, *family = o->family;
+    long skip = o->skip, count = o->count;
     int st;
     char *picked = NULL;
     int rc = EXIT_OK;
@@ -234,8 +254,8 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         rc = EXIT_NOTABLE;
         goto done;
     }
-    rep->busy = busy;
-    if ((st = au_report_eval(rep, *table, family, thr)) != AU_OK) {
+    rep->busy = o->busy;
+    if ((st = au_report_eval(rep, *table, family, &o->thr)) != AU_OK) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         rc = exit_for(st);
         goto done;
@@ -253,7 +273,7 @@ static int load_and_eval(const char *path, const char *regex, long skip, long co
         rc = EXIT_NOLAUNCH;
         goto done;
     }
-    if (!quiet) {
+    if (!o->quiet) {
         /* the table's own words, cleaned for the terminal */
         char note[sizeof m->note * 3], gpu[sizeof m->gpu_name * 3];
         au_text_fit(m->note, note, sizeof note, 0, 0);
@@ -440,13 +460,127 @@ static int next_option(int argc, char **argv, const struct option *opts, int *at
     }
 }
 
-int main(int argc, char **argv)
+/* One option of the command line into *o (c: next_option's answer; opt_text: the option as
+ * written).  -1 to go on, or the exit status (--help, --version, a usage error). */
+static int apply_option(int c, const char *opt_text, cli_options *o, int *signif_given)
 {
-    timing tm;
-    memset(&tm, 0, sizeof tm);
-    tm.start = now_s();
-    enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES, O_NO_OPCODES,
-           O_NO_CACHE, O_TIMING };
+    switch (c) {
+    case 'i':
+        if (o->import) { /* last-wins would drop a file without a word */
+            fprintf(stderr, "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
+                            "compares two (see --help)\n", prog, o->import, optarg);
+            return EXIT_USAGE;
+        }
+        o->import = optarg;
+        break;
+    case 't': o->table_path = optarg; break;
+    case 'k': o->regex = optarg; break;
+    case 'o': o->out_base = optarg; break; /* shortened by output_base() */
+    case 'q': o->quiet = 1; break;
+    case O_FAMILY: o->family = optarg; o->family_given = 1; break;
+    case O_BOUND: if (parse_pct("--bound", optarg, &o->thr.bound)) return EXIT_USAGE; break;
+    case O_SIGNIF:
+        if (parse_pct("--significant", optarg, &o->thr.significant))
+            return EXIT_USAGE;
+        *signif_given = 1;
+        break;
+    case O_SKIP: if (parse_count("--launch-skip", optarg, &o->skip)) return EXIT_USAGE; break;
+    case O_COUNT: if (parse_count("--launch-count", optarg, &o->count)) return EXIT_USAGE; break;
+    case O_CSV:
+    case O_JSON:
+        if (o->fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && o->fmt != AU_FMT_TABLE) {
+            fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
+            return EXIT_USAGE;
+        }
+        o->fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
+        break;
+    case O_METRICS: o->metrics = 1; break;
+    case O_COMPARE: o->compare = 1; break;
+    case O_OPCODES: o->opcodes = 1; break;
+    case O_NO_OPCODES: o->opcodes = 0; break;
+    case O_NO_CACHE: o->no_cache = 1; break;
+    case O_TIMING: o->timing_on = 1; break;
+    case O_BUSY:
+        if (strcmp(optarg, "saturated") == 0)
+            o->busy = AU_BUSY_SATURATED;
+        else if (strcmp(optarg, "queue") == 0)
+            o->busy = AU_BUSY_QUEUE;
+        else {
+            fprintf(stderr, "%s: --busy takes 'saturated' or 'queue', got '%s'\n", prog, optarg);
+            return EXIT_USAGE;
+        }
+        break;
+    case 'h': usage(stdout); return EXIT_OK;
+    case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
+    case ':':
+        fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, opt_text);
+        return EXIT_USAGE;
+    default:
+        fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, opt_text);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Checks that depend on several options, in the order of the messages' precedence.  -1 to go on,
+ * or the exit status. */
+static int check_options(cli_options *o, int signif_given)
+{
+    /* --bound alone below the default --significant lowers it with it */
+    if (!signif_given && o->thr.significant > o->thr.bound)
+        o->thr.significant = o->thr.bound;
+    if (o->thr.significant > o->thr.bound) {
+        fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog,
+                o->thr.significant * 100, o->thr.bound * 100);
+        return EXIT_USAGE;
+    }
+    if (o->metrics) {
+        print_ncu_metrics();
+        return EXIT_OK;
+    }
+    if (o->out_base && output_base(o->out_base, o->fmt) != 0)
+        return EXIT_USAGE;
+    int modes = (o->import != NULL) + o->compare + o->live;
+    if (modes > 1) {
+        fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o->opcodes < 0)
+        o->opcodes = o->family_given ? 0 : o->compare ? 0 : -1;
+    if (o->compare) {
+        if (o->opcodes > 0) {
+            fprintf(stderr, "%s: --opcodes works with -- PROGRAM or --import, not --compare\n", prog);
+            return EXIT_USAGE;
+        }
+        if (o->timing_on) {
+            fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
+            return EXIT_USAGE;
+        }
+        if (o->nops != 2) {
+            fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
+            return EXIT_USAGE;
+        }
+        if (o->fmt == AU_FMT_JSON) {
+            fprintf(stderr, "%s: --compare prints a table or --csv, not --json\n", prog);
+            return EXIT_USAGE;
+        }
+        return -1;
+    }
+    if (o->nops > 0) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->ops[0]);
+        return EXIT_USAGE;
+    }
+    if (!o->live && !o->import) {
+        fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n",
+                prog);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* The whole command line into *o.  -1 to go on, or the exit status (after its message). */
+static int parse_options(int argc, char **argv, cli_options *o)
+{
     static const struct option opts[] = {
         {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
         {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
@@ -461,261 +595,220 @@ int main(int argc, char **argv)
         {"no-cache", no_argument, 0, O_NO_CACHE}, {"timing", no_argument, 0, O_TIMING},
         {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    const char *import = NULL, *table_path = NULL, *family = "add", *regex = NULL;
-    char *out_base = NULL;
-    long skip = 0, count = -1;
-    int quiet = 0, metrics = 0, compare = 0, family_given = 0, no_cache = 0, timing_on = 0, signif_given = 0;
-    int opcodes = -1; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
-    au_format fmt = AU_FMT_TABLE;
-    au_thresholds thr = AU_THRESHOLDS_DEFAULT;
-    au_busy_mode busy = AU_BUSY_SATURATED;
-    int c, at = optind, nops = 0;
-    const char *ops[2] = {NULL, NULL}; /* operands: the files of --compare */
+    static const au_thresholds thr_default = AU_THRESHOLDS_DEFAULT;
+    memset(o, 0, sizeof *o);
+    o->family = "add";
+    o->count = -1;
+    o->opcodes = -1;
+    o->fmt = AU_FMT_TABLE;
+    o->thr = thr_default;
+    o->busy = AU_BUSY_SATURATED;
+    int c, at = optind, signif_given = 0;
 
     opterr = 0;
     /* leading ':' makes a missing argument ':' rather than '?' (an "unknown option") */
-    while ((c = next_option(argc, argv, opts, &at, ops, 2, &nops)) != -1) {
+    while ((c = next_option(argc, argv, opts, &at, o->ops, 2, &o->nops)) != -1) {
         /* the option as written, for messages: argv[at] is the element getopt just read, and
          * optopt the short option inside it ("-xq" names -x, not a neighbouring argument) */
         char short_opt[3] = {'-', (char)optopt, '\0'};
         const char *opt_text = strncmp(argv[at], "--", 2) == 0 ? argv[at] : short_opt;
         at = optind;
-        switch (c) {
-        case 'i':
-            if (import) { /* last-wins would drop a file without a word */
-                fprintf(stderr, "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
-                                "compares two (see --help)\n", prog, import, optarg);
-                return EXIT_USAGE;
-            }
-            import = optarg;
-            break;
-        case 't': table_path = optarg; break;
-        case 'k': regex = optarg; break;
-        case 'o': out_base = optarg; break; /* shortened by output_base() */
-        case 'q': quiet = 1; break;
-        case O_FAMILY: family = optarg; family_given = 1; break;
-        case O_BOUND: if (parse_pct("--bound", optarg, &thr.bound)) return EXIT_USAGE; break;
-        case O_SIGNIF:
-            if (parse_pct("--significant", optarg, &thr.significant))
-                return EXIT_USAGE;
-            signif_given = 1;
-            break;
-        case O_SKIP: if (parse_count("--launch-skip", optarg, &skip)) return EXIT_USAGE; break;
-        case O_COUNT: if (parse_count("--launch-count", optarg, &count)) return EXIT_USAGE; break;
-        case O_CSV:
-        case O_JSON:
-            if (fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && fmt != AU_FMT_TABLE) {
-                fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
-                return EXIT_USAGE;
-            }
-            fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
-            break;
-        case O_METRICS: metrics = 1; break;
-        case O_COMPARE: compare = 1; break;
-        case O_OPCODES: opcodes = 1; break;
-        case O_NO_OPCODES: opcodes = 0; break;
-        case O_NO_CACHE: no_cache = 1; break;
-        case O_TIMING: timing_on = 1; break;
-        case O_BUSY:
-            if (strcmp(optarg, "saturated") == 0)
-                busy = AU_BUSY_SATURATED;
-            else if (strcmp(optarg, "queue") == 0)
-                busy = AU_BUSY_QUEUE;
-            else {
-                fprintf(stderr, "%s: --busy takes 'saturated' or 'queue', got '%s'\n", prog, optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, opt_text);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, opt_text);
-            return EXIT_USAGE;
+        int rc = apply_option(c, opt_text, o, &signif_given);
+        if (rc >= 0)
+            return rc;
+    }
+    o->live = optind > at && optind < argc; /* "--" read, PROGRAM after it */
+    o->program = argv + optind;
+    return check_options(o, signif_given);
+}
+
+/* --compare A B: both evaluated the same way, then side by side. */
+static int run_compare(const cli_options *o)
+{
+    au_report ra, rb;
+    au_table *ta = NULL, *tb = NULL;
+    au_report_init(&ra);
+    au_report_init(&rb);
+    int rc = load_and_eval(o->ops[0], o, &ra, &ta);
+    if (rc == EXIT_OK && !o->quiet)
+        warn_unusable(&ra);
+    if (rc == EXIT_OK)
+        rc = load_and_eval(o->ops[1], o, &rb, &tb);
+    if (rc == EXIT_OK && !o->quiet)
+        warn_unusable(&rb);
+    if (rc == EXIT_OK) {
+        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
+        if (!out)
+            rc = EXIT_FAIL;
+        else if (au_compare_render(&ra, &rb, o->fmt, out) != 0)
+            rc = EXIT_FAIL;
+        rc = close_output(out, rc);
+    }
+    au_report_free(&ra);
+    au_report_free(&rb);
+    au_table_free(ta);
+    au_table_free(tb);
+    return rc;
+}
+
+/* Where a report's counters and kernel code are: a live run's BASE.counters.csv and BASE.cubins/,
+ * or the export given to --import (and the BASE.cubins/ of the run that made it). */
+typedef struct {
+    char counters[4200], base[4096], cubin_dir[4200];
+    const char *import; /* the counters file or export read */
+    live_result lr;
+} run_files;
+
+/* -- PROGRAM: runs it under CUPTI into f->counters.  -1 to go on to the report, or the exit
+ * status (nothing measured, or profiling could not be set up). */
+static int run_live(const cli_options *o, run_files *f, timing *tm)
+{
+    live_result *lr = &f->lr;
+    if (o->out_base)
+        au_strlcpy(f->base, o->out_base, sizeof f->base);
+    else
+        snprintf(f->base, sizeof f->base, "atomutil-%ld", (long)getpid());
+    snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
+    if (o->opcodes)
+        snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
+    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL,
+                      o->opcodes ? f->cubin_dir : NULL};
+    int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
+    if (st != 0)
+        return st;
+    tm->live = 1;
+    tm->run_s = lr->run_s;
+    f->import = f->counters;
+    if (lr->rows == 0) {
+        fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
+                lr->tool_errors ? ": profiling failed, see above"
+                                : ": the program launched no kernel, or did not use CUDA",
+                f->counters);
+        if (f->cubin_dir[0])
+            rmdir(f->cubin_dir); /* only if empty */
+        return lr->exit_status != 0 ? lr->exit_status : lr->tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
+    }
+    char name[1024]; /* the program's name, cleaned for the terminal */
+    au_text_fit(o->program[0], name, sizeof name, 0, 0);
+    if (lr->signal && !o->quiet)
+        fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
+                        "measured before it (counters kept in %s)\n",
+                prog, name, lr->signal, f->counters);
+    else if (lr->exit_status != 0 && !o->quiet)
+        fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
+                        "measured before it ended (counters kept in %s)\n",
+                prog, name, lr->exit_status, f->counters);
+    return -1;
+}
+
+/* Prices the jobs by their opcodes where the kernels' code is at f->cubin_dir.  The exit status. */
+static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table,
+                          timing *tm)
+{
+    /* by default, a run or file without kernel code (an ncu export, code not captured) is
+     * priced as --family without a word; --opcodes makes that an error */
+    if (!au_opcodes_have_code(f->cubin_dir)) {
+        if (o->opcodes > 0) {
+            fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
+                    f->cubin_dir);
+            return EXIT_FAIL;
         }
-    }
-    /* --bound alone below the default --significant lowers it with it */
-    if (!signif_given && thr.significant > thr.bound)
-        thr.significant = thr.bound;
-    if (thr.significant > thr.bound) {
-        fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog,
-                thr.significant * 100, thr.bound * 100);
-        return EXIT_USAGE;
-    }
-    if (metrics) {
-        print_ncu_metrics();
         return EXIT_OK;
     }
-    if (out_base && output_base(out_base, fmt) != 0)
-        return EXIT_USAGE;
-    int live = optind > at && optind < argc; /* "--" read, PROGRAM after it */
-    int modes = (import != NULL) + compare + live;
-    if (modes > 1) {
-        fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
-        return EXIT_USAGE;
+    unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
+    double t = now_s();
+    int st = au_opcodes_attach(rep, table, f->import, f->cubin_dir, flags, &tm->op);
+    tm->opcodes_s = now_s() - t;
+    tm->opcodes_ran = 1;
+    if (st != AU_OK && (o->opcodes > 0 || st != AU_E_NOTFOUND)) {
+        fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        return EXIT_FAIL;
     }
-    if (opcodes < 0)
-        opcodes = family_given ? 0 : compare ? 0 : -1;
-    if (compare) {
-        if (opcodes > 0) {
-            fprintf(stderr, "%s: --opcodes works with -- PROGRAM or --import, not --compare\n", prog);
-            return EXIT_USAGE;
-        }
-        if (timing_on) {
-            fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
-            return EXIT_USAGE;
-        }
-        if (nops != 2) {
-            fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
-            return EXIT_USAGE;
-        }
-        if (fmt == AU_FMT_JSON) {
-            fprintf(stderr, "%s: --compare prints a table or --csv, not --json\n", prog);
-            return EXIT_USAGE;
-        }
-        au_report ra, rb;
-        au_table *ta = NULL, *tb = NULL;
-        au_report_init(&ra);
-        au_report_init(&rb);
-        int rc = load_and_eval(ops[0], regex, skip, count, table_path, family, &thr, busy, quiet, &ra, &ta);
-        if (rc == EXIT_OK && !quiet)
-            warn_unusable(&ra);
-        if (rc == EXIT_OK)
-            rc = load_and_eval(ops[1], regex, skip, count, table_path, family, &thr, busy, quiet, &rb, &tb);
-        if (rc == EXIT_OK && !quiet)
-            warn_unusable(&rb);
-        if (rc == EXIT_OK) {
-            FILE *out = open_output(out_base, fmt, quiet);
-            if (!out)
-                rc = EXIT_FAIL;
-            else if (au_compare_render(&ra, &rb, fmt, out) != 0)
-                rc = EXIT_FAIL;
-            rc = close_output(out, rc);
-        }
-        au_report_free(&ra);
-        au_report_free(&rb);
-        au_table_free(ta);
-        au_table_free(tb);
-        return rc;
-    }
-    if (nops > 0) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, ops[0]);
-        return EXIT_USAGE;
-    }
-    if (!live && !import) {
-        fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n",
-                prog);
-        return EXIT_USAGE;
-    }
+    return EXIT_OK;
+}
 
-    char counters[4200] = "", base[4096] = "", cubin_dir[4200] = "";
-    live_result lr;
-    memset(&lr, 0, sizeof lr);
-    if (live) {
-        if (out_base)
-            au_strlcpy(base, out_base, sizeof base);
-        else
-            snprintf(base, sizeof base, "atomutil-%ld", (long)getpid());
-        snprintf(counters, sizeof counters, "%s.counters.csv", base);
-        if (opcodes)
-            snprintf(cubin_dir, sizeof cubin_dir, "%s.cubins", base);
-        live_pass pass = {counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, opcodes ? cubin_dir : NULL};
-        int st = au_live_run_pass(argv + optind, &pass, quiet, &lr);
-        if (st != 0)
-            return st;
-        tm.live = 1;
-        tm.run_s = lr.run_s;
-        import = counters;
-        if (lr.rows == 0) {
-            fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
-                    lr.tool_errors ? ": profiling failed, see above"
-                                   : ": the program launched no kernel, or did not use CUDA",
-                    counters);
-            if (cubin_dir[0])
-                rmdir(cubin_dir); /* only if empty */
-            return lr.exit_status != 0 ? lr.exit_status : lr.tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
-        }
-        char name[1024]; /* the program's name, cleaned for the terminal */
-        au_text_fit(argv[optind], name, sizeof name, 0, 0);
-        if (lr.signal && !quiet)
-            fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
-                            "measured before it (counters kept in %s)\n",
-                    prog, name, lr.signal, counters);
-        else if (lr.exit_status != 0 && !quiet)
-            fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
-                            "measured before it ended (counters kept in %s)\n",
-                    prog, name, lr.exit_status, counters);
-    } else if (opcodes) {
-        /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
-        au_strlcpy(base, import, sizeof base);
-        size_t bl = strlen(base), sl = strlen(".counters.csv");
-        if (bl > sl && strcmp(base + bl - sl, ".counters.csv") == 0)
-            base[bl - sl] = '\0';
-        snprintf(cubin_dir, sizeof cubin_dir, "%s.cubins", base);
-    }
-
+/* Reads f->import, evaluates, prices by opcodes and writes the report.  The exit status. */
+static int run_report(const cli_options *o, const run_files *f, timing *tm)
+{
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
     double t = now_s();
-    int rc = load_and_eval(import, regex, skip, count, table_path, family, &thr, busy, quiet, &rep, &table);
-    tm.report_s = now_s() - t;
-    if (rc == EXIT_OK && opcodes) {
-        /* by default, a run or file without kernel code (an ncu export, code not captured) is
-         * priced as --family without a word; --opcodes makes that an error */
-        if (!au_opcodes_have_code(cubin_dir)) {
-            if (opcodes > 0) {
-                fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
-                        cubin_dir);
-                rc = EXIT_FAIL;
-            }
-        } else {
-            unsigned flags = (quiet ? AU_OPCODES_QUIET : 0u) | (no_cache ? AU_OPCODES_NO_CACHE : 0u);
-            t = now_s();
-            int st = au_opcodes_attach(&rep, table, import, cubin_dir, flags, &tm.op);
-            tm.opcodes_s = now_s() - t;
-            tm.opcodes_ran = 1;
-            if (st != AU_OK && (opcodes > 0 || st != AU_E_NOTFOUND)) {
-                fprintf(stderr, "%s: %s\n", prog, au_last_error());
-                rc = EXIT_FAIL;
-            }
-        }
-    }
-    if (rc == EXIT_OK && !quiet)
+    int rc = load_and_eval(f->import, o, &rep, &table);
+    tm->report_s = now_s() - t;
+    if (rc == EXIT_OK && o->opcodes)
+        rc = attach_opcodes(o, f, &rep, table, tm);
+    if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rep); /* after the opcodes, which can find a launch's U out of range */
     if (rc == EXIT_OK) {
         t = now_s();
-        FILE *out = open_output(out_base, fmt, quiet);
+        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
-        else if (au_report_render(&rep, fmt, out) != AU_OK)
+        else if (au_report_render(&rep, o->fmt, out) != AU_OK)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
-        tm.report_s += now_s() - t;
+        tm->report_s += now_s() - t;
     }
     /* the injection library's figures, before a live run's counters file is removed */
-    if (timing_on)
-        tm.have_inject = au_live_read_timing(import, &tm.inject) == AU_OK;
+    if (o->timing_on)
+        tm->have_inject = au_live_read_timing(f->import, &tm->inject) == AU_OK;
     au_report_free(&rep);
     au_table_free(table);
-    if (live) {
-        if (rc == EXIT_OK && !out_base && !lr.signal && lr.exit_status == 0 && lr.tool_errors == 0) {
-            unlink(counters); /* complete and reported: nothing left to keep */
-            if (opcodes)
-                au_opcodes_remove(cubin_dir);
-        } else if (rc != EXIT_OK || !out_base) {
-            fprintf(stderr, "%s: counters kept in %s%s%s\n", prog, counters, opcodes ? ", kernel code in " : "",
-                    opcodes ? cubin_dir : "");
-        }
-        if (opcodes && cubin_dir[0])
-            rmdir(cubin_dir); /* only if empty: no kernel code was kept */
-        if (timing_on)
-            print_timing(&tm);
-        return lr.exit_status != 0 ? lr.exit_status : rc;
-    }
-    if (timing_on)
-        print_timing(&tm);
     return rc;
+}
+
+/* After a live run's report: removes or keeps its counters and code.  The exit status. */
+static int finish_live(const cli_options *o, const run_files *f, int rc)
+{
+    const live_result *lr = &f->lr;
+    if (rc == EXIT_OK && !o->out_base && !lr->signal && lr->exit_status == 0 && lr->tool_errors == 0) {
+        unlink(f->counters); /* complete and reported: nothing left to keep */
+        if (o->opcodes)
+            au_opcodes_remove(f->cubin_dir);
+    } else if (rc != EXIT_OK || !o->out_base) {
+        fprintf(stderr, "%s: counters kept in %s%s%s\n", prog, f->counters, o->opcodes ? ", kernel code in " : "",
+                o->opcodes ? f->cubin_dir : "");
+    }
+    if (o->opcodes && f->cubin_dir[0])
+        rmdir(f->cubin_dir); /* only if empty: no kernel code was kept */
+    return lr->exit_status != 0 ? lr->exit_status : rc;
+}
+
+/* -- PROGRAM or --import FILE: one report. */
+static int run_single(const cli_options *o, timing *tm)
+{
+    static run_files f; /* large; one per process */
+    memset(&f, 0, sizeof f);
+    f.import = o->import;
+    if (o->live) {
+        int st = run_live(o, &f, tm);
+        if (st >= 0)
+            return st;
+    } else if (o->opcodes) {
+        /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
+        au_strlcpy(f.base, o->import, sizeof f.base);
+        size_t bl = strlen(f.base), sl = strlen(".counters.csv");
+        if (bl > sl && strcmp(f.base + bl - sl, ".counters.csv") == 0)
+            f.base[bl - sl] = '\0';
+        snprintf(f.cubin_dir, sizeof f.cubin_dir, "%s.cubins", f.base);
+    }
+    int rc = run_report(o, &f, tm);
+    if (o->live)
+        rc = finish_live(o, &f, rc);
+    if (o->timing_on)
+        print_timing(tm);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    timing tm;
+    memset(&tm, 0, sizeof tm);
+    tm.start = now_s();
+    cli_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    return o.compare ? run_compare(&o) : run_single(&o, &tm);
 }

@@ -212,50 +212,255 @@ static const char *appended_hint(long header_again, char *buf, size_t size)
     return buf;
 }
 
-int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r)
-{
+/* What au_ncu_import_buffer keeps while it reads an export, line by line. */
+typedef struct {
+    const char *name;
+    au_report *r;
+    const au_metric_def *defs;
     size_t ndefs;
-    const au_metric_def *defs = au_metric_defs(&ndefs);
     struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
-        return au_set_error(AU_E_NOMEM, "out of memory");
-    au_csv_line fs = {.max = MAX_COLS};
-    launch_map map = {NULL, 0, 0};
-    launch_extra *extra = NULL;
-    size_t extra_cap = 0, first_launch = r->count;
-    int rc = AU_OK, col[C_N], ncols = 0;
+    au_csv_line fs;     /* the fields of the current line */
+    launch_map map;
+    launch_extra *extra; /* per launch read from this export, from first_launch on */
+    size_t extra_cap, first_launch;
+    int col[C_N], ncols;
     char hint[96];
-    long lineno = 0, header_line = 0, rows = 0, header_again = 0;
-    char *line = NULL, *header = NULL;
-    size_t line_cap = 0;
+    long lineno, header_line, rows, header_again;
+    char *header; /* the header line as read */
+} import_state;
 
-    for (int i = 0; i < C_N; ++i)
-        col[i] = -1;
-    snprintf(r->source, sizeof r->source, "%s", name);
-    if (len == 0) {
-        rc = fail(name, 1, "empty file: not an Nsight Compute CSV export");
-        goto out;
+/* The header line: finds the columns read (col[]).  AU_OK or the error. */
+static int read_header(import_state *st, const char *line, size_t ll)
+{
+    int rc;
+    au_csv_line *fs = &st->fs;
+    if ((rc = au_csv_split(&st->p, line, ll, fs)) != AU_OK || fs->overflow)
+        return rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
+               : fs->overflow   ? fail(st->name, st->lineno, "header has more than %d columns", MAX_COLS)
+                                : fail(st->name, st->lineno, "malformed CSV header");
+    for (int i = 0; i < fs->n; ++i)
+        for (int k = 0; k < C_N; ++k)
+            if (strcmp(fs->f[i], col_names[k]) == 0) {
+                if (st->col[k] >= 0)
+                    return fail(st->name, st->lineno, "column \"%s\" appears twice in the header", col_names[k]);
+                st->col[k] = i;
+            }
+    int metric_cols = 0; /* --page raw names one column per metric: "sm__cycles_active.avg" */
+    for (int i = 0; i < fs->n; ++i)
+        metric_cols += strstr(fs->f[i], "__") != NULL;
+    for (int k = 0; k < C_N; ++k)
+        if (col_required[k] && st->col[k] < 0)
+            return fail(st->name, st->lineno,
+                        st->col[C_METRIC] < 0 && (fs->n > 20 || metric_cols > 0)
+                            ? "column \"%s\" missing: this looks like a --page raw export; "
+                              "export the default details page (ncu --csv --metrics ...)"
+                            : "column \"%s\" missing from the header",
+                        col_names[k]);
+    st->ncols = fs->n;
+    st->header_line = st->lineno;
+    if (!(st->header = strdup(line)))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    au_csv_line_clear(fs);
+    return AU_OK;
+}
+
+/* A new launch of the export for the row in st->fs: its name, grid, block and compute capability. */
+static int new_launch(import_state *st, slot *sl, long long pid, long long id, au_launch **out)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    const int *col = st->col;
+    au_launch *l = au_report_add(st->r);
+    if (!l)
+        return AU_E_NOMEM;
+    size_t li = st->r->count - 1 - st->first_launch;
+    if (au_grow(&st->extra, &st->extra_cap, li, sizeof *st->extra, 64) != 0) /* li counts up by one */
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    st->extra[li].seen_bits = 0;
+    sl->pid = pid;
+    sl->id = id;
+    sl->idx = st->r->count;
+    st->map.used++;
+    l->id = id;
+    l->pid = pid;
+    *out = l;
+    if (!(l->kernel = strdup(f[col[C_KERNEL]])))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    if (col[C_GRID] >= 0)
+        copy_dims(l->grid, sizeof l->grid, f[col[C_GRID]]);
+    if (col[C_BLOCK] >= 0)
+        copy_dims(l->block, sizeof l->block, f[col[C_BLOCK]]);
+    if (col[C_CC] >= 0) {
+        int maj, min, used = 0;
+        const char *cc = f[col[C_CC]];
+        if (sscanf(cc, "%2d.%2d%n", &maj, &min, &used) != 2 || cc[used] || maj < 1 || min < 0)
+            return fail(st->name, st->lineno, "CC '%.20s' is not MAJOR.MINOR", cc);
+        l->cc_major = maj;
+        l->cc_minor = min;
     }
+    return AU_OK;
+}
+
+/* The launch of the row in st->fs, found by (process, ID) or added.  *idx: its slot's index. */
+static int row_launch(import_state *st, au_launch **out, size_t *idx, long long *idp)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    long long id, pid = -1;
+    long v;
+    if (au_parse_long(f[st->col[C_ID]], &v) || v < 0)
+        return fail(st->name, st->lineno, "ID '%.40s' is not a launch number", f[st->col[C_ID]]);
+    id = v;
+    if (st->col[C_PID] >= 0) {
+        if (au_parse_long(f[st->col[C_PID]], &v) || v < 0)
+            return fail(st->name, st->lineno, "Process ID '%.40s' is not a number", f[st->col[C_PID]]);
+        pid = v;
+    }
+    *idp = id;
+    if (st->map.used * 2 >= st->map.cap && map_grow(&st->map) != AU_OK)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    slot *sl = map_find(&st->map, pid, id);
+    if (!sl->idx) {
+        int rc = new_launch(st, sl, pid, id, out);
+        *idx = sl->idx;
+        return rc;
+    }
+    *out = &st->r->launches[sl->idx - 1];
+    *idx = sl->idx;
+    if (strcmp((*out)->kernel, f[st->col[C_KERNEL]]) != 0)
+        return fail(st->name, st->lineno, "launch ID %lld changes kernel name between rows%s", id,
+                    appended_hint(st->header_again, st->hint, sizeof st->hint));
+    return AU_OK;
+}
+
+/* The row's metric into launch l (slot index idx): a counter, the SM count, the duration or the
+ * device name; a metric the model does not use is skipped. */
+static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    const char *metric = f[st->col[C_METRIC]], *value = f[st->col[C_VALUE]];
+    const char *unit = st->col[C_UNIT] >= 0 ? f[st->col[C_UNIT]] : "";
+    const char *name = st->name;
+    long lineno = st->lineno;
+    size_t di;
+    for (di = 0; di < st->ndefs; ++di)
+        if (strcmp(st->defs[di].name, metric) == 0)
+            break;
+    if (di == st->ndefs)
+        return AU_OK; /* a metric the model does not use */
+    launch_extra *ex = &st->extra[idx - 1 - st->first_launch];
+    if (ex->seen_bits & (1u << di))
+        return fail(name, lineno, "duplicate row for metric %s of launch ID %lld%s", metric, id,
+                    appended_hint(st->header_again, st->hint, sizeof st->hint));
+    ex->seen_bits |= 1u << di;
+    if (strcmp(value, "n/a") == 0)
+        return AU_OK; /* the GPU lacks it: stays missing */
+    if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
+        copy_dims(l->device, sizeof l->device, value);
+        return AU_OK;
+    }
+    double v, scale;
+    if (parse_value(value, &v) != AU_OK)
+        return fail(name, lineno, "value '%.40s' of %s is not a finite number", value, metric);
+    if (v < 0)
+        return fail(name, lineno, "value %s of %s is negative", value, metric);
+    if (unit_scale(unit, metric, &scale) != AU_OK)
+        return fail(name, lineno, "unknown unit '%.20s' of %s", unit, metric);
+    if (st->defs[di].counter && !unit_fits(unit, st->defs[di].unit)) {
+        l->ctr.wrong_unit |= st->defs[di].counter; /* not used: the launch's verdict is unknown */
+        return AU_OK;
+    }
+    v *= scale;
+    if (!isfinite(v)) /* a finite value in a scaled unit can overflow: 9e307 Kinst */
+        return fail(name, lineno, "value '%.40s' %.20s of %s is too large", value, unit, metric);
+    if (strcmp(metric, AU_METRIC_SM_COUNT) == 0) {
+        if (v < 1 || v > 100000 || v != floor(v))
+            return fail(name, lineno, "SM count %s is not a positive integer", value);
+        l->sm_count = (int)v;
+    } else if (strcmp(metric, AU_METRIC_DURATION) == 0) {
+        l->duration_ns = v;
+    } else {
+        au_counters_set(&l->ctr, metric, v);
+    }
+    return AU_OK;
+}
+
+/* A line after the header that starts with '"': the header again (two exports appended) or one
+ * metric of one launch. */
+static int read_row(import_state *st, const char *line, size_t ll)
+{
+    if (strncmp(line, "\"ID\",", 5) == 0) {
+        /* two exports appended into one file: the same header again is read on */
+        if (strcmp(line, st->header) != 0)
+            return fail(st->name, st->lineno,
+                        "a second CSV header, unlike the one on line %ld (two exports appended?)", st->header_line);
+        st->header_again = st->lineno;
+        return AU_OK;
+    }
+    int rc = au_csv_split(&st->p, line, ll, &st->fs);
+    if (rc == AU_E_NOMEM)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    if (rc != AU_OK)
+        return fail(st->name, st->lineno, "CSV syntax error: %s", csv_strerror(st->fs.csv_err));
+    if (st->fs.overflow || st->fs.n != st->ncols)
+        return fail(st->name, st->lineno, "expected %d fields as in the header (line %ld), got %s%d", st->ncols,
+                    st->header_line, st->fs.overflow ? "more than " : "", st->fs.n);
+    ++st->rows;
+    au_launch *l = NULL;
+    size_t idx = 0;
+    long long id = 0;
+    if ((rc = row_launch(st, &l, &idx, &id)) != AU_OK || (rc = row_metric(st, l, idx, id)) != AU_OK)
+        return rc;
+    au_csv_line_clear(&st->fs);
+    return AU_OK;
+}
+
+/* Names of the absent required metrics, per launch read. */
+static void note_missing(import_state *st)
+{
+    for (size_t i = st->first_launch; i < st->r->count; ++i) {
+        au_launch *l = &st->r->launches[i];
+        size_t o = 0;
+        for (size_t k = 0; k < st->ndefs; ++k) {
+            const au_metric_def *d = &st->defs[k];
+            if (!d->required || (l->ctr.have & d->counter) || (l->ctr.wrong_unit & d->counter))
+                continue;
+            int n = snprintf(l->missing_names + o, sizeof l->missing_names - o, "%s%s", o ? "," : "", d->name);
+            if (n < 0 || (size_t)n >= sizeof l->missing_names - o)
+                break;
+            o += (size_t)n;
+        }
+    }
+}
+
+/* Rejects what is not text at all: an empty file, binary data. */
+static int check_text(const char *name, const char *buf, size_t len)
+{
+    if (len == 0)
+        return fail(name, 1, "empty file: not an Nsight Compute CSV export");
     if (memchr(buf, '\0', len)) {
         long l = 1;
         for (const char *q = buf; *q; ++q)
             l += *q == '\n';
-        rc = fail(name, l, "binary data (NUL byte): not an Nsight Compute CSV export");
-        goto out;
+        return fail(name, l, "binary data (NUL byte): not an Nsight Compute CSV export");
     }
-    if ((rc = map_grow(&map)) != AU_OK) {
-        rc = au_set_error(AU_E_NOMEM, "out of memory");
-        goto out;
-    }
+    return AU_OK;
+}
+
+/* Every line of the export: before the header, foreign lines are skipped; after it, every line
+ * that starts with '"' is a row. */
+static int read_lines(import_state *st, const char *buf, size_t len)
+{
+    char *line = NULL;
+    size_t line_cap = 0;
+    int rc = AU_OK;
     const char *s = buf, *end = buf + len;
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
         s += 3; /* a UTF-8 byte-order mark (an export saved by an editor) */
-    while (s < end) {
+    while (s < end && rc == AU_OK) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
         const char *ls = s;
         s = nl ? nl + 1 : end;
-        ++lineno;
+        ++st->lineno;
         if (ll && ls[ll - 1] == '\r')
             --ll;
         /* blanks before a row (indented by an editor or a script) are not part of it: the row is
@@ -268,248 +473,63 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
             char *nb = realloc(line, ll + 1);
             if (!nb) {
                 rc = au_set_error(AU_E_NOMEM, "out of memory");
-                goto out;
+                break;
             }
             line = nb;
             line_cap = ll + 1;
         }
         memcpy(line, ls, ll);
         line[ll] = '\0';
-        if (!header_line) {
-            if (strncmp(line, "\"ID\",", 5) != 0)
-                continue;
-            if ((rc = au_csv_split(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
-                rc = rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
-                     : fs.overflow ? fail(name, lineno, "header has more than %d columns", MAX_COLS)
-                                   : fail(name, lineno, "malformed CSV header");
-                goto out;
-            }
-            for (int i = 0; i < fs.n; ++i)
-                for (int k = 0; k < C_N; ++k)
-                    if (strcmp(fs.f[i], col_names[k]) == 0) {
-                        if (col[k] >= 0) {
-                            rc = fail(name, lineno, "column \"%s\" appears twice in the header", col_names[k]);
-                            goto out;
-                        }
-                        col[k] = i;
-                    }
-            int metric_cols = 0; /* --page raw names one column per metric: "sm__cycles_active.avg" */
-            for (int i = 0; i < fs.n; ++i)
-                metric_cols += strstr(fs.f[i], "__") != NULL;
-            for (int k = 0; k < C_N; ++k)
-                if (col_required[k] && col[k] < 0) {
-                    rc = fail(name, lineno,
-                              col[C_METRIC] < 0 && (fs.n > 20 || metric_cols > 0)
-                                  ? "column \"%s\" missing: this looks like a --page raw export; "
-                                    "export the default details page (ncu --csv --metrics ...)"
-                                  : "column \"%s\" missing from the header",
-                              col_names[k]);
-                    goto out;
-                }
-            ncols = fs.n;
-            header_line = lineno;
-            if (!(header = strdup(line))) {
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-                goto out;
-            }
-            au_csv_line_clear(&fs);
-            continue;
-        }
-        if (strncmp(line, "\"ID\",", 5) == 0) {
-            /* two exports appended into one file: the same header again is read on */
-            if (strcmp(line, header) != 0) {
-                rc = fail(name, lineno, "a second CSV header, unlike the one on line %ld (two exports appended?)",
-                          header_line);
-                goto out;
-            }
-            header_again = lineno;
-            continue;
-        }
-        rc = au_csv_split(&p, line, ll, &fs);
-        if (rc == AU_E_NOMEM) {
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-            goto out;
-        }
-        if (rc != AU_OK) {
-            rc = fail(name, lineno, "CSV syntax error: %s", csv_strerror(fs.csv_err));
-            goto out;
-        }
-        if (fs.overflow || fs.n != ncols) {
-            rc = fail(name, lineno, "expected %d fields as in the header (line %ld), got %s%d", ncols,
-                      header_line, fs.overflow ? "more than " : "", fs.n);
-            goto out;
-        }
-        ++rows;
-        long long id, pid = -1;
-        {
-            long v;
-            if (au_parse_long(fs.f[col[C_ID]], &v) || v < 0) {
-                rc = fail(name, lineno, "ID '%.40s' is not a launch number", fs.f[col[C_ID]]);
-                goto out;
-            }
-            id = v;
-            if (col[C_PID] >= 0) {
-                if (au_parse_long(fs.f[col[C_PID]], &v) || v < 0) {
-                    rc = fail(name, lineno, "Process ID '%.40s' is not a number", fs.f[col[C_PID]]);
-                    goto out;
-                }
-                pid = v;
-            }
-        }
-        if (map.used * 2 >= map.cap && map_grow(&map) != AU_OK) {
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-            goto out;
-        }
-        slot *sl = map_find(&map, pid, id);
-        au_launch *l;
-        if (!sl->idx) {
-            if (!(l = au_report_add(r))) {
-                rc = AU_E_NOMEM;
-                goto out;
-            }
-            size_t li = r->count - 1 - first_launch;
-            if (li >= extra_cap) {
-                size_t ncap = extra_cap ? extra_cap * 2 : 64;
-                launch_extra *ne = realloc(extra, ncap * sizeof *ne);
-                if (!ne) {
-                    rc = au_set_error(AU_E_NOMEM, "out of memory");
-                    goto out;
-                }
-                extra = ne;
-                extra_cap = ncap;
-            }
-            extra[li].seen_bits = 0;
-            sl->pid = pid;
-            sl->id = id;
-            sl->idx = r->count;
-            map.used++;
-            l->id = id;
-            l->pid = pid;
-            if (!(l->kernel = strdup(fs.f[col[C_KERNEL]]))) {
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-                goto out;
-            }
-            if (col[C_GRID] >= 0)
-                copy_dims(l->grid, sizeof l->grid, fs.f[col[C_GRID]]);
-            if (col[C_BLOCK] >= 0)
-                copy_dims(l->block, sizeof l->block, fs.f[col[C_BLOCK]]);
-            if (col[C_CC] >= 0) {
-                int maj, min, used = 0;
-                const char *cc = fs.f[col[C_CC]];
-                if (sscanf(cc, "%2d.%2d%n", &maj, &min, &used) != 2 || cc[used] || maj < 1 || min < 0) {
-                    rc = fail(name, lineno, "CC '%.20s' is not MAJOR.MINOR", cc);
-                    goto out;
-                }
-                l->cc_major = maj;
-                l->cc_minor = min;
-            }
-        } else {
-            l = &r->launches[sl->idx - 1];
-            if (strcmp(l->kernel, fs.f[col[C_KERNEL]]) != 0) {
-                rc = fail(name, lineno, "launch ID %lld changes kernel name between rows%s", id,
-                          appended_hint(header_again, hint, sizeof hint));
-                goto out;
-            }
-        }
-        const char *metric = fs.f[col[C_METRIC]], *value = fs.f[col[C_VALUE]];
-        const char *unit = col[C_UNIT] >= 0 ? fs.f[col[C_UNIT]] : "";
-        size_t di;
-        for (di = 0; di < ndefs; ++di)
-            if (strcmp(defs[di].name, metric) == 0)
-                break;
-        if (di == ndefs)
-            goto next; /* a metric the model does not use */
-        launch_extra *ex = &extra[sl->idx - 1 - first_launch];
-        if (ex->seen_bits & (1u << di)) {
-            rc = fail(name, lineno, "duplicate row for metric %s of launch ID %lld%s", metric, id,
-                      appended_hint(header_again, hint, sizeof hint));
-            goto out;
-        }
-        ex->seen_bits |= 1u << di;
-        if (strcmp(value, "n/a") == 0)
-            goto next; /* the GPU lacks it: stays missing */
-        if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
-            copy_dims(l->device, sizeof l->device, value);
-            goto next;
-        }
-        double v, scale;
-        if (parse_value(value, &v) != AU_OK) {
-            rc = fail(name, lineno, "value '%.40s' of %s is not a finite number", value, metric);
-            goto out;
-        }
-        if (v < 0) {
-            rc = fail(name, lineno, "value %s of %s is negative", value, metric);
-            goto out;
-        }
-        if (unit_scale(unit, metric, &scale) != AU_OK) {
-            rc = fail(name, lineno, "unknown unit '%.20s' of %s", unit, metric);
-            goto out;
-        }
-        if (defs[di].counter && !unit_fits(unit, defs[di].unit)) {
-            l->ctr.wrong_unit |= defs[di].counter; /* not used: the launch's verdict is unknown */
-            goto next;
-        }
-        v *= scale;
-        if (!isfinite(v)) { /* a finite value in a scaled unit can overflow: 9e307 Kinst */
-            rc = fail(name, lineno, "value '%.40s' %.20s of %s is too large", value, unit, metric);
-            goto out;
-        }
-        if (strcmp(metric, AU_METRIC_SM_COUNT) == 0) {
-            if (v < 1 || v > 100000 || v != floor(v)) {
-                rc = fail(name, lineno, "SM count %s is not a positive integer", value);
-                goto out;
-            }
-            l->sm_count = (int)v;
-        } else if (strcmp(metric, AU_METRIC_DURATION) == 0) {
-            l->duration_ns = v;
-        } else {
-            au_counters_set(&l->ctr, metric, v);
-        }
-    next:
-        au_csv_line_clear(&fs);
+        if (!st->header_line)
+            rc = strncmp(line, "\"ID\",", 5) != 0 ? AU_OK : read_header(st, line, ll);
+        else
+            rc = read_row(st, line, ll);
     }
-    if (!header_line) {
-        rc = fail(name, lineno ? lineno : 1,
+    free(line);
+    return rc;
+}
+
+int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r)
+{
+    import_state st;
+    memset(&st, 0, sizeof st);
+    st.name = name;
+    st.r = r;
+    st.defs = au_metric_defs(&st.ndefs);
+    if (csv_init(&st.p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    st.fs = (au_csv_line){.max = MAX_COLS};
+    st.first_launch = r->count;
+    for (int i = 0; i < C_N; ++i)
+        st.col[i] = -1;
+    snprintf(r->source, sizeof r->source, "%s", name);
+    int rc = check_text(name, buf, len);
+    if (rc == AU_OK && map_grow(&st.map) != AU_OK)
+        rc = au_set_error(AU_E_NOMEM, "out of memory");
+    if (rc == AU_OK)
+        rc = read_lines(&st, buf, len);
+    if (rc == AU_OK && !st.header_line)
+        rc = fail(name, st.lineno ? st.lineno : 1,
                   "no Nsight Compute CSV header (a line starting with \"ID\",): export with "
                   "ncu --csv --metrics ...");
-        goto out;
-    }
-    if (rows == 0) {
-        rc = fail(name, lineno, "header but no metric rows: no kernel launch was profiled");
-        goto out;
-    }
-    /* names of the absent required metrics, per launch */
-    for (size_t i = first_launch; i < r->count; ++i) {
-        au_launch *l = &r->launches[i];
-        size_t o = 0;
-        for (size_t k = 0; k < ndefs; ++k) {
-            if (!defs[k].required || (l->ctr.have & defs[k].counter) || (l->ctr.wrong_unit & defs[k].counter))
-                continue;
-            int n = snprintf(l->missing_names + o, sizeof l->missing_names - o, "%s%s", o ? "," : "",
-                             defs[k].name);
-            if (n < 0 || (size_t)n >= sizeof l->missing_names - o)
-                break;
-            o += (size_t)n;
-        }
-    }
-out:
-    au_csv_line_clear(&fs);
-    free(line);
-    free(header);
-    free(map.s);
-    free(extra);
-    csv_free(&p);
+    else if (rc == AU_OK && st.rows == 0)
+        rc = fail(name, st.lineno, "header but no metric rows: no kernel launch was profiled");
+    if (rc == AU_OK)
+        note_missing(&st);
+    au_csv_line_clear(&st.fs);
+    free(st.header);
+    free(st.map.s);
+    free(st.extra);
+    csv_free(&st.p);
     return rc;
+}
+
+static int parse_export_file(const char *name, const char *buf, size_t len, void *out)
+{
+    return au_ncu_import_buffer(name, buf, len, out);
 }
 
 int au_ncu_import(const char *path, au_report *r)
 {
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, EXPORT_MAX_BYTES, &buf, &len);
-    if (rc)
-        return rc;
-    rc = au_ncu_import_buffer(path, buf, len, r);
-    free(buf);
-    return rc;
+    return au_parse_file(path, EXPORT_MAX_BYTES, parse_export_file, r);
 }

@@ -119,16 +119,14 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
     return rc;
 }
 
+static int parse_sass_file(const char *name, const char *buf, size_t len, void *out)
+{
+    return au_sass_parse(name, buf, len, out);
+}
+
 int au_sass_read(const char *path, au_sass_data *d)
 {
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, SASS_MAX_BYTES, &buf, &len);
-    if (rc)
-        return rc;
-    rc = au_sass_parse(path, buf, len, d);
-    free(buf);
-    return rc;
+    return au_parse_file(path, SASS_MAX_BYTES, parse_sass_file, d);
 }
 
 void au_sass_free(au_sass_data *d)

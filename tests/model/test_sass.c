@@ -154,45 +154,6 @@ static void test_classes(const au_table *t)
     CHECK(r.util == 0 && (r.flags & AU_F_NO_ATOMICS));
 }
 
-static void test_persm_render(void)
-{
-    au_report rep;
-    au_report_init(&rep);
-    au_launch *l = au_report_add(&rep);
-    l->kernel = strdup("void k<1>(int*)");
-    l->res.active = 1000;
-    au_persm *p = calloc(1, sizeof *p);
-    p->nsm = 2;
-    double jobs[2] = {10, 20}, a[2] = {1, 2}, busy[2] = {100, 900}, util[2] = {0.1, 0.9};
-    p->jobs = malloc(sizeof jobs), p->a = malloc(sizeof a), p->busy = malloc(sizeof busy), p->util = malloc(sizeof util);
-    memcpy(p->jobs, jobs, sizeof jobs), memcpy(p->a, a, sizeof a), memcpy(p->busy, busy, sizeof busy),
-        memcpy(p->util, util, sizeof util);
-    p->util_max = 0.9;
-    l->persm = p;
-    char *out = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&out, &n);
-    CHECK_EQ_INT(au_report_render_persm_csv(&rep, f), AU_OK);
-    fclose(f);
-    CHECK(strstr(out, "launch_id,process_id,kernel,sm,jobs,") == out);
-    CHECK(strstr(out, ",1,20,2.0000,900.0,1000.0,90.000\n") != NULL);
-    free(out);
-    f = open_memstream(&out, &n);
-    CHECK_EQ_INT(au_report_render_persm_svg(&rep, f, 4), AU_OK);
-    fclose(f);
-    CHECK(strncmp(out, "<svg", 4) == 0 && strstr(out, "</svg>") != NULL);
-    CHECK(strstr(out, "k&lt;1&gt;") != NULL); /* escaped */
-    CHECK(strstr(out, "SM 1: U 90.0 %") != NULL);
-    free(out);
-    f = open_memstream(&out, &n);
-    CHECK_EQ_INT(au_report_render(&rep, AU_FMT_JSON, f), AU_OK);
-    fclose(f);
-    CHECK(strstr(out, "\"per_sm\": {\"sm_count\": 2") != NULL);
-    CHECK(strstr(out, "\"util_pct\": [10, 90]") != NULL);
-    free(out);
-    au_report_free(&rep);
-}
-
 /* Load sites of CAS loops (au_sass_load_sites): an nvdisasm listing with labels (a conditional
  * 64-bit min loop inside an outer loop, a hot load in that outer loop, a cold load after it) and
  * a cuobjdump listing with addresses (a float-add loop, no other load). */
@@ -257,7 +218,6 @@ int main(int argc, char **argv)
     test_listing();
     test_families();
     test_classes(t);
-    test_persm_render();
     test_load_sites();
     au_table_free(t);
     return check_report("test_sass");

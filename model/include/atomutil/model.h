@@ -430,21 +430,6 @@ typedef struct au_instr {
     double busy;        /* its share of the busy cycles, summed over SMs */
 } au_instr;
 
-/* Per-SM results of a launch (docs/per-sm.md): counts per SM and instruction from the SASS-metrics
- * run, queue length and active cycles from the counters run (rollups: the same for every SM). */
-typedef struct au_persm {
-    size_t nsm;
-    double *jobs, *a, *busy, *util; /* nsm each */
-    double util_min, util_median, util_max, util_total; /* util_total = sum busy / sum active */
-    size_t busiest;                 /* SM instance with the largest busy */
-    double imbalance;               /* max busy / mean busy over SMs */
-    double sass_jobs;               /* jobs counted by the SASS run, all SMs */
-    size_t ninstr;
-    au_instr *instr;                /* sorted by busy, largest first */
-    unsigned flags;
-} au_persm;
-void au_persm_free(au_persm *p);
-
 /* One class of a launch's jobs (--opcodes): the jobs of one table family. */
 typedef struct au_class_share {
     char family[AU_FAMILY_MAX];
@@ -494,7 +479,6 @@ typedef struct au_launch {
     au_counters ctr;
     char missing_names[256];  /* names of the missing metrics, comma separated */
     au_result res;
-    au_persm *persm;          /* per-SM results, NULL unless --per-sm data exists */
     au_opsplit *ops;          /* opcode classes, NULL unless --opcodes data exists */
     au_load_sites sites;      /* load sites of the kernel's code (known = 0 without its listing),
                                  set before au_launch_apply_opcodes */
@@ -532,11 +516,6 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
 
 typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
 int au_report_render(const au_report *r, au_format fmt, FILE *out);
-/* Per-SM CSV (one row per launch and SM) and an SVG bar chart of U per SM, one row of bars per
- * launch with per-SM data (at most max_launches). */
-int au_report_render_persm_csv(const au_report *r, FILE *out);
-int au_report_render_persm_svg(const au_report *r, FILE *out, size_t max_launches);
-
 /* Short kernel name for humans: drops the return type and the parameter list and truncates to
  * width columns with a trailing '~' (0: no limit but size), written as plain text (control
  * characters '?', ill-formed UTF-8 U+FFFD: au_fput_text).  Writes into buf. */

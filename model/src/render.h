@@ -1,0 +1,22 @@
+/*
+ * render.h - the report renderers (one per file) and what they share with report.c, which
+ * evaluates and picks the renderer.  Not installed.
+ */
+#ifndef ATOMUTIL_MODEL_RENDER_H
+#define ATOMUTIL_MODEL_RENDER_H
+
+#include "atomutil/model.h"
+
+#include <stdio.h>
+
+void au_render_table(const au_report *r, FILE *out); /* render_table.c */
+void au_render_csv(const au_report *r, FILE *out);   /* render_csv.c */
+void au_render_json(const au_report *r, FILE *out);  /* render_json.c */
+
+/* report.c: the kernel's short name as plain text, cut to width columns, padded to them when pad
+ * (a table cell). */
+char *au_kernel_fit(const char *kernel, char *buf, size_t size, size_t width, int pad);
+/* report.c: the verdicts of the ends of x's U range. */
+void au_range_verdicts(const au_result *x, const au_thresholds *thr, au_verdict *lo, au_verdict *hi);
+
+#endif

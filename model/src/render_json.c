@@ -1,0 +1,143 @@
+/*
+ * render_json.c - the JSON report: the table's metadata, then per launch its counters, the model's
+ * figures (null where absent), verdict, flags and opcode classes (docs/cli.md).
+ */
+#include "internal.h"
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void json_str(FILE *out, const char *s)
+{
+    au_fput_text(out, s, AU_TEXT_JSON);
+}
+
+static void json_num(FILE *out, const char *key, double v, int last)
+{
+    if (isfinite(v))
+        fprintf(out, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+    else
+        fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
+}
+
+/* ok: the launch has a U (its price by --family is not printed otherwise) */
+static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
+{
+    char fl[256];
+    fprintf(out, ",\n     \"opcodes\": {\"classes\": ");
+    json_str(out, o->classes);
+    fprintf(out, ", ");
+    json_num(out, "util_pct_by_family", ok ? o->by_family.util * 100 : NAN, 0);
+    json_num(out, "service_cycles_by_family", ok ? o->by_family.service : NAN, 0);
+    fprintf(out, "\"flags\": \"%s\",\n       \"by_class\": [", au_flags_string(o->flags, fl, sizeof fl));
+    for (size_t c = 0; c < o->nclass; ++c) {
+        fprintf(out, "%s{\"family\": ", c ? ", " : "");
+        json_str(out, o->cls[c].family);
+        fprintf(out, ", \"instructions\": %zu, ", o->cls[c].ninstr);
+        json_num(out, "jobs", o->cls[c].jobs, 0);
+        json_num(out, "busy_cycles", o->cls[c].busy, 1);
+        fputc('}', out);
+    }
+    fprintf(out, "],\n       \"instructions\": [");
+    for (size_t k = 0; k < o->ninstr; ++k) {
+        const au_instr *x = &o->instr[k];
+        fprintf(out, "%s\n         {\"function\": ", k ? "," : "");
+        json_str(out, x->function);
+        fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
+        json_str(out, x->opcode);
+        fprintf(out, ", \"family\": ");
+        json_str(out, x->family);
+        fprintf(out, ", \"source\": ");
+        json_str(out, x->source);
+        fputc('}', out);
+    }
+    fprintf(out, "]}");
+}
+
+void au_render_json(const au_report *r, FILE *out)
+{
+    const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    fprintf(out, "{\n  \"tool\": \"atomutil\", \"version\": \"%s\",\n  \"source\": ", AU_VERSION_STRING);
+    json_str(out, r->source);
+    fprintf(out, ",\n  \"table\": ");
+    if (m) {
+        fprintf(out, "{\"path\": ");
+        json_str(out, au_table_path(r->table));
+        fprintf(out, ", \"gpu_name\": ");
+        json_str(out, m->gpu_name);
+        fprintf(out, ", \"compute_capability\": \"%d.%d\", \"method\": \"%s\", \"status\": \"%s\"}",
+                m->cc_major, m->cc_minor, m->method, m->status);
+    } else {
+        fprintf(out, "null");
+    }
+    fprintf(out, ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
+                 "\"significant\": %.6g},\n  \"launches\": [",
+            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100);
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        int ok = !(x->flags & AU_F_UNUSABLE);
+        fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "",
+                l->id, l->pid);
+        json_str(out, l->kernel ? l->kernel : "");
+        fprintf(out, ", \"grid\": ");
+        json_str(out, l->grid);
+        fprintf(out, ", \"block\": ");
+        json_str(out, l->block);
+        fprintf(out, ", \"device\": ");
+        json_str(out, l->device);
+        fprintf(out, ", \"cc\": \"%d.%d\", \"sm_count\": %d, ", l->cc_major, l->cc_minor, l->sm_count);
+        json_num(out, "duration_ns", l->duration_ns >= 0 ? l->duration_ns : NAN, 0);
+        fprintf(out, "\n     \"counters\": {");
+        json_num(out, "jobs", (l->ctr.have & AU_C_JOBS) ? l->ctr.jobs : NAN, 0);
+        json_num(out, "cas_jobs", (l->ctr.have & AU_C_CAS) ? l->ctr.cas_jobs : NAN, 0);
+        json_num(out, "wavefronts", (l->ctr.have & AU_C_WAVEFRONTS) ? l->ctr.wavefronts : NAN, 0);
+        json_num(out, "active_cycles_avg", (l->ctr.have & AU_C_ACTIVE_CYCLES) ? l->ctr.active_cycles : NAN, 0);
+        json_num(out, "warps_per_active_cycle", (l->ctr.have & AU_C_WARPS) ? l->ctr.warps : NAN, 0);
+        json_num(out, "wavefronts_max", (l->ctr.have & AU_C_WAVEFRONTS_MAX) ? l->ctr.wavefronts_max : NAN, 0);
+        json_num(out, "active_cycles_max", (l->ctr.have & AU_C_ACTIVE_MAX) ? l->ctr.active_max : NAN, 0);
+        json_num(out, "shared_wavefronts", (l->ctr.have & AU_C_SHARED_WAVEFRONTS) ? l->ctr.shared_wavefronts : NAN, 0);
+        json_num(out, "shared_ld_inst", (l->ctr.have & AU_C_LD_INST) ? l->ctr.ld_inst : NAN, 0);
+        json_num(out, "shared_st_inst", (l->ctr.have & AU_C_ST_INST) ? l->ctr.st_inst : NAN, 0);
+        json_num(out, "generic_jobs", (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : NAN, 0);
+        json_num(out, "dshared_wavefronts", (l->ctr.have & AU_C_DSHARED_WF) ? l->ctr.dshared_wavefronts : NAN, 0);
+        json_num(out, "dshared_xbar_cycles", (l->ctr.have & AU_C_DSHARED_XBAR) ? l->ctr.dshared_xbar : NAN, 0);
+        json_num(out, "dshared_sectors", (l->ctr.have & AU_C_DSHARED_SECT) ? l->ctr.dshared_sectors : NAN, 0);
+        json_num(out, "dshared_sectors_atom",
+                 (l->ctr.have & AU_C_DSHARED_SECT_ATOM) ? l->ctr.dshared_sectors_atom : NAN, 0);
+        json_num(out, "cluster_size", (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : NAN, 1);
+        fprintf(out, "},\n     \"model\": {");
+        json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);
+        json_num(out, "a_passes_per_job", ok ? x->a : NAN, 0);
+        json_num(out, "queue_len", ok ? x->queue_len : NAN, 0);
+        json_num(out, "cas_queued", ok ? x->cas_queued : NAN, 0);
+        json_num(out, "service_cycles", ok ? x->service : NAN, 0);
+        json_num(out, "busy_cycles", ok ? x->busy : NAN, 0);
+        json_num(out, "active_cycles", ok ? x->active : NAN, 0);
+        json_num(out, "util_pct", ok ? x->util * 100 : NAN, 0);
+        json_num(out, "imbalance", x->imbalance > 0 ? x->imbalance : NAN, 0);
+        json_num(out, "util_pct_busiest_sm", x->util_busiest > 0 ? x->util_busiest * 100 : NAN, 0);
+        int est = (x->flags & AU_F_RANGE) != 0;
+        json_num(out, "util_pct_lo", est ? x->util_lo * 100 : NAN, 0);
+        json_num(out, "util_pct_hi", est ? x->util_hi * 100 : NAN, 0);
+        json_num(out, "util_pct_local", (x->flags & AU_F_DSMEM) ? x->util_local * 100 : NAN, 0);
+        json_num(out, "util_pct_dsmem", (x->flags & AU_F_DSMEM) ? x->util_remote * 100 : NAN, 1);
+        fprintf(out, "},\n     \"verdict\": \"%s\", \"flags\": [", au_verdict_name(x->verdict));
+        char fl[256];
+        au_flags_string(x->flags, fl, sizeof fl);
+        for (char *tok = fl, *next; tok && *tok; tok = next) {
+            next = strchr(tok, ',');
+            if (next)
+                *next++ = '\0';
+            fprintf(out, "%s\"%s\"", tok == fl ? "" : ", ", tok);
+        }
+        fprintf(out, "], \"missing\": ");
+        json_str(out, l->missing_names);
+        if (l->ops)
+            json_opcodes(out, l->ops, ok);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ]\n}\n");
+}

@@ -1,0 +1,291 @@
+/*
+ * render_table.c - the human report: a header, one row per launch, then notes on processes, U
+ * ranges, DSMEM and opcode classes.  Figures are cut to their columns, never recomputed.
+ */
+#include "internal.h"
+#include "render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *human_num(double v, char *buf, size_t size)
+{
+    if (v >= 1e12) /* at most 8 characters up to DBL_MAX: the column stays in place */
+        snprintf(buf, size, "%.1e", v);
+    else if (v >= 1e9)
+        snprintf(buf, size, "%.2fG", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, size, "%.2fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(buf, size, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, size, "%.0f", v);
+    return buf;
+}
+
+/* v with prec decimals in at most width characters: fewer decimals where it is too wide, then the
+ * exponent form (1e+15), so that a huge figure never shifts the table's columns. */
+static const char *fit_num(double v, int prec, int width, char *buf, size_t size)
+{
+    for (int p = prec; p >= 0; --p)
+        if (snprintf(buf, size, "%.*f", p, v) <= width)
+            return buf;
+    for (int p = 2; p > 0; --p)
+        if (snprintf(buf, size, "%.*e", p, v) <= width)
+            return buf;
+    snprintf(buf, size, "%.0e", v);
+    return buf;
+}
+
+/* Opcode section of the human report: once per kernel, its classes, U by classes and by the
+ * single family, and its shared-atomic instructions grouped by opcode and source line. */
+static void render_opcodes_human(const au_report *r, FILE *out)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_opsplit *o = l->ops;
+        if (!o)
+            continue;
+        int first = 1;
+        for (size_t j = 0; j < i && first; ++j)
+            first = !(r->launches[j].ops && r->launches[j].kernel && l->kernel &&
+                      strcmp(r->launches[j].kernel, l->kernel) == 0);
+        if (!first)
+            continue;
+        if (!any)
+            fprintf(out, "\nOpcode classes (shared atomics of each kernel's code; jobs split by the CAS counter; "
+                         "first launch of each kernel shown):\n");
+        any = 1;
+        char kn[192], fl[256];
+        au_kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
+        au_flags_string(o->flags, fl, sizeof fl);
+        /* no class: no jobs to price, or jobs but no ATOMS of the kernel in its listing (priced by family) */
+        char none[96] = "no shared-atomic jobs";
+        if (l->res.jobs > 0)
+            snprintf(none, sizeof none, "no ATOMS in its listing: priced as '%s'", r->family);
+        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : none);
+        if (l->res.flags & AU_F_OPCODES)
+            fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
+                    o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);
+        else if (fl[0])
+            fprintf(out, "      %s\n", fl);
+        /* instructions: count per (opcode, source) */
+        for (size_t k = 0; k < o->ninstr; ++k) {
+            const au_instr *x = &o->instr[k];
+            int seen = 0;
+            for (size_t m = 0; m < k && !seen; ++m)
+                seen = strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
+            if (seen)
+                continue;
+            size_t cnt = 0;
+            for (size_t m = k; m < o->ninstr; ++m)
+                cnt += strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
+            char src[sizeof x->source * 3];
+            fprintf(out, "        %3zu x %-22s %-11s first at pc 0x%04x  %s\n", cnt, x->opcode, x->family, x->pc,
+                    au_text_fit(x->source, src, sizeof src, 0, 0));
+        }
+        if (o->ninstr == 0)
+            fprintf(out, "        no ATOMS instruction in the kernel's code\n");
+    }
+}
+
+/* A program that started CUDA processes of its own (multiprocessing, one process per GPU): one
+ * line per process, since launch ids count per process. */
+static void render_processes(const au_report *r, FILE *out)
+{
+    size_t nproc = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; ++k)
+            first = r->launches[k].pid != r->launches[i].pid;
+        nproc += first;
+    }
+    if (nproc < 2)
+        return;
+    fprintf(out, "\n%zu processes (launch ids count per process):\n", nproc);
+    for (size_t i = 0; i < r->count; ++i) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; ++k)
+            first = r->launches[k].pid != r->launches[i].pid;
+        if (!first)
+            continue;
+        size_t n = 0;
+        const au_launch *top = NULL;
+        char devs[256] = "";
+        for (size_t k = i; k < r->count; ++k) {
+            const au_launch *l = &r->launches[k];
+            if (l->pid != r->launches[i].pid)
+                continue;
+            ++n;
+            if (!(l->res.flags & AU_F_UNUSABLE) && (!top || l->res.util > top->res.util))
+                top = l;
+            if (l->device[0] && !strstr(devs, l->device) && strlen(devs) + strlen(l->device) + 3 < sizeof devs) {
+                if (devs[0])
+                    strcat(devs, ", ");
+                strcat(devs, l->device);
+            }
+        }
+        char kn[192] = "-", dv[sizeof devs * 3];
+        if (top)
+            au_kernel_short(top->kernel, kn, sizeof kn, 40);
+        fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, %s)\n", r->launches[i].pid, n,
+                devs[0] ? au_text_fit(devs, dv, sizeof dv, 0, 0) : "an unknown device", top ? top->res.util * 100 : 0.0,
+                top ? top->id : -1LL, kn);
+    }
+}
+
+/* The lines above the table: source, table, how jobs are priced, verdict thresholds. */
+static void render_table_head(const au_report *r, FILE *out)
+{
+    const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    fprintf(out, "atomutil %s: shared-atomic unit utilization per kernel launch\n", AU_VERSION_STRING);
+    fputs("source: ", out);
+    au_fput_text(out, r->source, AU_TEXT_PLAIN);
+    fputc('\n', out);
+    size_t by_opcodes = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        by_opcodes += (r->launches[i].res.flags & AU_F_OPCODES) != 0;
+    if (m) {
+        char gpu[sizeof m->gpu_name * 3];
+        fputs("table:  ", out);
+        au_fput_text(out, au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", AU_TEXT_PLAIN);
+        fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0),
+                m->cc_major, m->cc_minor, m->method, m->status,
+                strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
+    }
+    if (by_opcodes == r->count)
+        fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes)\n");
+    else if (by_opcodes)
+        fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes), the other launches' "
+                     "non-CAS jobs as '%s'\n", r->family);
+    else
+        fprintf(out, "jobs:   non-CAS jobs priced as '%s'\n", r->family);
+    fprintf(out, "busy:   %s\n", r->busy == AU_BUSY_QUEUE
+                                     ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
+                                     : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
+    fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
+            r->thr.significant * 100);
+}
+
+/* "(528, 1, 1)" -> "528x1x1", as plain text */
+static void dims_text(const char *src, char *dst, size_t size)
+{
+    char raw[32];
+    size_t o = 0;
+    for (const char *p = src; *p && o + 1 < sizeof raw; ++p) {
+        if (*p == '(' || *p == ')' || *p == ' ')
+            continue;
+        raw[o++] = *p == ',' ? 'x' : *p;
+    }
+    raw[o] = '\0';
+    au_text_fit(raw, dst, size, 0, 0);
+}
+
+/* One table row per launch. */
+static void render_table_rows(const au_report *r, FILE *out)
+{
+    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel",
+            "grid", "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        char kn[160], g[96], b[96], j[16], bb[16], tt[16], fl[256];
+        au_kernel_fit(l->kernel, kn, sizeof kn, 32, 1);
+        au_flags_string(x->flags, fl, sizeof fl);
+        dims_text(l->grid, g, sizeof g);
+        dims_text(l->block, b, sizeof b);
+        if (x->flags & AU_F_UNUSABLE) {
+            int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
+            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
+                    l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
+                    names ? "missing: " : "", names ? l->missing_names : fl);
+            continue;
+        }
+        char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
+        if (x->util_busiest > 0)
+            fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
+        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
+                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
+                fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
+                fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
+                human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu),
+                um, au_verdict_name(x->verdict), fl);
+    }
+    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
+                 "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
+                 "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
+                 "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
+                 "time).\n");
+}
+
+/* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic */
+static void render_ranges(const au_report *r, FILE *out)
+{
+    int ranges = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_result *x = &r->launches[i].res;
+        if (!(x->flags & AU_F_RANGE))
+            continue;
+        if (!ranges++)
+            fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
+                         "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
+                         "launches with clusters are measured with counters\nthat do not count the passes of "
+                         "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
+                         "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
+                         "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
+                         "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
+                         "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
+                         "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
+        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
+                x->util_lo * 100, x->util_hi * 100);
+        if (x->verdict == AU_VERDICT_UNCERTAIN) { /* the range spans two verdicts: name them */
+            au_verdict lo, hi;
+            au_range_verdicts(x, &r->thr, &lo, &hi);
+            fprintf(out, ": verdict uncertain, %s to %s", au_verdict_name(lo), au_verdict_name(hi));
+        }
+        fputc('\n', out);
+    }
+}
+
+/* Launches with clusters: U of the local unit and of the DSMEM path, and DSMEM traffic without
+ * atomics (library kernels with clusters): seen, not priced. */
+static void render_dsmem(const au_report *r, FILE *out)
+{
+    int dsmem = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        if (!(x->flags & (AU_F_DSMEM | AU_F_DSMEM_UNCALIBRATED)))
+            continue;
+        if (!dsmem++)
+            fprintf(out, "\nDistributed shared memory (cluster) atomics: U of the local unit (this SM's "
+                         "shared atomics) and of the\nDSMEM path (requests to other SMs of the cluster); "
+                         "U is the larger (docs/model.md, \"DSMEM\"):\n");
+        if (x->flags & AU_F_DSMEM_UNCALIBRATED)
+            fprintf(out, "%4lld  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
+                         "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
+                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
+        else
+            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n",
+                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs,
+                    x->util_local * 100, x->util_remote * 100,
+                    (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
+    }
+    size_t other = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        other += (r->launches[i].res.flags & (AU_F_DSMEM_OTHER_TRAFFIC | AU_F_DSMEM)) == AU_F_DSMEM_OTHER_TRAFFIC;
+    if (other)
+        fprintf(out, "\n%zu launch%s sent loads or stores, not atomics, to other SMs' shared memory (flag "
+                     "dsmem_other_traffic): not in U\n", other, other == 1 ? "" : "es");
+}
+
+void au_render_table(const au_report *r, FILE *out)
+{
+    render_table_head(r, out);
+    render_table_rows(r, out);
+    render_processes(r, out);
+    render_ranges(r, out);
+    render_dsmem(r, out);
+    render_opcodes_human(r, out);
+}
