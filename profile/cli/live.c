@@ -214,12 +214,6 @@ static void relay_diagnostics(const char *path, int quiet, live_result *res)
     free(buf);
 }
 
-int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res)
-{
-    live_pass counters = {counters_path, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, NULL};
-    return au_live_run_pass(argv, &counters, quiet, res);
-}
-
 int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
 {
     const char *counters_path = pass->path;
