@@ -440,12 +440,43 @@ static void wait_for_graph(void)
             break;
 }
 
-static int is_instantiate(CUpti_CallbackId id)
+/* The driver calls the library follows, each once: its kind and CUPTI_DRIVER_TRACE_CBID_<name>. */
+#define AU_DRIVER_CALLBACKS(X)                                                                     \
+    X(LAUNCH, cuLaunchKernel)                                                                      \
+    X(LAUNCH, cuLaunchKernel_ptsz)                                                                 \
+    X(LAUNCH, cuLaunchKernelEx)                                                                    \
+    X(LAUNCH, cuLaunchKernelEx_ptsz)                                                               \
+    X(LAUNCH, cuLaunchCooperativeKernel)                                                           \
+    X(LAUNCH, cuLaunchCooperativeKernel_ptsz)                                                      \
+    X(GRAPH_LAUNCH, cuGraphLaunch)                                                                 \
+    X(GRAPH_LAUNCH, cuGraphLaunch_ptsz)                                                            \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture)                                                         \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_ptsz)                                                    \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2)                                                      \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2_ptsz)                                                 \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph)                                                  \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph_ptsz)                                             \
+    X(END_CAPTURE, cuStreamEndCapture)                                                             \
+    X(END_CAPTURE, cuStreamEndCapture_ptsz)                                                        \
+    X(INSTANTIATE, cuGraphInstantiate)                                                             \
+    X(INSTANTIATE, cuGraphInstantiate_v2)                                                          \
+    X(INSTANTIATE, cuGraphInstantiateWithFlags)                                                    \
+    X(INSTANTIATE, cuGraphInstantiateWithParams)                                                   \
+    X(INSTANTIATE, cuGraphInstantiateWithParams_ptsz)
+
+typedef enum { CB_OTHER, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_BEGIN_CAPTURE, CB_END_CAPTURE, CB_INSTANTIATE } cb_kind;
+
+static cb_kind driver_cb_kind(CUpti_CallbackId id)
 {
-    return id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate || id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
+    switch (id) {
+#define AU_CB_CASE(kind, name)                                                                     \
+    case CUPTI_DRIVER_TRACE_CBID_##name:                                                           \
+        return CB_##kind;
+        AU_DRIVER_CALLBACKS(AU_CB_CASE)
+#undef AU_CB_CASE
+    default:
+        return CB_OTHER;
+    }
 }
 
 /* Stops collection on every context (before a stream capture or a graph launch). */
@@ -455,16 +486,6 @@ static void pause_all(void)
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled && !c->failed)
             au_g.col->pause(c);
-}
-
-static int is_begin_capture(CUpti_CallbackId id)
-{
-    return id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
 }
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
@@ -485,21 +506,22 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     double t0 = au_now();
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
-        if (cb->callbackSite == CUPTI_API_ENTER && !is_instantiate(id) && !is_begin_capture(id) &&
-            id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture && id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
+        cb_kind kind = driver_cb_kind(id);
+        if (cb->callbackSite == CUPTI_API_ENTER && kind != CB_INSTANTIATE && kind != CB_BEGIN_CAPTURE &&
+            kind != CB_END_CAPTURE) {
             wait_for_graph();
             if (au_g.exiting) {
                 pthread_mutex_unlock(&au_g.lock);
                 return;
             }
         }
-        if (is_instantiate(id)) {
+        if (kind == CB_INSTANTIATE) {
             /* every instantiate call's parameters begin with (CUgraphExec *, CUgraph) */
             const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
             if (cb->callbackSite == CUPTI_API_EXIT && p && p->phGraphExec &&
                 *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
                 au_graph_instantiated(*p->phGraphExec, p->hGraph);
-        } else if (is_begin_capture(id)) {
+        } else if (kind == CB_BEGIN_CAPTURE) {
             /* stop before the capture starts: once it runs, a synchronization would invalidate it */
             if (cb->callbackSite == CUPTI_API_ENTER) {
                 if (au_g.captures == 0)
@@ -507,13 +529,11 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
             } else if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
                 au_g.captures++;
             }
-        } else if (id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture ||
-                   id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
+        } else if (kind == CB_END_CAPTURE) {
             /* a capture ends at EndCapture whether it succeeded or was invalidated */
             if (cb->callbackSite == CUPTI_API_EXIT && au_g.captures > 0)
                 au_g.captures--;
-        } else if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-                   id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+        } else if (kind == CB_GRAPH_LAUNCH) {
             /* the auto-range profiler does not measure graph kernel nodes and disturbs their
              * execution (CUDA 13.0, docs/performance.md): a graph launch is one user range
              * (range.c); with ATOMUTIL_GRAPHS=off, while a stream is being captured, and in the
@@ -666,20 +686,9 @@ EXPORT int InitializeInjection(void)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                         CUPTI_CBID_RESOURCE_MODULE_LOADED), goto fail);
     static const CUpti_CallbackId launches[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,           CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,      CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,      CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+#define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
+        AU_DRIVER_CALLBACKS(AU_CB_ID)
+#undef AU_CB_ID
     };
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
