@@ -12,6 +12,8 @@
 #define _XOPEN_SOURCE 700 /* realpath, mkstemp */
 #include "opcodes_internal.h"
 
+#include "counters_file.h"
+
 #include "atomutil/util.h"
 #include "sass_file.h"
 
@@ -160,15 +162,13 @@ static void free_graph_lines(graph_line *g, size_t n)
     free(g);
 }
 
-/* Adds the graph: line `line` (NUL-terminated) to v, if it is one. */
-static void parse_graph_line(char *line, graph_line **v, size_t *n, size_t *cap)
+/* Adds the graph: line l to v. */
+static void parse_graph_line(const au_cf_line *l, graph_line **v, size_t *n, size_t *cap)
 {
-    char *p, *end;
-    if (strncmp(line, "==ATOMUTIL== ", 13) != 0 || (p = strstr(line, " graph: ")) == NULL)
-        return;
-    long long pid = strtoll(line + 13, &end, 10);
-    long long id = strtoll(p + 8, &end, 10);
-    if (end == p + 8 || au_grow(v, cap, *n, sizeof **v, 8) != 0)
+    char *end;
+    long long pid = strtoll(l->line + strlen(AU_CF_TAG), &end, 10);
+    long long id = strtoll(l->text, &end, 10);
+    if (end == l->text || au_grow(v, cap, *n, sizeof **v, 8) != 0)
         return;
     graph_line g = {pid, id, NULL, 0};
     size_t gcap = 0;
@@ -183,63 +183,67 @@ static void parse_graph_line(char *line, graph_line **v, size_t *n, size_t *cap)
     (*v)[(*n)++] = g;
 }
 
+/* Adds the code: line l to v (a kernel once); -1 out of memory. */
+static int parse_code_line(const au_cf_line *l, code_line **v, size_t *n, size_t *cap)
+{
+    char *p = l->text, *end;
+    unsigned long crc = strtoul(p, &end, 10);
+    char *mangled = end;
+    while (*mangled == ' ')
+        ++mangled;
+    char *sp = strchr(mangled, ' ');
+    if (end == p || !sp || !sp[1])
+        return 0;
+    *sp = '\0';
+    for (size_t k = 0; k < *n; ++k)
+        if (strcmp((*v)[k].demangled, sp + 1) == 0)
+            return 0;
+    if (au_grow(v, cap, *n, sizeof **v, 16) != 0)
+        return -1;
+    code_line *c = &(*v)[*n];
+    memset(c, 0, sizeof *c);
+    c->demangled = strdup(sp + 1);
+    c->mangled = strdup(mangled);
+    c->crc = (uint32_t)crc;
+    c->sym = -1;
+    if (c->demangled && c->mangled)
+        ++*n;
+    else {
+        free(c->demangled);
+        free(c->mangled);
+    }
+    return 0;
+}
+
+/* read_code_lines' state: the code and graph lines so far. */
+typedef struct {
+    code_line *code;
+    size_t n, cap;
+    graph_line *graphs;
+    size_t ng, gcap;
+} code_lines;
+
+static int code_lines_add(const au_cf_line *l, void *ud)
+{
+    code_lines *c = ud;
+    if (l->kind == AU_CF_CODE)
+        return parse_code_line(l, &c->code, &c->n, &c->cap) != 0; /* out of memory: the rest unread */
+    if (l->kind == AU_CF_GRAPH)
+        parse_graph_line(l, &c->graphs, &c->ng, &c->gcap);
+    return 0;
+}
+
 /* The "code:" and "graph:" lines of a counters file, in one read. */
 static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout)
 {
-    *gout = NULL;
-    *ngout = 0;
-    size_t gcap = 0;
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
-    if (rc)
-        return rc;
-    code_line *v = NULL;
-    size_t n = 0, cap = 0;
-    for (char *line = buf; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        char *p;
-        if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strstr(line, " code: ")) != NULL) {
-            p += 7;
-            char *end;
-            unsigned long crc = strtoul(p, &end, 10);
-            char *mangled = end;
-            while (*mangled == ' ')
-                ++mangled;
-            char *sp = strchr(mangled, ' ');
-            if (end != p && sp && sp[1]) {
-                *sp = '\0';
-                size_t k;
-                for (k = 0; k < n; ++k)
-                    if (strcmp(v[k].demangled, sp + 1) == 0)
-                        break;
-                if (k == n) {
-                    if (au_grow(&v, &cap, n, sizeof *v, 16) != 0)
-                        break;
-                    memset(&v[n], 0, sizeof v[n]);
-                    v[n].demangled = strdup(sp + 1);
-                    v[n].mangled = strdup(mangled);
-                    v[n].crc = (uint32_t)crc;
-                    v[n].sym = -1;
-                    if (v[n].demangled && v[n].mangled)
-                        ++n;
-                    else {
-                        free(v[n].demangled);
-                        free(v[n].mangled);
-                    }
-                }
-            }
-        } else {
-            parse_graph_line(line, gout, ngout, &gcap);
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    free(buf);
-    *out = v;
-    *nout = n;
-    return AU_OK;
+    code_lines c;
+    memset(&c, 0, sizeof c);
+    int rc = au_cf_read(path, (size_t)1 << 31, code_lines_add, &c);
+    *out = c.code;
+    *nout = c.n;
+    *gout = c.graphs;
+    *ngout = c.ng;
+    return rc;
 }
 
 /* The kernel's instructions from its listing (ATOMS and ATOM; the model keeps ATOMS). */

@@ -8,6 +8,8 @@
 
 #include "inject_internal.h"
 
+#include "counters_file.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,7 +52,9 @@ void au_diag(const char *level, const char *fmt, ...)
     for (char *p = msg; *p; ++p)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    int n = snprintf(line, sizeof line, "==ATOMUTIL== %ld %s: %s\n", au_g.pid, level, msg);
+    int n = au_cf_head(line, sizeof line, au_g.pid, level);
+    if (n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s\n", msg);
     if (n > 0)
         au_write_all(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }

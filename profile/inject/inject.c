@@ -22,6 +22,7 @@
 #include "atomutil/util.h"
 
 #include "atomutil/model.h"
+#include "counters_file.h"
 #include "ncu_import.h"
 #include "sass_file.h"
 
@@ -415,7 +416,8 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     char *line = malloc(len);
     if (!line)
         return;
-    size_t used = (size_t)snprintf(line, len, "==ATOMUTIL== %ld graph: %lld", au_g.pid, id);
+    size_t used = (size_t)au_cf_head(line, len, au_g.pid, "graph"); /* 64 bytes hold it and the id */
+    used += (size_t)snprintf(line + used, len - used, "%lld", id);
     for (size_t i = 0; i < k->n && used < len; ++i)
         used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
     if (used < len - 1) {
