@@ -9,6 +9,7 @@
 #include "live.h"
 
 #include "atomutil/util.h"
+#include "counters_file.h"
 #include "ncu_import.h"
 
 #include <dlfcn.h>
@@ -164,60 +165,59 @@ static const char *hint(const char *what)
     return "";
 }
 
-/* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
- * once) and counts the errors. */
-static void relay_diagnostics(const char *path, int quiet, live_result *res)
+/* relay_diagnostics' state: the texts said so far. */
+typedef struct {
+    int quiet;
+    live_result *res;
+    char **seen;
+    size_t nseen;
+} relay_state;
+
+static int relay_line(const au_cf_line *l, void *ud)
 {
-    char *buf;
-    size_t len;
-    if (au_read_file(path, (size_t)1 << 30, &buf, &len) != 0)
-        return;
-    char **seen = NULL;
-    size_t nseen = 0;
-    for (char *line = buf; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        if (line[0] == '"')
-            res->rows++;
-        if (strncmp(line, "==ATOMUTIL== ", 13) == 0) {
-            char *level = strchr(line + 13, ' ');
-            if (level) {
-                ++level;
-                int is_err = strncmp(level, "error:", 6) == 0;
-                int is_warn = strncmp(level, "warning:", 8) == 0;
-                int dup = 0;
-                for (size_t i = 0; i < nseen; ++i)
-                    dup |= strcmp(seen[i], level) == 0;
-                if (!dup && (is_err || is_warn)) {
-                    char **ns = realloc(seen, (nseen + 1) * sizeof *ns);
-                    if (ns) {
-                        seen = ns;
-                        seen[nseen++] = level;
-                    }
-                    if (is_err) {
-                        res->tool_errors++;
-                        if (strncmp(level + 7, "permission:", 11) == 0)
-                            res->permission = 1;
-                    }
-                    if (is_err || !quiet) { /* its kernel names come from the program: cleaned */
-                        fprintf(stderr, "%s: ", prog);
-                        au_fput_text(stderr, level, AU_TEXT_PLAIN);
-                        fprintf(stderr, "%s\n", is_err ? hint(level + 7) : "");
-                    }
-                }
-            }
-        }
-        line = nl ? nl + 1 : NULL;
+    relay_state *r = ud;
+    if (l->kind == AU_CF_ROW)
+        r->res->rows++;
+    if (!l->level)
+        return 0;
+    char *level = l->level;
+    int is_err = strncmp(level, "error:", 6) == 0;
+    int is_warn = strncmp(level, "warning:", 8) == 0;
+    int dup = 0;
+    for (size_t i = 0; i < r->nseen; ++i)
+        dup |= strcmp(r->seen[i], level) == 0;
+    if (dup || !(is_err || is_warn))
+        return 0;
+    char *copy = strdup(level); /* the reader's buffer is gone after the read */
+    char **ns = copy ? realloc(r->seen, (r->nseen + 1) * sizeof *ns) : NULL;
+    if (ns) {
+        r->seen = ns;
+        r->seen[r->nseen++] = copy;
+    } else {
+        free(copy);
     }
-    free(seen);
-    free(buf);
+    if (is_err) {
+        r->res->tool_errors++;
+        if (strncmp(level + 7, "permission:", 11) == 0)
+            r->res->permission = 1;
+    }
+    if (is_err || !r->quiet) { /* its kernel names come from the program: cleaned */
+        fprintf(stderr, "%s: ", prog);
+        au_fput_text(stderr, level, AU_TEXT_PLAIN);
+        fprintf(stderr, "%s\n", is_err ? hint(level + 7) : "");
+    }
+    return 0;
 }
 
-int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res)
+/* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
+ * once) and counts the errors and the CSV rows. */
+static void relay_diagnostics(const char *path, int quiet, live_result *res)
 {
-    live_pass counters = {counters_path, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, NULL};
-    return au_live_run_pass(argv, &counters, quiet, res);
+    relay_state r = {quiet, res, NULL, 0};
+    au_cf_read(path, (size_t)1 << 30, relay_line, &r);
+    for (size_t i = 0; i < r.nseen; ++i)
+        free(r.seen[i]);
+    free(r.seen);
 }
 
 int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
@@ -348,54 +348,53 @@ static int add_seconds(const char *text, double *sum, const char *path, long lin
     return 1;
 }
 
+/* au_live_read_timing's state. */
+typedef struct {
+    const char *path;
+    live_timing *t;
+} timing_state;
+
+/* Adds one "timing:" line's figures to the sums. */
+static int timing_line(const au_cf_line *l, void *ud)
+{
+    if (l->kind != AU_CF_TIMING)
+        return 0;
+    const char *path = ((timing_state *)ud)->path;
+    live_timing *t = ((timing_state *)ud)->t;
+    long lineno = l->lineno;
+    const char *p = l->text;
+    /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
+    char a[64], b[64], n[64];
+    int end = -1;
+    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
+        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
+            t->setups++;
+    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a,
+                      b, &end) == 3 && end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
+        long v = 0;
+        double cb = t->callbacks_s, ml = t->module_loads_s;
+        int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
+        if (ok > 0)
+            ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
+        if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
+            snprintf(t->launch_bad, sizeof t->launch_bad,
+                     "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
+                     TIMING_MAX_LAUNCHES);
+            ok = -1;
+        }
+        if (ok > 0) {
+            t->launch_lines++;
+            t->launches += v;
+            t->callbacks_s = cb;
+            t->module_loads_s = ml;
+        }
+    }
+    return 0;
+}
+
 int au_live_read_timing(const char *path, live_timing *t)
 {
-    char *buf;
-    size_t len;
     memset(t, 0, sizeof *t);
-    int rc = au_read_file(path, (size_t)1 << 31, &buf, &len);
-    if (rc)
-        return rc;
-    long lineno = 0;
-    for (char *line = buf; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        ++lineno;
-        char *p;
-        /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
-        char a[64], b[64], n[64];
-        int end = -1;
-        if (strncmp(line, "==ATOMUTIL== ", 13) == 0 && (p = strchr(line + 13, ' ')) != NULL &&
-            strncmp(p, " info: timing: ", 15) == 0) {
-            p += 15;
-            if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
-                if (!t->setup_bad[0] &&
-                    add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
-                    t->setups++;
-            } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n,
-                              a, b, &end) == 3 && end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
-                long v = 0;
-                double cb = t->callbacks_s, ml = t->module_loads_s;
-                int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
-                if (ok > 0)
-                    ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
-                if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
-                    snprintf(t->launch_bad, sizeof t->launch_bad,
-                             "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
-                             TIMING_MAX_LAUNCHES);
-                    ok = -1;
-                }
-                if (ok > 0) {
-                    t->launch_lines++;
-                    t->launches += v;
-                    t->callbacks_s = cb;
-                    t->module_loads_s = ml;
-                }
-            }
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    free(buf);
-    return AU_OK;
+    timing_state st = {path, t};
+    return au_cf_read(path, (size_t)1 << 31, timing_line, &st);
 }

@@ -25,13 +25,10 @@ typedef struct live_pass {
     const char *path, *header, *path_env, *mode, *cubin_dir;
 } live_pass;
 
-/* Runs argv[0..] with the injection library as pass says (the file created with its header first). */
+/* Runs argv[0..] with the injection library as pass says (the file created with its header first).
+ * Prints setup errors on stderr (one line each) and returns 0 when the target ran, else the
+ * LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
 int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res);
-
-/* Runs argv[0..] with the injection library, appending its counters to counters_path (created
- * with the header first).  Prints setup errors on stderr (one line each) and returns 0 when the
- * target ran, else the LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
-int au_live_run(char *const argv[], const char *counters_path, int quiet, live_result *res);
 
 /* The injection library's own timing, summed over its processes and contexts, from the
  * counters file's lines (docs/cli.md, --timing):

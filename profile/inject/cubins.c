@@ -10,6 +10,7 @@
 #include "inject_internal.h"
 
 #include "atomutil/util.h"
+#include "counters_file.h"
 
 #include <cupti_pcsampling.h> /* cuptiGetCubinCrc */
 
@@ -225,7 +226,8 @@ void au_cubin_note_launch(const char *mangled)
     size_t len = strlen(mangled) + strlen(dn) + 96;
     char *line = malloc(len);
     if (line) {
-        int n = snprintf(line, len, "==ATOMUTIL== %ld code: %s %s %s\n", au_g.pid, name, mangled, dn);
+        int n = au_cf_head(line, len, au_g.pid, "code"); /* 96 bytes hold it and the CRC */
+        n += snprintf(line + n, len - (size_t)n, "%s %s %s\n", name, mangled, dn);
         for (int i = 0; i + 1 < n; ++i)
             if (line[i] == '\n' || line[i] == '\r')
                 line[i] = ' ';

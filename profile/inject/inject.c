@@ -22,12 +22,12 @@
 #include "atomutil/util.h"
 
 #include "atomutil/model.h"
+#include "counters_file.h"
 #include "ncu_import.h"
 #include "sass_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,113 +35,6 @@
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
-
-/* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
-
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER,
-                     .launch_done = PTHREAD_COND_INITIALIZER, .fd = -1};
-
-/* ------------------------------------------------------------------ output */
-
-/* Writes all of buf with one write() where possible: O_APPEND keeps concurrent writers (several
- * processes of one target) from interleaving within a call. */
-void au_write_all(const char *buf, size_t len)
-{
-    while (len > 0 && au_g.fd >= 0) {
-        ssize_t n = write(au_g.fd, buf, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-}
-
-void au_diag(const char *level, const char *fmt, ...)
-{
-    char msg[768], line[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; ++p)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    int n = snprintf(line, sizeof line, "==ATOMUTIL== %ld %s: %s\n", au_g.pid, level, msg);
-    if (n > 0)
-        au_write_all(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
-void au_csv_quote(const char *s, char *buf, size_t size)
-{
-    size_t k = 0;
-    for (; s && *s && k + 2 < size; ++s) {
-        if (*s == '"')
-            buf[k++] = '"';
-        buf[k++] = *s;
-    }
-    buf[k] = '\0';
-}
-
-static const char *cupti_err(CUptiResult r)
-{
-    const char *s = NULL;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
-        return "unknown CUPTI error";
-    return s;
-}
-
-/* The error category is what atomutil-profile explains to the user (live.c). */
-void au_report_cupti(const char *call, CUptiResult r)
-{
-    const char *name = call;
-    const char *paren = strchr(call, '(');
-    char fn[96];
-    if (paren && (size_t)(paren - call) < sizeof fn) {
-        memcpy(fn, call, (size_t)(paren - call));
-        fn[paren - call] = '\0';
-        name = fn;
-    }
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        au_diag("error", "permission: %s: %s", name, cupti_err(r));
-        break;
-    case CUPTI_ERROR_HARDWARE_BUSY:
-        /* measured: children of a profiled process on the same GPU (multiprocessing) get this
-         * while the parent's range profiler is enabled (docs/live-profiling.md) */
-        au_diag("error", "busy: %s: the GPU's counters are held by another process (one process at a time "
-                "can profile a GPU): the launches of process %ld on this device are not measured", name, au_g.pid);
-        break;
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        au_diag("error", "subscriber: %s: %s", name, cupti_err(r));
-        break;
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_SUPPORTED:
-        au_diag("error", "unsupported: %s: %s", name, cupti_err(r));
-        break;
-    default:
-        au_diag("error", "cupti: %s: %s", name, cupti_err(r));
-    }
-}
-
-void au_free_pending(ctx_state *c, size_t first_n)
-{
-    for (size_t i = 0; i < first_n && i < c->npend; ++i)
-        free(c->pend[i].kernel);
-    if (first_n >= c->npend) {
-        c->npend = 0;
-        return;
-    }
-    memmove(c->pend, c->pend + first_n, (c->npend - first_n) * sizeof *c->pend);
-    c->npend -= first_n;
-}
 
 /* ------------------------------------------------------------------ contexts */
 
@@ -162,13 +55,6 @@ static ctx_state *find_ctx(CUcontext ctx)
         if (c->ctx == ctx)
             return c;
     return NULL;
-}
-
-double au_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static ctx_state *get_ctx(CUcontext ctx)
@@ -222,18 +108,6 @@ static ctx_state *get_ctx(CUcontext ctx)
 }
 
 /* ------------------------------------------------------------------ callbacks */
-
-char *au_demangle(const char *name)
-{
-    if (!name)
-        return strdup("<unknown kernel>");
-    int status = -1;
-    char *d = __cxa_demangle(name, NULL, NULL, &status);
-    if (d && status == 0)
-        return d;
-    free(d);
-    return strdup(name);
-}
 
 /* One attribute of a launched function.  The CUDA runtime launches with a CUkernel handle in the
  * CUfunction slot, which cuFuncGetAttribute refuses (CUDA_ERROR_INVALID_HANDLE, measured on CUDA
@@ -313,65 +187,6 @@ static int stream_capturing(CUstream s)
 }
 
 static void at_exit(void);
-
-/* ------------------------------------------------------------------ quiet kernels */
-
-static size_t kern_slot(const void *func)
-{
-    uintptr_t h = (uintptr_t)func;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 7) & (au_g.kern_cap - 1);
-    while (au_g.kern_key[i] && au_g.kern_key[i] != func)
-        i = (i + 1) & (au_g.kern_cap - 1);
-    return i;
-}
-
-void au_kernel_seen(const void *func, int quiet)
-{
-    if (!func)
-        return;
-    if (2 * (au_g.kern_n + 1) > au_g.kern_cap) { /* grow at half full */
-        size_t ocap = au_g.kern_cap, ncap = ocap ? ocap * 2 : 256;
-        const void **ok = au_g.kern_key;
-        unsigned char *os = au_g.kern_state;
-        const void **nk = calloc(ncap, sizeof *nk);
-        unsigned char *ns = calloc(ncap, 1);
-        if (!nk || !ns) { /* nothing remembered: the kernel keeps its own set */
-            free(nk);
-            free(ns);
-            return;
-        }
-        au_g.kern_key = nk;
-        au_g.kern_state = ns;
-        au_g.kern_cap = ncap;
-        for (size_t i = 0; i < ocap; ++i)
-            if (ok[i]) {
-                size_t j = kern_slot(ok[i]);
-                nk[j] = ok[i];
-                ns[j] = os[i];
-            }
-        free(ok);
-        free(os);
-    }
-    size_t i = kern_slot(func);
-    if (!au_g.kern_key[i]) {
-        au_g.kern_key[i] = func;
-        au_g.kern_n++;
-    }
-    /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
-     * counts would otherwise look quiet again at every launch measured with the standard set */
-    if (au_g.kern_state[i] != 2)
-        au_g.kern_state[i] = quiet ? 1 : 2;
-}
-
-int au_kernel_quiet(const void *func)
-{
-    if (!func || !au_g.kern_cap)
-        return 0;
-    size_t i = kern_slot(func);
-    return au_g.kern_key[i] == func && au_g.kern_state[i] == 1;
-}
 
 /* The context of the launch this thread is inside (between its launch call's enter and exit
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
@@ -601,7 +416,8 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     char *line = malloc(len);
     if (!line)
         return;
-    size_t used = (size_t)snprintf(line, len, "==ATOMUTIL== %ld graph: %lld", au_g.pid, id);
+    size_t used = (size_t)au_cf_head(line, len, au_g.pid, "graph"); /* 64 bytes hold it and the id */
+    used += (size_t)snprintf(line + used, len - used, "%lld", id);
     for (size_t i = 0; i < k->n && used < len; ++i)
         used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
     if (used < len - 1) {
@@ -626,12 +442,43 @@ static void wait_for_graph(void)
             break;
 }
 
-static int is_instantiate(CUpti_CallbackId id)
+/* The driver calls the library follows, each once: its kind and CUPTI_DRIVER_TRACE_CBID_<name>. */
+#define AU_DRIVER_CALLBACKS(X)                                                                     \
+    X(LAUNCH, cuLaunchKernel)                                                                      \
+    X(LAUNCH, cuLaunchKernel_ptsz)                                                                 \
+    X(LAUNCH, cuLaunchKernelEx)                                                                    \
+    X(LAUNCH, cuLaunchKernelEx_ptsz)                                                               \
+    X(LAUNCH, cuLaunchCooperativeKernel)                                                           \
+    X(LAUNCH, cuLaunchCooperativeKernel_ptsz)                                                      \
+    X(GRAPH_LAUNCH, cuGraphLaunch)                                                                 \
+    X(GRAPH_LAUNCH, cuGraphLaunch_ptsz)                                                            \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture)                                                         \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_ptsz)                                                    \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2)                                                      \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2_ptsz)                                                 \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph)                                                  \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph_ptsz)                                             \
+    X(END_CAPTURE, cuStreamEndCapture)                                                             \
+    X(END_CAPTURE, cuStreamEndCapture_ptsz)                                                        \
+    X(INSTANTIATE, cuGraphInstantiate)                                                             \
+    X(INSTANTIATE, cuGraphInstantiate_v2)                                                          \
+    X(INSTANTIATE, cuGraphInstantiateWithFlags)                                                    \
+    X(INSTANTIATE, cuGraphInstantiateWithParams)                                                   \
+    X(INSTANTIATE, cuGraphInstantiateWithParams_ptsz)
+
+typedef enum { CB_OTHER, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_BEGIN_CAPTURE, CB_END_CAPTURE, CB_INSTANTIATE } cb_kind;
+
+static cb_kind driver_cb_kind(CUpti_CallbackId id)
 {
-    return id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate || id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
+    switch (id) {
+#define AU_CB_CASE(kind, name)                                                                     \
+    case CUPTI_DRIVER_TRACE_CBID_##name:                                                           \
+        return CB_##kind;
+        AU_DRIVER_CALLBACKS(AU_CB_CASE)
+#undef AU_CB_CASE
+    default:
+        return CB_OTHER;
+    }
 }
 
 /* Stops collection on every context (before a stream capture or a graph launch). */
@@ -641,16 +488,6 @@ static void pause_all(void)
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled && !c->failed)
             au_g.col->pause(c);
-}
-
-static int is_begin_capture(CUpti_CallbackId id)
-{
-    return id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
-           id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
 }
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
@@ -671,21 +508,22 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     double t0 = au_now();
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
-        if (cb->callbackSite == CUPTI_API_ENTER && !is_instantiate(id) && !is_begin_capture(id) &&
-            id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture && id != CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
+        cb_kind kind = driver_cb_kind(id);
+        if (cb->callbackSite == CUPTI_API_ENTER && kind != CB_INSTANTIATE && kind != CB_BEGIN_CAPTURE &&
+            kind != CB_END_CAPTURE) {
             wait_for_graph();
             if (au_g.exiting) {
                 pthread_mutex_unlock(&au_g.lock);
                 return;
             }
         }
-        if (is_instantiate(id)) {
+        if (kind == CB_INSTANTIATE) {
             /* every instantiate call's parameters begin with (CUgraphExec *, CUgraph) */
             const cuGraphInstantiateWithFlags_params *p = cb->functionParams;
             if (cb->callbackSite == CUPTI_API_EXIT && p && p->phGraphExec &&
                 *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
                 au_graph_instantiated(*p->phGraphExec, p->hGraph);
-        } else if (is_begin_capture(id)) {
+        } else if (kind == CB_BEGIN_CAPTURE) {
             /* stop before the capture starts: once it runs, a synchronization would invalidate it */
             if (cb->callbackSite == CUPTI_API_ENTER) {
                 if (au_g.captures == 0)
@@ -693,13 +531,11 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
             } else if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
                 au_g.captures++;
             }
-        } else if (id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture ||
-                   id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz) {
+        } else if (kind == CB_END_CAPTURE) {
             /* a capture ends at EndCapture whether it succeeded or was invalidated */
             if (cb->callbackSite == CUPTI_API_EXIT && au_g.captures > 0)
                 au_g.captures--;
-        } else if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
-                   id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+        } else if (kind == CB_GRAPH_LAUNCH) {
             /* the auto-range profiler does not measure graph kernel nodes and disturbs their
              * execution (CUDA 13.0, docs/performance.md): a graph launch is one user range
              * (range.c); with ATOMUTIL_GRAPHS=off, while a stream is being captured, and in the
@@ -852,20 +688,9 @@ EXPORT int InitializeInjection(void)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
                                         CUPTI_CBID_RESOURCE_MODULE_LOADED), goto fail);
     static const CUpti_CallbackId launches[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,           CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,      CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,      CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+#define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
+        AU_DRIVER_CALLBACKS(AU_CB_ID)
+#undef AU_CB_ID
     };
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);

@@ -156,6 +156,7 @@ typedef struct inject_state {
     const char *cubin_dir; /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
+/* base.c: the shared state and what every module uses (it calls no other module). */
 extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
@@ -170,6 +171,8 @@ void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
 /* Kernel name quoted for CSV ("" doubled) into buf. */
 void au_csv_quote(const char *s, char *buf, size_t size);
+/* The demangled name (malloc'ed; the name itself if it does not demangle). */
+char *au_demangle(const char *name);
 
 /* cubins.c: keeps every loaded module's cubin (with ATOMUTIL_CUBIN_DIR); at a kernel's first
  * launch writes the cubin holding it and a "code:" line naming it; writes the cubin of a SASS
@@ -187,8 +190,6 @@ void au_share_report(void);
 void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
 double au_cubin_load_seconds(void);
 void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
-/* The demangled name (malloc'ed; the name itself if it does not demangle). */
-char *au_demangle(const char *name);
 void au_cubin_write_crc32(uint32_t crc);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */

@@ -1,0 +1,208 @@
+/*
+ * base.c - what every module of the injection library uses: the shared state au_g, writing to the
+ * output file ('==ATOMUTIL==' diagnostics, CSV quoting, CUPTI errors), the pending-launch list,
+ * the clock, demangling and the table of kernels that ran no shared atomics.  It calls no other
+ * module, so that inject.c (the callbacks), cubins.c, share.c and the collectors only depend on
+ * it, never on each other through it.
+ */
+
+#include "inject_internal.h"
+
+#include "counters_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER,
+                     .launch_done = PTHREAD_COND_INITIALIZER, .fd = -1};
+
+/* ------------------------------------------------------------------ output */
+
+/* Writes all of buf with one write() where possible: O_APPEND keeps concurrent writers (several
+ * processes of one target) from interleaving within a call. */
+void au_write_all(const char *buf, size_t len)
+{
+    while (len > 0 && au_g.fd >= 0) {
+        ssize_t n = write(au_g.fd, buf, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        buf += n;
+        len -= (size_t)n;
+    }
+}
+
+void au_diag(const char *level, const char *fmt, ...)
+{
+    char msg[768], line[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *p = msg; *p; ++p)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    int n = au_cf_head(line, sizeof line, au_g.pid, level);
+    if (n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s\n", msg);
+    if (n > 0)
+        au_write_all(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void au_csv_quote(const char *s, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; s && *s && k + 2 < size; ++s) {
+        if (*s == '"')
+            buf[k++] = '"';
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+}
+
+static const char *cupti_err(CUptiResult r)
+{
+    const char *s = NULL;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        return "unknown CUPTI error";
+    return s;
+}
+
+/* The error category is what atomutil-profile explains to the user (live.c). */
+void au_report_cupti(const char *call, CUptiResult r)
+{
+    const char *name = call;
+    const char *paren = strchr(call, '(');
+    char fn[96];
+    if (paren && (size_t)(paren - call) < sizeof fn) {
+        memcpy(fn, call, (size_t)(paren - call));
+        fn[paren - call] = '\0';
+        name = fn;
+    }
+    switch (r) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        au_diag("error", "permission: %s: %s", name, cupti_err(r));
+        break;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        /* measured: children of a profiled process on the same GPU (multiprocessing) get this
+         * while the parent's range profiler is enabled (docs/live-profiling.md) */
+        au_diag("error", "busy: %s: the GPU's counters are held by another process (one process at a time "
+                "can profile a GPU): the launches of process %ld on this device are not measured", name, au_g.pid);
+        break;
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        au_diag("error", "subscriber: %s: %s", name, cupti_err(r));
+        break;
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+        au_diag("error", "unsupported: %s: %s", name, cupti_err(r));
+        break;
+    default:
+        au_diag("error", "cupti: %s: %s", name, cupti_err(r));
+    }
+}
+
+void au_free_pending(ctx_state *c, size_t first_n)
+{
+    for (size_t i = 0; i < first_n && i < c->npend; ++i)
+        free(c->pend[i].kernel);
+    if (first_n >= c->npend) {
+        c->npend = 0;
+        return;
+    }
+    memmove(c->pend, c->pend + first_n, (c->npend - first_n) * sizeof *c->pend);
+    c->npend -= first_n;
+}
+
+/* ------------------------------------------------------------------ time, names */
+
+double au_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+char *au_demangle(const char *name)
+{
+    if (!name)
+        return strdup("<unknown kernel>");
+    int status = -1;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (d && status == 0)
+        return d;
+    free(d);
+    return strdup(name);
+}
+
+/* ------------------------------------------------------------------ quiet kernels */
+
+static size_t kern_slot(const void *func)
+{
+    uintptr_t h = (uintptr_t)func;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 7) & (au_g.kern_cap - 1);
+    while (au_g.kern_key[i] && au_g.kern_key[i] != func)
+        i = (i + 1) & (au_g.kern_cap - 1);
+    return i;
+}
+
+void au_kernel_seen(const void *func, int quiet)
+{
+    if (!func)
+        return;
+    if (2 * (au_g.kern_n + 1) > au_g.kern_cap) { /* grow at half full */
+        size_t ocap = au_g.kern_cap, ncap = ocap ? ocap * 2 : 256;
+        const void **ok = au_g.kern_key;
+        unsigned char *os = au_g.kern_state;
+        const void **nk = calloc(ncap, sizeof *nk);
+        unsigned char *ns = calloc(ncap, 1);
+        if (!nk || !ns) { /* nothing remembered: the kernel keeps its own set */
+            free(nk);
+            free(ns);
+            return;
+        }
+        au_g.kern_key = nk;
+        au_g.kern_state = ns;
+        au_g.kern_cap = ncap;
+        for (size_t i = 0; i < ocap; ++i)
+            if (ok[i]) {
+                size_t j = kern_slot(ok[i]);
+                nk[j] = ok[i];
+                ns[j] = os[i];
+            }
+        free(ok);
+        free(os);
+    }
+    size_t i = kern_slot(func);
+    if (!au_g.kern_key[i]) {
+        au_g.kern_key[i] = func;
+        au_g.kern_n++;
+    }
+    /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
+     * counts would otherwise look quiet again at every launch measured with the standard set */
+    if (au_g.kern_state[i] != 2)
+        au_g.kern_state[i] = quiet ? 1 : 2;
+}
+
+int au_kernel_quiet(const void *func)
+{
+    if (!func || !au_g.kern_cap)
+        return 0;
+    size_t i = kern_slot(func);
+    return au_g.kern_key[i] == func && au_g.kern_state[i] == 1;
+}

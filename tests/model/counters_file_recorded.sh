@@ -1,0 +1,23 @@
+#!/bin/sh
+# The counters-file reader's counts of CSV rows, code, graph and timing lines equal grep's on every
+# recorded counters file of docs/results.  Usage: counters_file_recorded.sh TEST_BINARY SOURCE_DIR
+bin=$1
+src=$2
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp"' EXIT
+n=0
+fail=0
+for f in "$src"/docs/results/*/*.counters.csv.gz; do
+    [ -e "$f" ] || continue
+    gzip -dc "$f" >"$tmp" || exit 1
+    want="$(grep -c '^"' "$tmp") $(grep -c '^==ATOMUTIL== [^ ]* code: ' "$tmp")"
+    want="$want $(grep -c '^==ATOMUTIL== [^ ]* graph: ' "$tmp") $(grep -c '^==ATOMUTIL== [^ ]* info: timing: ' "$tmp")"
+    got=$("$bin" --count "$tmp")
+    if [ "$got" != "$want" ]; then
+        echo "FAIL $f: reader '$got', grep '$want'"
+        fail=1
+    fi
+    n=$((n + 1))
+done
+echo "counters_file_recorded: $n files"
+[ "$n" -gt 0 ] && [ "$fail" -eq 0 ]
