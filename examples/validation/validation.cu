@@ -1493,7 +1493,15 @@ static void usage(FILE *f)
           f);
 }
 
-int main(int argc, char **argv)
+/* The command line (usage()). */
+typedef struct vopts {
+    const char *mode, *out, *filter, *exclude;
+    int reps, list, warm, profile;
+    double scale;
+} vopts;
+
+/* Reads the options into o; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, vopts *o)
 {
     static const struct option opts[] = {
         {"mode", required_argument, 0, 'm'}, {"out", required_argument, 0, 'o'},
@@ -1501,31 +1509,29 @@ int main(int argc, char **argv)
         {"filter", required_argument, 0, 'f'}, {"list", no_argument, 0, 'l'},
         {"no-warm", no_argument, 0, 'W'},    {"help", no_argument, 0, 'h'},
         {"exclude", required_argument, 0, 'x'}, {0, 0, 0, 0}};
-    const char *mode = "time", *out = NULL, *filter = NULL, *exclude = NULL;
-    int reps = 7, list = 0, warm = 1;
-    double scale = 1;
+    *o = vopts{"time", NULL, NULL, NULL, 7, 0, 1, 0, 1};
     int c;
     while ((c = getopt_long(argc, argv, "m:o:r:s:f:x:lWh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
-        case 'm': mode = optarg; break;
-        case 'o': out = optarg; break;
-        case 'f': filter = optarg; break;
-        case 'x': exclude = optarg; break;
-        case 'l': list = 1; break;
-        case 'W': warm = 0; break;
+        case 'm': o->mode = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 'f': o->filter = optarg; break;
+        case 'x': o->exclude = optarg; break;
+        case 'l': o->list = 1; break;
+        case 'W': o->warm = 0; break;
         case 'r':
             errno = 0;
-            reps = (int)strtol(optarg, &end, 10);
-            if (errno || *end || reps < 1 || reps > 63) {
+            o->reps = (int)strtol(optarg, &end, 10);
+            if (errno || *end || o->reps < 1 || o->reps > 63) {
                 fprintf(stderr, "validation: --reps must be 1..63\n");
                 return 2;
             }
             break;
         case 's':
             errno = 0;
-            scale = strtod(optarg, &end);
-            if (errno || *end || !(scale > 0 && scale <= 100)) {
+            o->scale = strtod(optarg, &end);
+            if (errno || *end || !(o->scale > 0 && o->scale <= 100)) {
                 fprintf(stderr, "validation: --scale must be in (0, 100]\n");
                 return 2;
             }
@@ -1534,96 +1540,93 @@ int main(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (optind < argc || (strcmp(mode, "time") && strcmp(mode, "profile"))) {
+    if (optind < argc || (strcmp(o->mode, "time") && strcmp(o->mode, "profile"))) {
         usage(stderr);
         return 2;
     }
-    int profile = !strcmp(mode, "profile");
-    build_points();
-    if (list) {
-        /* shapes for a 132-SM GPU (H100/H200); est = estimated saturated cycles per job; family
-         * and dsmem classes: est_u = the intended U_true of its work level (est / t_estimate);
-         * dsmem: grid = whole clusters at most (a launch takes as many as fit at once: 120 blocks
-         * of 132 SMs for C = 4 and 8 on the H100) */
-        for (int i = 0; i < npts; ++i) {
-            const point *p = &pts[i];
-            if (!selected(p, filter, exclude))
-                continue;
-            shape s = shape_of(p, 132, scale);
-            printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g",
-                   i, p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm,
-                   s.jobs_per_sm * p->est);
-            if (p->fop >= 0 || p->dpat >= 0)
-                printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
-            if (p->dpat >= 0)
-                printf(" cluster=%d target=%s\n", p->cluster, p->shift ? "ring" : "own");
-            else
-                printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
-        }
-        return 0;
-    }
-    FILE *fo = out ? fopen(out, "w") : stdout;
-    if (!fo) {
-        fprintf(stderr, "validation: cannot write %s: %s\n", out, strerror(errno));
-        return 1;
-    }
+    o->profile = !strcmp(o->mode, "profile");
+    return -1;
+}
 
-    int dev;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    const int sm = prop.multiProcessorCount;
-    int clock_khz = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+/* --list: the selected points' shapes for a 132-SM GPU (H100/H200); est = estimated saturated
+ * cycles per job; family and dsmem classes: est_u = the intended U_true of its work level
+ * (est / t_estimate); dsmem: grid = whole clusters at most (a launch takes as many as fit at once:
+ * 120 blocks of 132 SMs for C = 4 and 8 on the H100) */
+static void list_points(const vopts *o)
+{
+    for (int i = 0; i < npts; ++i) {
+        const point *p = &pts[i];
+        if (!selected(p, o->filter, o->exclude))
+            continue;
+        shape s = shape_of(p, 132, o->scale);
+        printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g",
+               i, p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm, s.jobs_per_sm * p->est);
+        if (p->fop >= 0 || p->dpat >= 0)
+            printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
+        if (p->dpat >= 0)
+            printf(" cluster=%d target=%s\n", p->cluster, p->shift ? "ring" : "own");
+        else
+            printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
+    }
+}
 
-    ctx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.maxgrid = 8 * sm;
-    cx.sm = sm;
-    const size_t nbuf = (size_t)1 << BUF_LOG2;
-    CUDA_CHECK(cudaMalloc(&cx.d_buf, nbuf * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx.d_sum, (size_t)cx.maxgrid * sizeof(double)));
-    CUDA_CHECK(cudaMalloc(&cx.d_sum64, (size_t)cx.maxgrid * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc(&cx.d_t0, (size_t)cx.maxgrid * sizeof(long long)));
-    CUDA_CHECK(cudaMalloc(&cx.d_t1, (size_t)cx.maxgrid * sizeof(long long)));
-    CUDA_CHECK(cudaMalloc(&cx.d_smid, (size_t)cx.maxgrid * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx.d_sink, sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx.d_res, (size_t)cx.maxgrid * sizeof(unsigned)));
-    CUDA_CHECK(cudaEventCreate(&cx.e0));
-    CUDA_CHECK(cudaEventCreate(&cx.e1));
-    cx.h_sum = (double *)malloc((size_t)cx.maxgrid * sizeof(double));
-    cx.h_sum64 = (unsigned long long *)malloc((size_t)cx.maxgrid * sizeof(unsigned long long));
-    cx.h_t0 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
-    cx.h_t1 = (long long *)malloc((size_t)cx.maxgrid * sizeof(long long));
-    cx.h_smid = (unsigned *)malloc((size_t)cx.maxgrid * sizeof(unsigned));
-    cx.h_res = (unsigned *)malloc((size_t)cx.maxgrid * sizeof(unsigned));
-    int *per_sm = (int *)calloc((size_t)sm, sizeof(int));
-    if (!cx.h_sum || !cx.h_sum64 || !cx.h_t0 || !cx.h_t1 || !cx.h_smid || !cx.h_res || !per_sm) {
+/* The device and host buffers of every launch; 0, or 1 after a message. */
+static int ctx_alloc(ctx *cx, int sm, size_t nbuf)
+{
+    memset(cx, 0, sizeof *cx);
+    cx->maxgrid = 8 * sm;
+    cx->sm = sm;
+    CUDA_CHECK(cudaMalloc(&cx->d_buf, nbuf * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&cx->d_sum, (size_t)cx->maxgrid * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&cx->d_sum64, (size_t)cx->maxgrid * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&cx->d_t0, (size_t)cx->maxgrid * sizeof(long long)));
+    CUDA_CHECK(cudaMalloc(&cx->d_t1, (size_t)cx->maxgrid * sizeof(long long)));
+    CUDA_CHECK(cudaMalloc(&cx->d_smid, (size_t)cx->maxgrid * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&cx->d_sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&cx->d_res, (size_t)cx->maxgrid * sizeof(unsigned)));
+    CUDA_CHECK(cudaEventCreate(&cx->e0));
+    CUDA_CHECK(cudaEventCreate(&cx->e1));
+    cx->h_sum = (double *)malloc((size_t)cx->maxgrid * sizeof(double));
+    cx->h_sum64 = (unsigned long long *)malloc((size_t)cx->maxgrid * sizeof(unsigned long long));
+    cx->h_t0 = (long long *)malloc((size_t)cx->maxgrid * sizeof(long long));
+    cx->h_t1 = (long long *)malloc((size_t)cx->maxgrid * sizeof(long long));
+    cx->h_smid = (unsigned *)malloc((size_t)cx->maxgrid * sizeof(unsigned));
+    cx->h_res = (unsigned *)malloc((size_t)cx->maxgrid * sizeof(unsigned));
+    if (!cx->h_sum || !cx->h_sum64 || !cx->h_t0 || !cx->h_t1 || !cx->h_smid || !cx->h_res) {
         fprintf(stderr, "validation: out of host memory\n");
         return 1;
     }
-    init_buffer<<<4 * sm, 256>>>(cx.d_buf, nbuf);
+    init_buffer<<<4 * sm, 256>>>(cx->d_buf, nbuf);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    return 0;
+}
 
-    VParams vp;
-    memset(&vp, 0, sizeof vp);
-    vp.buf = cx.d_buf, vp.blocksum = cx.d_sum, vp.smid = cx.d_smid, vp.sink = cx.d_sink;
-    vp.blocksum64 = cx.d_sum64, vp.t0 = cx.d_t0, vp.t1 = cx.d_t1, vp.ressum = cx.d_res;
-    vp.mask = (unsigned)(nbuf - 1), vp.magic = 0xA5A5F00Du;
-    /* the dsmem class: only where clusters can run (its points are skipped with one note otherwise) */
-    int want_dsmem = 0;
-    for (int i = 0; i < npts; ++i)
-        if (pts[i].dpat >= 0 && selected(&pts[i], filter, exclude))
-            want_dsmem = 1;
-    if (want_dsmem && dsmem_setup(&cx, &prop, dev))
-        return 1;
-    if (want_dsmem && !cx.ds_ok)
-        fprintf(stderr, "validation: class dsmem skipped: %s\n", cx.ds_why);
+static int ctx_free(ctx *cx)
+{
+    CUDA_CHECK(cudaFree(cx->d_buf));
+    CUDA_CHECK(cudaFree(cx->d_sum));
+    CUDA_CHECK(cudaFree(cx->d_sum64));
+    CUDA_CHECK(cudaFree(cx->d_t0));
+    CUDA_CHECK(cudaFree(cx->d_t1));
+    CUDA_CHECK(cudaFree(cx->d_smid));
+    CUDA_CHECK(cudaFree(cx->d_sink));
+    CUDA_CHECK(cudaFree(cx->d_res));
+    free(cx->h_res);
+    free(cx->h_sum);
+    free(cx->h_sum64);
+    free(cx->h_t0);
+    free(cx->h_t1);
+    free(cx->h_smid);
+    return 0;
+}
 
-    fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", mode,
-            prop.name, sm, clock_khz / 1000.0, reps, scale);
-    if (profile)
+/* The output's header lines of the mode. */
+static void print_header(FILE *fo, const vopts *o, const cudaDeviceProp *prop, int clock_khz)
+{
+    fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", o->mode,
+            prop->name, prop->multiProcessorCount, clock_khz / 1000.0, o->reps, o->scale);
+    if (o->profile)
         fprintf(fo, "seq,idx,name,class,role,kernel\n");
     else
         fprintf(fo, "idx,name,class,op,family,pattern,d,cas_pct,alu,loads,grid,block,iters,jobs_per_sm,"
@@ -1632,151 +1635,214 @@ int main(int argc, char **argv)
                     "full_kernel,atom_kernel,sass,level,est_u,atom_cycles_per_job,atom_cycles_sms,ub_case,"
                     "cluster_size,target,half_warps,half_cycles_per_job,half_cycles_sms,full_cycles_per_job,"
                     "u_true_sm,atom_spread\n");
-    int seq = 0, rc = 0;
-    for (int i = 0; i < npts && rc == 0; ++i) {
-        const point *p = &pts[i];
-        if (!selected(p, filter, exclude))
-            continue;
-        shape s = shape_of(p, sm, scale);
-        if (p->dpat >= 0) {
-            if (!cx.ds_ok)
-                continue;
-            const int ncl = dsmem_clusters(&cx, p->cluster);
-            if (ncl < 1) {
-                fprintf(stderr, "validation: %s: no cluster of %d blocks fits with one block per SM; skipped\n",
-                        p->name, p->cluster);
-                continue;
-            }
-            if ((rc = run_dsmem_point(&cx, i, p, s, ncl * p->cluster, vp, profile, warm, reps, fo, &seq, per_sm)))
-                break;
-            continue;
+}
+
+/* One point's kernels (the full kernel and the atomics-only one) and their names. */
+typedef struct point_kernels {
+    const fam_op *fo;
+    const char *kop;
+    vk_fn full, atom;
+    char fname[48], aname[48];
+} point_kernels;
+
+static void kernels_of(const point *p, point_kernels *k)
+{
+    const int has_work = p->L > 0 || p->G > 0;
+    k->fo = p->fop >= 0 ? &fops[p->fop] : NULL;
+    /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes) */
+    k->kop = k->fo ? k->fo->name : ops[p->op].name;
+    vk_fn kfull = k->fo ? k->fo->full : ops[p->op].full;
+    k->atom = k->fo ? k->fo->atom : ops[p->op].atom;
+    k->full = has_work ? kfull : k->atom;
+    snprintf(k->fname, sizeof k->fname, "vk_%s_%s", k->kop, has_work ? "full" : "atom");
+    snprintf(k->aname, sizeof k->aname, "vk_%s_atom", k->kop);
+}
+
+/* --mode profile: one point's launches (warm-up, full, atomics-only), named in fo. */
+static int profile_point(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp,
+                         const vopts *o, FILE *fo, int *seq)
+{
+    if ((o->warm && launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) ||
+        launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL))
+        return 1;
+    VParams va = vp;
+    va.L = 0, va.G = 0;
+    if (launch(cx, k->atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL))
+        return 1;
+    if (o->warm)
+        fprintf(fo, "%d,%d,%s,%s,warm,%s\n", (*seq)++, i, p->name, p->cls, k->fname);
+    fprintf(fo, "%d,%d,%s,%s,full,%s\n", (*seq)++, i, p->name, p->cls, k->fname);
+    fprintf(fo, "%d,%d,%s,%s,atom,%s\n", (*seq)++, i, p->name, p->cls, k->aname);
+    return 0;
+}
+
+/* The atomics-only launch's median cycles per job (its own clocks, where SMs held its blocks), NAN
+ * when none did; the full and atomics-only times of reps launches, alternately so that clock drift
+ * hits both. */
+static int time_point(ctx *cx, const point *p, shape s, const point_kernels *k, VParams vp, int reps, float *tf,
+                      float *ta, double *acpj, int *min_sms)
+{
+    double ca[64];
+    int ca_sms[64], nca = 0, ca_min_sms = 1 << 30, rc = 0;
+    VParams va = vp;
+    va.L = 0, va.G = 0;
+    /* warm-up first */
+    if (launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL) ||
+        launch(cx, k->atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL))
+        return 1;
+    for (int r = 0; r < reps && rc == 0; ++r) {
+        rc = launch(cx, k->full, s.grid, s.block, vp, p, s.iters, &tf[r], NULL, NULL) ||
+             launch(cx, k->atom, s.agrid, s.ablock, va, p, s.aiters, &ta[r], &ca[nca], &ca_sms[nca]);
+        if (rc == 0 && ca_sms[nca] > 0) {
+            ca_min_sms = ca_sms[nca] < ca_min_sms ? ca_sms[nca] : ca_min_sms;
+            nca++;
         }
-        const int has_work = p->L > 0 || p->G > 0;
-        const fam_op *fo_ = p->fop >= 0 ? &fops[p->fop] : NULL;
-        /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes) */
-        const char *kop = fo_ ? fo_->name : ops[p->op].name;
-        vk_fn kfull = fo_ ? fo_->full : ops[p->op].full, atom = fo_ ? fo_->atom : ops[p->op].atom;
-        vk_fn full = has_work ? kfull : atom;
-        char fname[48], aname[48];
-        snprintf(fname, sizeof fname, "vk_%s_%s", kop, has_work ? "full" : "atom");
-        snprintf(aname, sizeof aname, "vk_%s_atom", kop);
-        int resident = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, full, s.block, 0));
-        if (resident * p->bden < p->bnum || s.grid > cx.maxgrid) {
-            fprintf(stderr, "validation: %s: %d blocks of %d threads per SM do not fit (%d); skipped\n",
-                    p->name, (p->bnum + p->bden - 1) / p->bden, s.block, resident);
-            continue;
-        }
-        vp.L = p->L, vp.G = p->G, vp.pattern = p->pattern, vp.d = p->d, vp.q = p->q;
-        vp.W = p->W, vp.B = p->B;
-        vp.init = fo_ ? fo_->init : 0, vp.v = fo_ ? fo_->v : 0;
-        if (profile) {
-            if ((warm && launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) ||
-                launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) {
-                rc = 1;
-                break;
-            }
-            VParams va = vp;
-            va.L = 0, va.G = 0;
-            if (launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL)) {
-                rc = 1;
-                break;
-            }
-            if (warm)
-                fprintf(fo, "%d,%d,%s,%s,warm,%s\n", seq++, i, p->name, p->cls, fname);
-            fprintf(fo, "%d,%d,%s,%s,full,%s\n", seq++, i, p->name, p->cls, fname);
-            fprintf(fo, "%d,%d,%s,%s,atom,%s\n", seq++, i, p->name, p->cls, aname);
-            continue;
-        }
-        float tf[64], ta[64], te_f, te_a;
-        double ca[64];
-        int ca_sms[64], nca = 0, ca_min_sms = 1 << 30;
-        VParams va = vp;
-        va.L = 0, va.G = 0;
-        /* warm-up, then full and atomics-only alternately so that clock drift hits both */
-        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL) ||
-            launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, NULL, NULL, NULL)) {
-            rc = 1;
-            break;
-        }
-        for (int r = 0; r < reps && rc == 0; ++r) {
-            rc = launch(&cx, full, s.grid, s.block, vp, p, s.iters, &tf[r], NULL, NULL) ||
-                 launch(&cx, atom, s.agrid, s.ablock, va, p, s.aiters, &ta[r], &ca[nca], &ca_sms[nca]);
-            /* the atomics-only launch's cycles per job (its own clocks), where SMs held its blocks */
-            if (rc == 0 && ca_sms[nca] > 0) {
-                ca_min_sms = ca_sms[nca] < ca_min_sms ? ca_sms[nca] : ca_min_sms;
-                nca++;
-            }
-        }
-        if (rc)
-            break;
-        double acpj = NAN;
-        if (nca > 0) {
-            qsort(ca, (size_t)nca, sizeof *ca, cmp_double);
-            acpj = nca % 2 ? ca[nca / 2] : 0.5 * (ca[nca / 2 - 1] + ca[nca / 2]);
-        } else {
-            fprintf(stderr, "validation: %s: no SM held exactly the expected blocks of the atomics-only "
-                            "launch; atom_cycles_per_job left empty\n", p->name);
-        }
-        char acpj_s[32] = "", est_u[16] = "", level[8] = "";
-        if (nca > 0)
-            snprintf(acpj_s, sizeof acpj_s, "%.4f", acpj);
-        if (fo_) {
-            snprintf(est_u, sizeof est_u, "%.3f", p->est / p->t_est);
-            snprintf(level, sizeof level, "%d", p->level);
-        }
-        /* blocks per SM of the last full launch */
-        if (launch(&cx, full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) {
-            rc = 1;
-            break;
-        }
-        memset(per_sm, 0, (size_t)sm * sizeof(int));
-        for (int b = 0; b < s.grid; ++b)
-            if (cx.h_smid[b] < (unsigned)sm)
-                per_sm[cx.h_smid[b]]++;
-        int bmax = 0, bmin = 1 << 30;
-        for (int k = 0; k < sm; ++k)
-            bmax = per_sm[k] > bmax ? per_sm[k] : bmax, bmin = per_sm[k] < bmin ? per_sm[k] : bmin;
-        if (empty_ms(&cx, s.grid, s.block, 0, reps, &te_f) || empty_ms(&cx, s.agrid, s.ablock, 0, reps, &te_a)) {
-            rc = 1;
-            break;
-        }
-        float mf = median(tf, reps), ma = median(ta, reps);
-        double ut = (ma - te_a) / (mf - te_f), ur = ma / mf;
-        static const char *const old_sass[NOPS] = {"ATOMS.ADD", "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
-                                                   "ATOMS.CAS.64", "ATOMS.CAST.SPIN", "ATOMS.CAST.SPIN.64"};
-        const char *patname = fo_ ? fpats[p->fpat].name : p->pattern == PAT_ADDR ? "same_addr" : "same_bank";
-        const int cas_pct = fo_ ? (strncmp(fo_->family, "cas", 3) == 0 ? 100 : 0)
-                                : p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0;
-        fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
-                    "%s,%s,%s,%s,%d,%s",
-                i, p->name, p->cls, kop, p->family, patname, p->d, cas_pct, p->L, p->G, s.grid, s.block,
-                s.iters, s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f,
-                te_a, ut, ur, fname, aname, fo_ ? fo_->sass : old_sass[p->op], level, est_u, acpj_s,
-                nca > 0 ? ca_min_sms : 0, p->ub_case);
-        fputs(",,,,,,,,\n", fo); /* the dsmem class's columns */
-        fflush(fo);
-        fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n",
-                i, p->name, mf, ma, 100 * ut, acpj);
     }
+    if (rc)
+        return 1;
+    *acpj = NAN;
+    *min_sms = 0;
+    if (nca > 0) {
+        qsort(ca, (size_t)nca, sizeof *ca, cmp_double);
+        *acpj = nca % 2 ? ca[nca / 2] : 0.5 * (ca[nca / 2 - 1] + ca[nca / 2]);
+        *min_sms = ca_min_sms;
+    } else {
+        fprintf(stderr, "validation: %s: no SM held exactly the expected blocks of the atomics-only "
+                        "launch; atom_cycles_per_job left empty\n", p->name);
+    }
+    return 0;
+}
+
+/* --mode time: one point's row (times, U_true, the atomics-only cycles per job, residency). */
+static int time_point_row(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp,
+                          const vopts *o, FILE *fo, int *per_sm)
+{
+    const int sm = cx->sm, reps = o->reps;
+    float tf[64], ta[64], te_f, te_a;
+    double acpj;
+    int min_sms;
+    if (time_point(cx, p, s, k, vp, reps, tf, ta, &acpj, &min_sms))
+        return 1;
+    char acpj_s[32] = "", est_u[16] = "", level[8] = "";
+    if (min_sms > 0)
+        snprintf(acpj_s, sizeof acpj_s, "%.4f", acpj);
+    if (k->fo) {
+        snprintf(est_u, sizeof est_u, "%.3f", p->est / p->t_est);
+        snprintf(level, sizeof level, "%d", p->level);
+    }
+    /* blocks per SM of the last full launch */
+    if (launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL))
+        return 1;
+    memset(per_sm, 0, (size_t)sm * sizeof(int));
+    for (int b = 0; b < s.grid; ++b)
+        if (cx->h_smid[b] < (unsigned)sm)
+            per_sm[cx->h_smid[b]]++;
+    int bmax = 0, bmin = 1 << 30;
+    for (int q = 0; q < sm; ++q)
+        bmax = per_sm[q] > bmax ? per_sm[q] : bmax, bmin = per_sm[q] < bmin ? per_sm[q] : bmin;
+    if (empty_ms(cx, s.grid, s.block, 0, reps, &te_f) || empty_ms(cx, s.agrid, s.ablock, 0, reps, &te_a))
+        return 1;
+    float mf = median(tf, reps), ma = median(ta, reps);
+    double ut = (ma - te_a) / (mf - te_f), ur = ma / mf;
+    static const char *const old_sass[NOPS] = {"ATOMS.ADD", "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
+                                               "ATOMS.CAS.64", "ATOMS.CAST.SPIN", "ATOMS.CAST.SPIN.64"};
+    const char *patname = k->fo ? fpats[p->fpat].name : p->pattern == PAT_ADDR ? "same_addr" : "same_bank";
+    const int cas_pct = k->fo ? (strncmp(k->fo->family, "cas", 3) == 0 ? 100 : 0)
+                              : p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0;
+    fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
+                "%s,%s,%s,%s,%d,%s",
+            i, p->name, p->cls, k->kop, p->family, patname, p->d, cas_pct, p->L, p->G, s.grid, s.block, s.iters,
+            s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f, te_a, ut, ur,
+            k->fname, k->aname, k->fo ? k->fo->sass : old_sass[p->op], level, est_u, acpj_s, min_sms, p->ub_case);
+    fputs(",,,,,,,,\n", fo); /* the dsmem class's columns */
+    fflush(fo);
+    fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n", i,
+            p->name, mf, ma, 100 * ut, acpj);
+    return 0;
+}
+
+/* One selected point of any class; 0 also where it is skipped (with a note). */
+static int run_point(ctx *cx, int i, VParams vp, const vopts *o, FILE *fo, int *seq, int *per_sm)
+{
+    const point *p = &pts[i];
+    shape s = shape_of(p, cx->sm, o->scale);
+    if (p->dpat >= 0) {
+        if (!cx->ds_ok)
+            return 0;
+        const int ncl = dsmem_clusters(cx, p->cluster);
+        if (ncl < 1) {
+            fprintf(stderr, "validation: %s: no cluster of %d blocks fits with one block per SM; skipped\n",
+                    p->name, p->cluster);
+            return 0;
+        }
+        return run_dsmem_point(cx, i, p, s, ncl * p->cluster, vp, o->profile, o->warm, o->reps, fo, seq, per_sm);
+    }
+    point_kernels k;
+    kernels_of(p, &k);
+    int resident = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k.full, s.block, 0));
+    if (resident * p->bden < p->bnum || s.grid > cx->maxgrid) {
+        fprintf(stderr, "validation: %s: %d blocks of %d threads per SM do not fit (%d); skipped\n", p->name,
+                (p->bnum + p->bden - 1) / p->bden, s.block, resident);
+        return 0;
+    }
+    vp.L = p->L, vp.G = p->G, vp.pattern = p->pattern, vp.d = p->d, vp.q = p->q;
+    vp.W = p->W, vp.B = p->B;
+    vp.init = k.fo ? k.fo->init : 0, vp.v = k.fo ? k.fo->v : 0;
+    return o->profile ? profile_point(cx, i, p, s, &k, vp, o, fo, seq) : time_point_row(cx, i, p, s, &k, vp, o, fo, per_sm);
+}
+
+int main(int argc, char **argv)
+{
+    vopts o;
+    int st = parse_args(argc, argv, &o);
+    if (st >= 0)
+        return st;
+    build_points();
+    if (o.list) {
+        list_points(&o);
+        return 0;
+    }
+    FILE *fo = o.out ? fopen(o.out, "w") : stdout;
+    if (!fo) {
+        fprintf(stderr, "validation: cannot write %s: %s\n", o.out, strerror(errno));
+        return 1;
+    }
+    int dev;
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    const int sm = prop.multiProcessorCount;
+    int clock_khz = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    ctx cx;
+    const size_t nbuf = (size_t)1 << BUF_LOG2;
+    int *per_sm = (int *)calloc((size_t)sm, sizeof(int));
+    if (!per_sm || ctx_alloc(&cx, sm, nbuf))
+        return 1;
+    VParams vp;
+    memset(&vp, 0, sizeof vp);
+    vp.buf = cx.d_buf, vp.blocksum = cx.d_sum, vp.smid = cx.d_smid, vp.sink = cx.d_sink;
+    vp.blocksum64 = cx.d_sum64, vp.t0 = cx.d_t0, vp.t1 = cx.d_t1, vp.ressum = cx.d_res;
+    vp.mask = (unsigned)(nbuf - 1), vp.magic = 0xA5A5F00Du;
+    /* the dsmem class: only where clusters can run (its points are skipped with one note otherwise) */
+    int want_dsmem = 0;
+    for (int i = 0; i < npts; ++i)
+        if (pts[i].dpat >= 0 && selected(&pts[i], o.filter, o.exclude))
+            want_dsmem = 1;
+    if (want_dsmem && dsmem_setup(&cx, &prop, dev))
+        return 1;
+    if (want_dsmem && !cx.ds_ok)
+        fprintf(stderr, "validation: class dsmem skipped: %s\n", cx.ds_why);
+    print_header(fo, &o, &prop, clock_khz);
+    int seq = 0, rc = 0;
+    for (int i = 0; i < npts && rc == 0; ++i)
+        if (selected(&pts[i], o.filter, o.exclude))
+            rc = run_point(&cx, i, vp, &o, fo, &seq, per_sm);
     if (fo != stdout && fclose(fo) != 0) {
-        fprintf(stderr, "validation: cannot write %s\n", out);
+        fprintf(stderr, "validation: cannot write %s\n", o.out);
         rc = 1;
     }
-    CUDA_CHECK(cudaFree(cx.d_buf));
-    CUDA_CHECK(cudaFree(cx.d_sum));
-    CUDA_CHECK(cudaFree(cx.d_sum64));
-    CUDA_CHECK(cudaFree(cx.d_t0));
-    CUDA_CHECK(cudaFree(cx.d_t1));
-    CUDA_CHECK(cudaFree(cx.d_smid));
-    CUDA_CHECK(cudaFree(cx.d_sink));
-    CUDA_CHECK(cudaFree(cx.d_res));
-    free(cx.h_res);
-    free(cx.h_sum);
-    free(cx.h_sum64);
-    free(cx.h_t0);
-    free(cx.h_t1);
-    free(cx.h_smid);
     free(per_sm);
-    return rc;
+    return ctx_free(&cx) ? 1 : rc;
 }
