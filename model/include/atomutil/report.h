@@ -1,0 +1,126 @@
+/*
+ * atomutil/report.h - a report: launches with their counters, kernel code and results, evaluated
+ * with one table, and rendered as a human table, CSV or JSON (part of atomutil/model.h).
+ */
+#ifndef ATOMUTIL_REPORT_H
+#define ATOMUTIL_REPORT_H
+
+#include "atomutil/queue.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- report */
+
+/* One shared-atomic SASS instruction of a launch, over all SMs (per-SM mode). */
+typedef struct au_instr {
+    char function[256]; /* mangled */
+    unsigned pc;
+    char opcode[32];
+    char family[AU_FAMILY_MAX];
+    char source[160];   /* "file.cu:64" when line info exists, else "" */
+    double jobs, wavefronts, threads;
+    double busy;        /* its share of the busy cycles, summed over SMs */
+} au_instr;
+
+/* One class of a launch's jobs (--opcodes): the jobs of one table family. */
+typedef struct au_class_share {
+    char family[AU_FAMILY_MAX];
+    size_t ninstr; /* its shared-atomic instructions in the kernel's code */
+    double jobs;   /* its jobs, GPU-wide (the counters' CAS / non-CAS split) */
+    double busy;   /* its share of B, cycles per SM */
+} au_class_share;
+
+#define AU_MAX_CLASSES 16
+
+/* Opcode classes of a launch (atomutil-profile --opcodes, docs/opcodes.md): the shared-atomic
+ * instructions of its kernel's code, and the launch priced class by class. */
+typedef struct au_opsplit {
+    size_t ninstr;
+    au_instr *instr;         /* the kernel's ATOMS instructions in code order: function, pc, opcode,
+                                family, source (no counts: jobs, wavefronts, busy are 0) */
+    size_t nclass;
+    au_class_share cls[AU_MAX_CLASSES]; /* by jobs, largest first */
+    au_result by_family;     /* this launch priced with the single --family, for comparison */
+    char classes[128];       /* "cast_spin 98%, popc_inc 2%" (shares of jobs) */
+    unsigned flags;          /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
+} au_opsplit;
+void au_opsplit_free(au_opsplit *o);
+
+/* Shared-memory load sites of a kernel's code, relative to its CAS loops (from its listing;
+ * docs/model.md, "CAS loops").  A CAS loop is an innermost loop (a backward branch over at most 24
+ * instructions, no loop inside) that holds an ATOMS.CAST.SPIN*. */
+typedef struct au_load_sites {
+    int known;      /* the kernel's listing was read */
+    int cas_loops;  /* CAS loops in the code */
+    int loop_loads; /* LDS inside them: the attempt's load, or a conditional loop's reload */
+    int hot_loads;  /* other shared loads (LDS, LDSM) inside any other loop */
+    int cold_loads; /* other shared loads outside every loop: each runs at most once per warp */
+} au_load_sites;
+
+/* One kernel launch of a report. */
+typedef struct au_launch {
+    long long id;          /* launch id in its source (ncu "ID") */
+    long long pid;         /* process id, -1 when unknown */
+    char *kernel;          /* full (demangled) kernel name */
+    char grid[48];         /* "(528, 1, 1)" */
+    char block[48];
+    char device[AU_NAME_MAX]; /* device name, "" when unknown */
+    int cc_major, cc_minor;   /* 0.0 when unknown */
+    int sm_count;             /* 0 when unknown */
+    double duration_ns;       /* gpu time, < 0 when unknown */
+    au_counters ctr;
+    char missing_names[256];  /* names of the missing metrics, comma separated */
+    au_result res;
+    au_opsplit *ops;          /* opcode classes, NULL unless --opcodes data exists */
+    au_load_sites sites;      /* load sites of the kernel's code (known = 0 without its listing),
+                                 set before au_launch_apply_opcodes */
+} au_launch;
+
+/* Prices launch l by the opcodes of its kernel's code (atomutil-profile --opcodes).  instr[0..n)
+ * are the kernel's instructions (opcode, function, pc, source; others than ATOMS are ignored); each
+ * gets its table family from the opcode (unknown opcodes and families the table lacks: add, flag
+ * AU_F_UNKNOWN_OPCODE).  The counters split the jobs: the CAS counter's jobs go to the CAS-class
+ * families (ATOMS.CAS*, .CAST.SPIN*), the rest to the others; two or more families of one kind
+ * share their kind's jobs by instruction count (AU_F_SPLIT_ESTIMATED); a counter share the code
+ * cannot hold (CAS jobs without a CAS-class opcode, or the reverse) goes to the kind the code has
+ * (AU_F_OPCODE_MISMATCH).  Every class has the launch's a, N and T.  l->res becomes the class
+ * result (au_model_eval_classes), the previous one is kept in l->ops->by_family.  A launch
+ * without usable counters gets the instruction list only. */
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n,
+                            const au_thresholds *thr, au_busy_mode busy);
+
+typedef struct au_report {
+    au_launch *launches;
+    size_t count, cap;
+    char source[512];      /* where the counters came from (file name) */
+    const au_table *table; /* not owned */
+    char family[AU_FAMILY_MAX];
+    au_thresholds thr;
+    au_busy_mode busy; /* AU_BUSY_SATURATED after au_report_init */
+} au_report;
+
+void au_report_init(au_report *r);
+void au_report_free(au_report *r);
+/* Appends a zeroed launch; returns it or NULL on out-of-memory. */
+au_launch *au_report_add(au_report *r);
+/* Evaluates every launch with the table (SM count from the launch, else the table's metadata). */
+int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr);
+
+typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
+int au_report_render(const au_report *r, au_format fmt, FILE *out);
+/* Short kernel name for humans: drops the return type and the parameter list and truncates to
+ * width columns with a trailing '~' (0: no limit but size), written as plain text (control
+ * characters '?', ill-formed UTF-8 U+FFFD: au_fput_text).  Writes into buf. */
+char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width);
+/* The same short name in full, as it is (not cleaned), malloc'ed; NULL when out of memory. */
+char *au_kernel_short_dup(const char *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
