@@ -16,15 +16,20 @@
 
 /* Statuses of this tool beyond au_status. */
 #define AU_CAL_E_NODEV (-100) /* no usable CUDA device: exit status 3 */
-#define AU_CAL_E_GPU (-101)   /* a CUDA call or a launch failed */
+#define AU_CAL_E_GPU   (-101) /* a CUDA call or a launch failed */
 
 /* Exit statuses of atomutil-calibrate. */
 enum { AU_CAL_EXIT_OK = 0, AU_CAL_EXIT_FAIL = 1, AU_CAL_EXIT_USAGE = 2, AU_CAL_EXIT_NODEV = 3 };
 
 /* ------------------------------------------------------------------ families */
 
-enum { AU_CAL_CGRID_AUTO = 0, AU_CAL_CGRID_FULL, AU_CAL_CGRID_SPARSE, AU_CAL_CGRID_ENDS,
-       AU_CAL_CGRID_ZERO /* c = 0 only: the dsmem families */ };
+enum {
+    AU_CAL_CGRID_AUTO = 0,
+    AU_CAL_CGRID_FULL,
+    AU_CAL_CGRID_SPARSE,
+    AU_CAL_CGRID_ENDS,
+    AU_CAL_CGRID_ZERO /* c = 0 only: the dsmem families */
+};
 
 /* One kernel family: the descriptor of its kernel (see model/include/atomutil/families.def for the fields). */
 typedef struct au_cal_family {
@@ -34,11 +39,11 @@ typedef struct au_cal_family {
     int wf_per_way; /* counter wavefronts per serialized pass: 2 for the CAS class */
     int pattern;    /* AU_CAL_PAT_BANK or AU_CAL_PAT_DISTINCT */
     int max_a;
-    int cgrid;      /* AU_CAL_CGRID_FULL / SPARSE / ENDS / ZERO */
+    int cgrid; /* AU_CAL_CGRID_FULL / SPARSE / ENDS / ZERO */
     const char *what;
-    int cluster;    /* dsmem families: blocks per cluster; 0 for the ATOMS families */
-    int shift;      /* dsmem families: target rank = (own rank + shift) % cluster */
-    int row;        /* dsmem families: 1 = every warp's words in one 128-byte row, 0 = a row each */
+    int cluster; /* dsmem families: blocks per cluster; 0 for the ATOMS families */
+    int shift;   /* dsmem families: target rank = (own rank + shift) % cluster */
+    int row;     /* dsmem families: 1 = every warp's words in one 128-byte row, 0 = a row each */
 } au_cal_family;
 /* Active lanes of a family's job for a serialized passes with its own pattern. */
 int au_cal_family_lanes(const au_cal_family *f, int a);
@@ -82,26 +87,26 @@ typedef struct au_cal_config {
     au_cal_mode mode;
     const char *output; /* NULL: atomutil-<gpu-slug>[-burst][-quick].csv */
     int device;
-    int burst;          /* method: 0 steady, 1 burst */
-    unsigned families;  /* mask over au_cal_families */
-    unsigned named;     /* families named one by one in --families (not through "all") */
-    int add_implied;    /* add was not asked for but is measured: a table needs it (no --merge) */
+    int burst;         /* method: 0 steady, 1 burst */
+    unsigned families; /* mask over au_cal_families */
+    unsigned named;    /* families named one by one in --families (not through "all") */
+    int add_implied;   /* add was not asked for but is measured: a table needs it (no --merge) */
     int quick;
-    int reps;           /* 0: default */
-    int jobs;           /* K; 0: default */
-    int dsmem_jobs;     /* K of the dsmem families: --jobs when given, else their default */
-    int cgrid;          /* AU_CAL_CGRID_* */
-    int pattern;        /* --point only: AU_CAL_PAT_* for every family (a = lanes); -1 auto */
+    int reps;       /* 0: default */
+    int jobs;       /* K; 0: default */
+    int dsmem_jobs; /* K of the dsmem families: --jobs when given, else their default */
+    int cgrid;      /* AU_CAL_CGRID_* */
+    int pattern;    /* --point only: AU_CAL_PAT_* for every family (a = lanes); -1 auto */
     au_cal_pspec points[AU_CAL_MAX_POINTS];
     int npoints;
     const char *file_a, *file_b; /* --compare A B, --check-thinning A */
     const char *merge;           /* --merge EXISTING.csv */
 } au_cal_config;
 
-#define AU_CAL_DEFAULT_JOBS 2048
+#define AU_CAL_DEFAULT_JOBS       2048
 #define AU_CAL_DEFAULT_DSMEM_JOBS 1024
-#define AU_CAL_DEFAULT_REPS 5
-#define AU_CAL_QUICK_REPS 3
+#define AU_CAL_DEFAULT_REPS       5
+#define AU_CAL_QUICK_REPS         3
 
 /* Parses argv into cfg.  Returns AU_OK, or AU_E_INVAL with a one-line message in err (the caller
  * prints it with the usage hint and exits 2). */
@@ -122,12 +127,12 @@ typedef struct au_cal_point {
 } au_cal_point;
 
 typedef struct au_cal_plan_opts {
-    int max_warps;      /* n runs 1..max_warps (from the device; the dsmem families: to 32) */
-    unsigned families;  /* mask */
-    int quick;          /* reduced n, a, c grid */
-    int cgrid;          /* AU_CAL_CGRID_AUTO: each family's default (the dsmem families: always c = 0) */
-    int jobs;           /* K, for the estimates */
-    int dsmem_jobs;     /* K of the dsmem families, for their estimates (0: jobs) */
+    int max_warps;     /* n runs 1..max_warps (from the device; the dsmem families: to 32) */
+    unsigned families; /* mask */
+    int quick;         /* reduced n, a, c grid */
+    int cgrid;         /* AU_CAL_CGRID_AUTO: each family's default (the dsmem families: always c = 0) */
+    int jobs;          /* K, for the estimates */
+    int dsmem_jobs;    /* K of the dsmem families, for their estimates (0: jobs) */
 } au_cal_plan_opts;
 
 /* The dsmem families' grid: n 1..32 (quick: 1, 2, 4, 8, 16, 32), a 1, 2, 4, 8, 16, 32, c 0. */
@@ -172,11 +177,11 @@ typedef struct au_cal_devinfo {
 /* Rejection reasons of au_cal_item_service. */
 enum {
     AU_CAL_REJ_NONE = 0,
-    AU_CAL_REJ_NOT_RUN,  /* warps reported != n: the item did not run on both blocks */
-    AU_CAL_REJ_SPLIT,    /* the two blocks reported different %smid */
-    AU_CAL_REJ_SKEW,     /* the two blocks of a pass started too far apart */
-    AU_CAL_REJ_CLOCK,    /* end <= start (or the runtime-false guard fired) */
-    AU_CAL_REJ_SHARED_SM,/* dsmem: two blocks of one launch reported the same %smid */
+    AU_CAL_REJ_NOT_RUN,   /* warps reported != n: the item did not run on both blocks */
+    AU_CAL_REJ_SPLIT,     /* the two blocks reported different %smid */
+    AU_CAL_REJ_SKEW,      /* the two blocks of a pass started too far apart */
+    AU_CAL_REJ_CLOCK,     /* end <= start (or the runtime-false guard fired) */
+    AU_CAL_REJ_SHARED_SM, /* dsmem: two blocks of one launch reported the same %smid */
 };
 const char *au_cal_reject_name(int reason);
 /* Largest start difference of the two blocks of a pass.  Released at the same go, the blocks'
@@ -186,26 +191,24 @@ const char *au_cal_reject_name(int reason);
 #define AU_CAL_SKEW_MAX 1000 /* cycles */
 
 /* S = T / (n k) of one timed pass from its two slot records; AU_CAL_REJ_* */
-int au_cal_item_service(const au_cal_slot slot[2], const au_cal_item *it, int warps_per_block,
-                        double *service);
+int au_cal_item_service(const au_cal_slot slot[2], const au_cal_item *it, int warps_per_block, double *service);
 /* Median, min, max, MAD of v[0..n) (v is sorted in place). */
 int au_cal_stats(double *v, int n, au_sample *out);
 /* "NVIDIA H200" -> "nvidia-h200" (lower case, runs of other characters -> '-'). */
 void au_cal_slug(const char *name, char *out, size_t size);
 /* Fills table metadata from the device and the run. */
-void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps,
-                      double sm_clock_mhz, const char *date, const char *note);
+void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps, double sm_clock_mhz,
+                      const char *date, const char *note);
 /* Builds, finalizes and saves the table of a plan's samples (samples[point * reps + rep]). */
-int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples,
-                       int reps, const char *path, size_t *rows_out);
+int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples, int reps,
+                       const char *path, size_t *rows_out);
 
 /* One timed pass of a dsmem launch: cycles[b] = end - start of block b (b < blocks), smid[b] its
  * %smid.  S = median over blocks of cycles[b] / (n k), cycles per job per SM.  Returns
  * AU_CAL_REJ_SHARED_SM when two blocks share an SM, AU_CAL_REJ_NOT_RUN when a block reported no
  * SM (smid < 0: the kernel was built without sm_90 code), AU_CAL_REJ_CLOCK for a cycle count
  * <= 0; AU_CAL_REJ_NONE with *service set otherwise. */
-int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k,
-                         double *service);
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, double *service);
 
 /* --merge (results.c): whether rows measured on device d with the given method may go into
  * existing (same GPU name, compute capability, method and warps per SM); AU_E_INVAL with the
@@ -214,8 +217,8 @@ int au_cal_merge_check(const au_table *existing, const au_cal_devinfo *d, int bu
 /* Writes existing's rows, except those of the families p measured, plus p's rows (statistics of
  * samples as au_cal_write_table), under existing's metadata whose note gets `note_add` appended
  * ("; " between; the old note is cut where both do not fit).  *rows_out: rows written. */
-int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p,
-                       const double *samples, int reps, const char *path, size_t *rows_out);
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p, const double *samples,
+                       int reps, const char *path, size_t *rows_out);
 
 /* --compare / --check-thinning (compare.c): print to out; return AU_OK, or 1 when the figure is
  * over its limit (2 % median absolute relative difference), or < 0 on error. */
@@ -236,8 +239,7 @@ int au_cal_gpu_measure(au_cal_gpu *g, const au_cal_plan *p, int reps, int k, dou
                        au_cal_progress_fn progress, void *user);
 /* One launch per point, on one SM only (for counter checks): samples[i] of point i, skew[i] the
  * start difference of its two blocks (0 for one block), cycles. */
-int au_cal_gpu_measure_single(au_cal_gpu *g, const au_cal_point *pts, size_t n, int k,
-                              double *samples, int *skew);
+int au_cal_gpu_measure_single(au_cal_gpu *g, const au_cal_point *pts, size_t n, int k, double *samples, int *skew);
 /* SM clock seen so far (clock64 cycles per %globaltimer microsecond), 0 if unknown; GPU seconds. */
 double au_cal_gpu_clock_mhz(const au_cal_gpu *g);
 double au_cal_gpu_seconds(const au_cal_gpu *g);
@@ -252,12 +254,12 @@ long long au_cal_skew(const au_cal_slot slot[2], const au_cal_item *it, int warp
 
 /* What the dsmem runner found and did. */
 typedef struct au_cal_dsmem_info {
-    int supported;          /* device has thread block clusters (compute capability >= 9.0) */
-    char why[400];          /* when not: the reason, for a note or an error */
-    int clusters[32];       /* per family index: clusters launched at once (0: that size cannot run) */
-    int smem_bytes;         /* dynamic shared memory per block that keeps it alone on its SM */
-    double gpu_seconds;     /* launch-to-completion time of the measuring launches */
-    long launches, redone;  /* launches, and launches redone (blocks on a shared SM, bad clocks) */
+    int supported;         /* device has thread block clusters (compute capability >= 9.0) */
+    char why[400];         /* when not: the reason, for a note or an error */
+    int clusters[32];      /* per family index: clusters launched at once (0: that size cannot run) */
+    int smem_bytes;        /* dynamic shared memory per block that keeps it alone on its SM */
+    double gpu_seconds;    /* launch-to-completion time of the measuring launches */
+    long launches, redone; /* launches, and launches redone (blocks on a shared SM, bad clocks) */
 } au_cal_dsmem_info;
 
 /* Checks cluster support of the current device (au_cal_gpu_open selected it) for the dsmem
@@ -267,7 +269,7 @@ int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info);
 /* Measures the dsmem points p->pts[0 .. p->npts) (all of dsmem families that probe found
  * launchable): one launch per point, a warm-up pass then `reps` timed passes, samples[i * reps +
  * r] = S of pass r.  Progress as au_cal_gpu_measure. */
-int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps, int k,
-                         double *samples, au_cal_progress_fn progress, void *user);
+int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps, int k, double *samples,
+                         au_cal_progress_fn progress, void *user);
 
 #endif

@@ -67,7 +67,10 @@ static const char usage_text[] =
     "  atomutil-calibrate --point add:32:8:0 --point cas64:4:2:0\n"
     "  atomutil-calibrate --compare run1.csv run2.csv\n";
 
-const char *au_cal_usage(void) { return usage_text; }
+const char *au_cal_usage(void)
+{
+    return usage_text;
+}
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -106,18 +109,30 @@ int au_cal_parse_point(const char *s, au_cal_pspec *out)
     if (out->family < 0)
         return au_set_error(AU_E_INVAL, "point '%.40s': unknown family '%.40s'", s, field[0]);
     if (au_cal_is_dsmem(&au_cal_families[out->family]))
-        return au_set_error(AU_E_INVAL, "point '%.40s': the dsmem families are measured in tables "
-                            "only (--families %.40s)", s, field[0]);
+        return au_set_error(AU_E_INVAL,
+                            "point '%.40s': the dsmem families are measured in tables "
+                            "only (--families %.40s)",
+                            s, field[0]);
     if (parse_int(field[1], 1, 1024, &out->n) || parse_int(field[2], 1, AU_A_MAX, &out->a) ||
         parse_int(field[3], 0, 1024, &out->c) || out->c > out->n)
-        return au_set_error(AU_E_INVAL, "point '%.40s': need N >= 1, 1 <= A <= %d, 0 <= C <= N", s,
-                            AU_A_MAX);
+        return au_set_error(AU_E_INVAL, "point '%.40s': need N >= 1, 1 <= A <= %d, 0 <= C <= N", s, AU_A_MAX);
     return AU_OK;
 }
 
 enum {
-    OPT_DEVICE = 256, OPT_METHOD, OPT_FAMILIES, OPT_QUICK, OPT_REPS, OPT_JOBS, OPT_CGRID,
-    OPT_PATTERN, OPT_POINT, OPT_COMPARE, OPT_THIN, OPT_LIST, OPT_MERGE,
+    OPT_DEVICE = 256,
+    OPT_METHOD,
+    OPT_FAMILIES,
+    OPT_QUICK,
+    OPT_REPS,
+    OPT_JOBS,
+    OPT_CGRID,
+    OPT_PATTERN,
+    OPT_POINT,
+    OPT_COMPARE,
+    OPT_THIN,
+    OPT_LIST,
+    OPT_MERGE,
 };
 
 static const struct option options[] = {
@@ -151,8 +166,8 @@ static int set_mode(au_cal_config *cfg, au_cal_mode m, char *err, size_t errlen)
 
 /* The checks and defaults that need every option read: positional arguments, combinations,
  * reps and jobs, add implied, points against their family's pattern. */
-static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_given, int jobs_given,
-                         char *err, size_t errlen)
+static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_given, int jobs_given, char *err,
+                         size_t errlen)
 {
     /* --compare A B: B is the one positional argument; nothing else takes one */
     if (cfg->mode == AU_CAL_MODE_COMPARE) {
@@ -174,11 +189,13 @@ static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_giv
         cfg->jobs = cfg->burst ? 1 : AU_CAL_DEFAULT_JOBS;
     cfg->dsmem_jobs = jobs_given || cfg->burst ? cfg->jobs : AU_CAL_DEFAULT_DSMEM_JOBS;
     if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE)
-        return fail(err, errlen, "--merge applies to measuring a table (no --point, --compare, "
-                                 "--check-thinning or --list)");
+        return fail(err, errlen,
+                    "--merge applies to measuring a table (no --point, --compare, "
+                    "--check-thinning or --list)");
     if (cfg->merge && !cfg->output)
-        return fail(err, errlen, "--merge wants -o FILE for the merged table (it may be the "
-                                 "--merge file itself)");
+        return fail(err, errlen,
+                    "--merge wants -o FILE for the merged table (it may be the "
+                    "--merge file itself)");
     /* a table needs add (docs/table-format.md): measured too unless the rows go into an existing
      * table (main says so on stderr) */
     const unsigned add = 1u << au_cal_family_index("add");

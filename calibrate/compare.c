@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define LIMIT_PCT 2.0 /* the repeatability / thinning bound of issue 3 */
-#define WORST 10
+#define WORST     10
 
 typedef struct cell_diff {
     int fam, n, a, c;
@@ -56,8 +56,7 @@ static double summarize(cell_diff *v, size_t n, double *p95, double *max)
 }
 
 /* Prints the per-family and overall figures of d (d->v is reordered) and the worst cells. */
-static double report(diff_set *d, const au_table *t, const char *what, const char *xname,
-                     const char *yname, FILE *out)
+static double report(diff_set *d, const au_table *t, const char *what, const char *xname, const char *yname, FILE *out)
 {
     double p95, max, overall;
     fprintf(out, "family,cells,median_pct,p95_pct,max_pct\n");
@@ -79,8 +78,8 @@ static double report(diff_set *d, const au_table *t, const char *what, const cha
     fprintf(out, "\nworst cells (%s):\nfamily,n,a,c,%s,%s,diff_pct\n", what, xname, yname);
     for (size_t i = 0; i < d->n && i < WORST; ++i) {
         const cell_diff *c = &d->v[d->n - 1 - i];
-        fprintf(out, "%s,%d,%d,%d,%.3f,%.3f,%.3f\n", au_table_family_name(t, (size_t)c->fam), c->n,
-                c->a, c->c, c->x, c->y, c->pct);
+        fprintf(out, "%s,%d,%d,%d,%.3f,%.3f,%.3f\n", au_table_family_name(t, (size_t)c->fam), c->n, c->a, c->c, c->x,
+                c->y, c->pct);
     }
     return overall;
 }
@@ -107,10 +106,9 @@ int au_cal_compare(const char *path_a, const char *path_b, FILE *out)
                         continue;
                     }
                     /* relative to the mean of the two: symmetric in A and B */
-                    const double pct = 200.0 * fabs(x.service_cycles - y.service_cycles) /
-                                       (x.service_cycles + y.service_cycles);
-                    if ((rc = push(&d, (cell_diff){(int)f, n, a, c, x.service_cycles,
-                                                   y.service_cycles, pct})))
+                    const double pct =
+                        200.0 * fabs(x.service_cycles - y.service_cycles) / (x.service_cycles + y.service_cycles);
+                    if ((rc = push(&d, (cell_diff){(int)f, n, a, c, x.service_cycles, y.service_cycles, pct})))
                         goto done;
                 }
     }
@@ -123,8 +121,7 @@ int au_cal_compare(const char *path_a, const char *path_b, FILE *out)
     if (missing)
         fprintf(out, "# %zu points of A are not in B\n", missing);
     const double overall = report(&d, ta, "largest difference", "s_a", "s_b", out);
-    fprintf(out, "\nverdict: median %.3f %% %s %.1f %%\n", overall, overall <= LIMIT_PCT ? "<=" : ">",
-            LIMIT_PCT);
+    fprintf(out, "\nverdict: median %.3f %% %s %.1f %%\n", overall, overall <= LIMIT_PCT ? "<=" : ">", LIMIT_PCT);
     rc = overall <= LIMIT_PCT ? AU_OK : 1;
 done:
     free(d.v);
@@ -186,8 +183,10 @@ static int thin_one(const au_table *t, int cgrid, const char *label, FILE *out, 
     if ((rc = au_table_finalize(thin))) {
         char why[256];
         au_strlcpy(why, au_last_error(), sizeof why); /* the message buffer is reused below */
-        rc = au_set_error(AU_E_NOTFOUND, "%s: need family add and others with a full c grid "
-                          "(measure with --c-grid full): %s", path_name(t), why);
+        rc = au_set_error(AU_E_NOTFOUND,
+                          "%s: need family add and others with a full c grid "
+                          "(measure with --c-grid full): %s",
+                          path_name(t), why);
         goto done;
     }
     for (size_t f = 0; f < au_table_family_count(t); ++f) {
@@ -209,8 +208,7 @@ static int thin_one(const au_table *t, int cgrid, const char *label, FILE *out, 
                         goto done;
                 }
     }
-    fprintf(out, "\n# c grid '%s': |interpolated - measured| / measured over the left-out rows\n",
-            label);
+    fprintf(out, "\n# c grid '%s': |interpolated - measured| / measured over the left-out rows\n", label);
     *overall = report(&d, t, label, "measured", "interpolated", out);
 done:
     free(cv);
@@ -230,8 +228,8 @@ int au_cal_check_thinning(const char *path_full, FILE *out)
     if ((rc = thin_one(t, AU_CAL_CGRID_SPARSE, "sparse: 0,n/4,n/2,3n/4,n", out, &sparse)) ||
         (rc = thin_one(t, AU_CAL_CGRID_ENDS, "ends: 0,n", out, &ends)))
         goto done;
-    fprintf(out, "\nverdict: sparse c grid median error %.3f %% %s %.1f %% (ends only: %.3f %%)\n",
-            sparse, sparse <= LIMIT_PCT ? "<=" : ">", LIMIT_PCT, ends);
+    fprintf(out, "\nverdict: sparse c grid median error %.3f %% %s %.1f %% (ends only: %.3f %%)\n", sparse,
+            sparse <= LIMIT_PCT ? "<=" : ">", LIMIT_PCT, ends);
     rc = sparse <= LIMIT_PCT ? AU_OK : 1;
 done:
     au_table_free(t);

@@ -10,13 +10,13 @@
 
 #include <cuda_runtime_api.h>
 
-#define CUDA_CHECK(call, action)                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            rc = au_set_error(AU_CAL_E_GPU, "%s: %s", #call, cudaGetErrorString(e_));              \
-            action;                                                                                \
-        }                                                                                          \
+#define CUDA_CHECK(call, action)                                                      \
+    do {                                                                              \
+        cudaError_t e_ = (call);                                                      \
+        if (e_ != cudaSuccess) {                                                      \
+            rc = au_set_error(AU_CAL_E_GPU, "%s: %s", #call, cudaGetErrorString(e_)); \
+            action;                                                                   \
+        }                                                                             \
     } while (0)
 
 #endif

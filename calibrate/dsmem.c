@@ -17,9 +17,9 @@
 
 /* Dynamic shared memory per block: at least this much (docs/results/dsmem-patterns-h100-2026-11-24
  * used 120 KB), and always more than half an SM's, so that no second block fits beside it. */
-#define SMEM_FLOOR (120 * 1024)
-#define LAUNCH_TRIES 4       /* launches of one point before giving up */
-#define GUARD 0xDEADBEEFu    /* no checksum of a run reaches it */
+#define SMEM_FLOOR   (120 * 1024)
+#define LAUNCH_TRIES 4           /* launches of one point before giving up */
+#define GUARD        0xDEADBEEFu /* no checksum of a run reaches it */
 
 static double now_seconds(void)
 {
@@ -35,8 +35,10 @@ int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info)
     memset(info, 0, sizeof *info);
     CUDA_CHECK(cudaGetDeviceProperties(&prop, device), return rc);
     if (prop.major < 9) {
-        snprintf(info->why, sizeof info->why, "%s has compute capability %d.%d; distributed shared "
-                 "memory (thread block clusters) needs 9.0 or newer", prop.name, prop.major, prop.minor);
+        snprintf(info->why, sizeof info->why,
+                 "%s has compute capability %d.%d; distributed shared "
+                 "memory (thread block clusters) needs 9.0 or newer",
+                 prop.name, prop.major, prop.minor);
         return AU_OK;
     }
     CUDA_CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, device), return rc);
@@ -47,9 +49,10 @@ int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info)
     const long half = (long)prop.sharedMemPerMultiprocessor / 2 + 1;
     const long smem = half > SMEM_FLOOR ? half : SMEM_FLOOR;
     if (smem > (long)prop.sharedMemPerBlockOptin) {
-        snprintf(info->why, sizeof info->why, "%s: a block can have %zu bytes of shared memory, "
-                 "%ld are needed to keep it alone on its SM", prop.name, prop.sharedMemPerBlockOptin,
-                 smem);
+        snprintf(info->why, sizeof info->why,
+                 "%s: a block can have %zu bytes of shared memory, "
+                 "%ld are needed to keep it alone on its SM",
+                 prop.name, prop.sharedMemPerBlockOptin, smem);
         return AU_OK;
     }
     CUDA_CHECK((cudaError_t)au_cal_dsmem_setup((int)smem), return rc);
@@ -73,8 +76,8 @@ int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info)
     return AU_OK;
 }
 
-int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps, int k,
-                         double *samples, au_cal_progress_fn progress, void *user)
+int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps, int k, double *samples,
+                         au_cal_progress_fn progress, void *user)
 {
     int rc = AU_OK, maxb = 0;
     long long *d_cycles = NULL, *h_cycles = NULL;
@@ -117,26 +120,27 @@ int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps
             CUDA_CHECK(cudaMemset(d_cycles, 0, ncyc * sizeof *d_cycles), goto done);
             CUDA_CHECK(cudaMemset(d_smid, 0xFF, (size_t)maxb * sizeof *d_smid), goto done); /* -1 */
             const double t0 = now_seconds();
-            CUDA_CHECK((cudaError_t)au_cal_dsmem_launch(&a, fam->cluster, clusters, 32 * pt->n,
-                                                        info->smem_bytes), goto done);
+            CUDA_CHECK((cudaError_t)au_cal_dsmem_launch(&a, fam->cluster, clusters, 32 * pt->n, info->smem_bytes),
+                       goto done);
             CUDA_CHECK(cudaGetLastError(), goto done);
             CUDA_CHECK(cudaDeviceSynchronize(), goto done);
             info->gpu_seconds += now_seconds() - t0;
             CUDA_CHECK(cudaMemcpy(h_cycles, d_cycles, (size_t)reps * (size_t)blocks * sizeof *h_cycles,
-                                  cudaMemcpyDeviceToHost), goto done);
-            CUDA_CHECK(cudaMemcpy(h_smid, d_smid, (size_t)blocks * sizeof *h_smid, cudaMemcpyDeviceToHost),
+                                  cudaMemcpyDeviceToHost),
                        goto done);
+            CUDA_CHECK(cudaMemcpy(h_smid, d_smid, (size_t)blocks * sizeof *h_smid, cudaMemcpyDeviceToHost), goto done);
             /* pass r's cycles are h_cycles[r * blocks ...]; the launch counts only if all are good */
             why = AU_CAL_REJ_NONE;
             for (int r = 0; r < reps && why == AU_CAL_REJ_NONE; ++r)
-                why = au_cal_dsmem_service(h_cycles + (size_t)r * (size_t)blocks, h_smid, blocks,
-                                           pt->n, k, &samples[i * (size_t)reps + (size_t)r]);
+                why = au_cal_dsmem_service(h_cycles + (size_t)r * (size_t)blocks, h_smid, blocks, pt->n, k,
+                                           &samples[i * (size_t)reps + (size_t)r]);
         }
         if (why != AU_CAL_REJ_NONE) {
-            rc = au_set_error(AU_CAL_E_GPU, "%s n=%d a=%d: rejected in %d launches (%s%s)", fam->name,
-                              pt->n, pt->a, LAUNCH_TRIES, au_cal_reject_name(why),
+            rc = au_set_error(AU_CAL_E_GPU, "%s n=%d a=%d: rejected in %d launches (%s%s)", fam->name, pt->n, pt->a,
+                              LAUNCH_TRIES, au_cal_reject_name(why),
                               why == AU_CAL_REJ_NOT_RUN ? ": a block did not run, or the kernel "
-                                                          "lacks sm_90 code" : "");
+                                                          "lacks sm_90 code"
+                                                        : "");
             goto done;
         }
         done += pt->est_cycles * (reps + 1);

@@ -8,10 +8,10 @@
 #include <string.h>
 
 const au_cal_family au_cal_families[] = {
-#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
     {#name, opcode, width, wf_per_pass, AU_CAL_PAT_##pattern, max_a, AU_CAL_CGRID_##cgrid, what, 0, 0, 0},
 /* dsmem: 32-bit words, all 32 lanes on 32/a words in distinct banks, a up to 32, c = 0 only */
-#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what)                                    \
+#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what) \
     {#name, opcode, 32, 1, AU_CAL_PAT_SPREAD, 32, AU_CAL_CGRID_ZERO, what, cluster, shift, row},
 #include "atomutil/families.def"
 #undef AU_FAMILY
@@ -24,7 +24,10 @@ const int au_cal_natoms = 0
 #undef AU_FAMILY
     ;
 
-int au_cal_is_dsmem(const au_cal_family *f) { return f->cluster > 0; }
+int au_cal_is_dsmem(const au_cal_family *f)
+{
+    return f->cluster > 0;
+}
 
 unsigned au_cal_dsmem_mask(void)
 {

@@ -56,8 +56,8 @@ static void bar(double fraction, const char *family, void *user)
     if (pct == b->last_pct)
         return;
     b->last_pct = pct;
-    fprintf(stderr, "\r[%.*s%*s] %3d%% %-12s %5.1f s", fill, "########################################",
-            width - fill, "", pct, family, now_seconds() - b->t0);
+    fprintf(stderr, "\r[%.*s%*s] %3d%% %-12s %5.1f s", fill, "########################################", width - fill,
+            "", pct, family, now_seconds() - b->t0);
     fflush(stderr);
 }
 
@@ -67,8 +67,8 @@ static void list_families(void)
     printf("family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,cluster_size,operation\n");
     for (int i = 0; i < au_cal_nfamilies; ++i) {
         const au_cal_family *f = &au_cal_families[i];
-        printf("%s,%s,%d,%s,%d,%d,%s,%d,\"%s\"\n", f->name, f->sass, f->width, pattern_name(f->pattern),
-               f->max_a, f->wf_per_way, cgrid_name(f->cgrid), f->cluster, f->what);
+        printf("%s,%s,%d,%s,%d,%d,%s,%d,\"%s\"\n", f->name, f->sass, f->width, pattern_name(f->pattern), f->max_a,
+               f->wf_per_way, cgrid_name(f->cgrid), f->cluster, f->what);
     }
 }
 
@@ -93,8 +93,8 @@ static int run_points(const au_cal_config *cfg)
     }
     for (int i = 0; i < cfg->npoints; ++i)
         if (pts[i].n > dev.max_warps) {
-            fprintf(stderr, "%s: point n=%d is over the %d resident warps of an SM of %s\n", prog,
-                    pts[i].n, dev.max_warps, dev.name);
+            fprintf(stderr, "%s: point n=%d is over the %d resident warps of an SM of %s\n", prog, pts[i].n,
+                    dev.max_warps, dev.name);
             status = AU_CAL_EXIT_USAGE;
             goto done;
         }
@@ -112,9 +112,9 @@ static int run_points(const au_cal_config *cfg)
         char wfs[32] = "";
         if (wf >= 0)
             snprintf(wfs, sizeof wfs, "%ld", wf);
-        printf("%s,%d,%d,%d,%s,%s,%d,%d,%d,%ld,%ld,%s,%.4f,%d\n", au_cal_families[p->family].name, p->n,
-               p->a, p->c, pattern_name(p->pattern), wf >= 0 ? "yes" : "no", p->lanes_op, p->lanes_cas,
-               cfg->jobs, 2L * p->n * cfg->jobs, 2L * p->c * cfg->jobs, wfs, s[i], skew[i]);
+        printf("%s,%d,%d,%d,%s,%s,%d,%d,%d,%ld,%ld,%s,%.4f,%d\n", au_cal_families[p->family].name, p->n, p->a, p->c,
+               pattern_name(p->pattern), wf >= 0 ? "yes" : "no", p->lanes_op, p->lanes_cas, cfg->jobs,
+               2L * p->n * cfg->jobs, 2L * p->c * cfg->jobs, wfs, s[i], skew[i]);
     }
     status = AU_CAL_EXIT_OK;
 done:
@@ -153,8 +153,10 @@ static int pick_dsmem(const au_cal_config *cfg, unsigned *families, au_cal_dsmem
         if (!info->supported && (cfg->named & bit))
             return au_set_error(AU_E_INVAL, "family %s: %s", au_cal_families[f].name, info->why);
         if (info->supported && info->clusters[f] < 1)
-            fprintf(stderr, "%s: note: %s left out: this GPU cannot run clusters of %d blocks "
-                    "with one block per SM\n", prog, au_cal_families[f].name, au_cal_families[f].cluster);
+            fprintf(stderr,
+                    "%s: note: %s left out: this GPU cannot run clusters of %d blocks "
+                    "with one block per SM\n",
+                    prog, au_cal_families[f].name, au_cal_families[f].cluster);
         if (!info->supported || info->clusters[f] < 1)
             *families &= ~bit;
     }
@@ -181,24 +183,25 @@ static void family_names(unsigned mask, char *out, size_t size)
 static void atoms_summary(au_cal_gpu *g, char *buf, size_t size)
 {
     const long *redone = au_cal_gpu_redone(g);
-    snprintf(buf, size, ", SM clock %.0f MHz, %ld runs redone: %ld not run, "
-             "%ld split, %ld skewed (worst %d cycles), %ld clock", au_cal_gpu_clock_mhz(g),
-             redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
+    snprintf(buf, size,
+             ", SM clock %.0f MHz, %ld runs redone: %ld not run, "
+             "%ld split, %ld skewed (worst %d cycles), %ld clock",
+             au_cal_gpu_clock_mhz(g), redone[1] + redone[2] + redone[3] + redone[4], redone[1], redone[2], redone[3],
              au_cal_gpu_worst_skew(g), redone[4]);
 }
 
 /* The dsmem runner's summary line: launches, clusters x blocks per family. */
-static void dsmem_summary(const au_cal_config *cfg, const au_cal_dsmem_info *dsm, size_t npts,
-                          unsigned families)
+static void dsmem_summary(const au_cal_config *cfg, const au_cal_dsmem_info *dsm, size_t npts, unsigned families)
 {
     char cl[256] = "";
     for (int f = au_cal_natoms; f < au_cal_nfamilies; ++f)
         if (families & (1u << f))
-            snprintf(cl + strlen(cl), sizeof cl - strlen(cl), "%s%s %dx%d", cl[0] ? ", " : "",
-                     au_cal_families[f].name, dsm->clusters[f], au_cal_families[f].cluster);
-    fprintf(stderr, "%s: dsmem: %zu points, %d jobs per warp, %ld launches (%ld redone), GPU %.1f s; "
-            "clusters x blocks: %s\n", prog, npts, cfg->dsmem_jobs, dsm->launches, dsm->redone,
-            dsm->gpu_seconds, cl);
+            snprintf(cl + strlen(cl), sizeof cl - strlen(cl), "%s%s %dx%d", cl[0] ? ", " : "", au_cal_families[f].name,
+                     dsm->clusters[f], au_cal_families[f].cluster);
+    fprintf(stderr,
+            "%s: dsmem: %zu points, %d jobs per warp, %ld launches (%ld redone), GPU %.1f s; "
+            "clusters x blocks: %s\n",
+            prog, npts, cfg->dsmem_jobs, dsm->launches, dsm->redone, dsm->gpu_seconds, cl);
 }
 
 static int run_table(const au_cal_config *cfg)
@@ -216,18 +219,18 @@ static int run_table(const au_cal_config *cfg)
     unsigned families = cfg->families;
 
     /* the table to merge into is read first and checked against the GPU before any measurement */
-    if ((cfg->merge && (rc = au_table_load(cfg->merge, &existing))) ||
-        (rc = au_cal_gpu_open(cfg->device, &g, &dev)) ||
+    if ((cfg->merge && (rc = au_table_load(cfg->merge, &existing))) || (rc = au_cal_gpu_open(cfg->device, &g, &dev)) ||
         (existing && (rc = au_cal_merge_check(existing, &dev, cfg->burst))) ||
         (rc = pick_dsmem(cfg, &families, &dsm))) {
         status = fail_status(rc);
         goto done;
     }
     if (cfg->add_implied)
-        fprintf(stderr, "%s: note: family add is measured too: every table needs it (to add "
-                "families to an existing table: --merge FILE)\n", prog);
-    const au_cal_plan_opts po = {dev.max_warps, families, cfg->quick, cfg->cgrid, cfg->jobs,
-                                 cfg->dsmem_jobs};
+        fprintf(stderr,
+                "%s: note: family add is measured too: every table needs it (to add "
+                "families to an existing table: --merge FILE)\n",
+                prog);
+    const au_cal_plan_opts po = {dev.max_warps, families, cfg->quick, cfg->cgrid, cfg->jobs, cfg->dsmem_jobs};
     if ((rc = au_cal_plan_build(&po, &plan))) {
         status = fail_status(rc);
         goto done;
@@ -251,8 +254,8 @@ static int run_table(const au_cal_config *cfg)
     const au_cal_progress_fn prog_fn = isatty(STDERR_FILENO) ? bar_scaled : NULL;
     rc = atoms.npts ? au_cal_gpu_measure(g, &atoms, cfg->reps, cfg->jobs, samples, prog_fn, &pa) : AU_OK;
     if (rc == AU_OK && dsmem.npts)
-        rc = au_cal_dsmem_measure(&dsm, &dsmem, cfg->reps, cfg->dsmem_jobs, samples + na * (size_t)cfg->reps,
-                                  prog_fn, &pd);
+        rc = au_cal_dsmem_measure(&dsm, &dsmem, cfg->reps, cfg->dsmem_jobs, samples + na * (size_t)cfg->reps, prog_fn,
+                                  &pd);
     if (bs.last_pct >= 0)
         fputc('\n', stderr);
     if (rc) {
@@ -274,23 +277,20 @@ static int run_table(const au_cal_config *cfg)
     family_names(families, fams, sizeof fams);
     char dnote[96] = "";
     if (dsmem.npts)
-        snprintf(dnote, sizeof dnote, "; dsmem: K %d, one block per SM, a = lanes per word",
-                 cfg->dsmem_jobs);
+        snprintf(dnote, sizeof dnote, "; dsmem: K %d, one block per SM, a = lanes per word", cfg->dsmem_jobs);
     size_t rows = 0;
     if (existing) {
-        snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date,
-                 AU_VERSION_STRING, fams, cfg->quick ? "quick" : "full", cfg->reps, dnote);
+        snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date, AU_VERSION_STRING, fams,
+                 cfg->quick ? "quick" : "full", cfg->reps, dnote);
         rc = au_cal_merge_table(existing, note, &plan, samples, cfg->reps, path, &rows);
     } else {
         snprintf(note, sizeof note,
                  "a = serialized passes per job (counter wavefronts, halved for the CAS class); c grid "
                  "%s; %s; reps on distinct SMs; %.1f s wall%s",
-                 cfg->cgrid == AU_CAL_CGRID_AUTO ? "auto (per family: --list)"
-                                                 : cgrid_name(cfg->cgrid),
+                 cfg->cgrid == AU_CAL_CGRID_AUTO ? "auto (per family: --list)" : cgrid_name(cfg->cgrid),
                  cfg->quick ? "quick grid" : "full n and a grid", wall, dnote);
         au_table_meta meta;
-        au_cal_fill_meta(&meta, &dev, cfg->burst, cfg->jobs, cfg->reps, au_cal_gpu_clock_mhz(g), date,
-                         note);
+        au_cal_fill_meta(&meta, &dev, cfg->burst, cfg->jobs, cfg->reps, au_cal_gpu_clock_mhz(g), date, note);
         rc = au_cal_write_table(&meta, &plan, samples, cfg->reps, path, &rows);
     }
     if (rc) {
@@ -300,14 +300,14 @@ static int run_table(const au_cal_config *cfg)
     char atoms_line[256] = ""; /* what the ATOMS runner saw, when it ran */
     if (na)
         atoms_summary(g, atoms_line, sizeof atoms_line);
-    fprintf(stderr, "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s%s) -> %s%s\n", prog,
-            plan.npts, cfg->reps, fams, dev.name, now_seconds() - t0,
-            au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path, existing ? " (merged)" : "");
+    fprintf(stderr, "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s%s) -> %s%s\n", prog, plan.npts,
+            cfg->reps, fams, dev.name, now_seconds() - t0, au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path,
+            existing ? " (merged)" : "");
     if (dsmem.npts)
         dsmem_summary(cfg, &dsm, dsmem.npts, families);
     if (existing)
-        fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows,
-                cfg->merge, plan.npts);
+        fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows, cfg->merge,
+                plan.npts);
     status = AU_CAL_EXIT_OK;
 done:
     free(samples);

@@ -83,8 +83,8 @@ int au_cal_make_point(int family, int n, int a, int c, int jobs, int pattern, au
         if (pattern >= 0)
             return au_set_error(AU_E_INVAL, "%s: a dsmem family has its own lane pattern only", f->name);
         if (n > AU_CAL_DSMEM_MAX_N || c != 0)
-            return au_set_error(AU_E_INVAL, "%s: need n <= %d and c = 0 (n=%d c=%d)", f->name,
-                                AU_CAL_DSMEM_MAX_N, n, c);
+            return au_set_error(AU_E_INVAL, "%s: need n <= %d and c = 0 (n=%d c=%d)", f->name, AU_CAL_DSMEM_MAX_N, n,
+                                c);
         if (a < 1 || a > 32 || 32 % a)
             return au_set_error(AU_E_INVAL, "%s: a=%d not reachable (1, 2, 4, 8, 16, 32)", f->name, a);
     }
@@ -167,9 +167,8 @@ int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p)
             const int dsmem = au_cal_is_dsmem(f);
             /* c means nothing for `cas`, whose own jobs are the c jobs' opcode: always 0 and n;
              * the dsmem families have no CAS warps: c = 0 */
-            const int cgrid = o->cgrid == AU_CAL_CGRID_AUTO || strcmp(f->name, "cas") == 0 || dsmem
-                                  ? f->cgrid
-                                  : o->cgrid;
+            const int cgrid =
+                o->cgrid == AU_CAL_CGRID_AUTO || strcmp(f->name, "cas") == 0 || dsmem ? f->cgrid : o->cgrid;
             const int jobs = dsmem && o->dsmem_jobs > 0 ? o->dsmem_jobs : o->jobs;
             /* the dsmem lane pattern reaches the powers of two only, quick or not */
             const int pow2_a = o->quick || dsmem;
@@ -182,8 +181,7 @@ int au_cal_plan_build(const au_cal_plan_opts *o, au_cal_plan *p)
                     if (a > f->max_a)
                         continue;
                     for (int m = 0; m < nc; ++m, ++k)
-                        if (pass == 1 &&
-                            (rc = au_cal_make_point(fi, n, a, cv[m], jobs, -1, &p->pts[k])))
+                        if (pass == 1 && (rc = au_cal_make_point(fi, n, a, cv[m], jobs, -1, &p->pts[k])))
                             goto fail;
                 }
             }

@@ -32,8 +32,7 @@ long long au_cal_skew(const au_cal_slot slot[2], const au_cal_item *it, int warp
     return d < 0 ? -d : d;
 }
 
-int au_cal_item_service(const au_cal_slot slot[2], const au_cal_item *it, int warps_per_block,
-                        double *service)
+int au_cal_item_service(const au_cal_slot slot[2], const au_cal_item *it, int warps_per_block, double *service)
 {
     const int two = it->n > warps_per_block; /* n > one block: both blocks measured */
     if (slot[0].warps + slot[1].warps != it->n || (two && slot[1].warps == 0))
@@ -70,8 +69,7 @@ static double median_sorted(const double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k,
-                         double *service)
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, double *service)
 {
     int why = AU_CAL_REJ_NONE;
     int *ids = malloc((size_t)(blocks > 0 ? blocks : 1) * sizeof *ids);
@@ -149,8 +147,8 @@ void au_cal_slug(const char *name, char *out, size_t size)
         au_strlcpy(out, "gpu", size);
 }
 
-void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps,
-                      double sm_clock_mhz, const char *date, const char *note)
+void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps, double sm_clock_mhz,
+                      const char *date, const char *note)
 {
     memset(m, 0, sizeof *m);
     au_strlcpy(m->gpu_name, d->name, sizeof m->gpu_name);
@@ -188,13 +186,13 @@ static int add_plan_rows(au_table *t, const au_cal_plan *p, const double *sample
     return rc;
 }
 
-int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples,
-                       int reps, const char *path, size_t *rows_out)
+int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const double *samples, int reps,
+                       const char *path, size_t *rows_out)
 {
     au_table *t = NULL;
     int rc;
-    if ((rc = au_table_new(meta, &t)) || (rc = add_plan_rows(t, p, samples, reps)) ||
-        (rc = au_table_finalize(t)) || (rc = au_table_save(t, path)))
+    if ((rc = au_table_new(meta, &t)) || (rc = add_plan_rows(t, p, samples, reps)) || (rc = au_table_finalize(t)) ||
+        (rc = au_table_save(t, path)))
         goto done;
     if (rows_out)
         *rows_out = p->npts;
@@ -208,15 +206,16 @@ int au_cal_merge_check(const au_table *existing, const au_cal_devinfo *d, int bu
     const au_table_meta *m = au_table_get_meta(existing);
     const char *path = au_table_path(existing)[0] ? au_table_path(existing) : "the table";
     if (strcasecmp(m->gpu_name, d->name) != 0 || m->cc_major != d->cc_major || m->cc_minor != d->cc_minor)
-        return au_set_error(AU_E_INVAL, "--merge %s: it is a table of %s (compute capability %d.%d), "
-                            "this GPU is %s (%d.%d): measure on that GPU", path, m->gpu_name,
-                            m->cc_major, m->cc_minor, d->name, d->cc_major, d->cc_minor);
+        return au_set_error(AU_E_INVAL,
+                            "--merge %s: it is a table of %s (compute capability %d.%d), "
+                            "this GPU is %s (%d.%d): measure on that GPU",
+                            path, m->gpu_name, m->cc_major, m->cc_minor, d->name, d->cc_major, d->cc_minor);
     if (strcmp(m->method, burst ? "burst" : "steady") != 0)
-        return au_set_error(AU_E_INVAL, "--merge %s: it holds the %s method, this run the %s one",
-                            path, m->method, burst ? "burst" : "steady");
+        return au_set_error(AU_E_INVAL, "--merge %s: it holds the %s method, this run the %s one", path, m->method,
+                            burst ? "burst" : "steady");
     if (m->max_warps_per_sm != d->max_warps)
-        return au_set_error(AU_E_INVAL, "--merge %s: max_warps_per_sm %d, this GPU has %d", path,
-                            m->max_warps_per_sm, d->max_warps);
+        return au_set_error(AU_E_INVAL, "--merge %s: max_warps_per_sm %d, this GPU has %d", path, m->max_warps_per_sm,
+                            d->max_warps);
     return AU_OK;
 }
 
@@ -229,8 +228,8 @@ static int plan_has_family(const au_cal_plan *p, const char *fam)
     return 0;
 }
 
-int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p,
-                       const double *samples, int reps, const char *path, size_t *rows_out)
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p, const double *samples,
+                       int reps, const char *path, size_t *rows_out)
 {
     au_table *t = NULL;
     au_table_meta meta = *au_table_get_meta(existing);
@@ -273,8 +272,7 @@ int au_cal_merge_table(const au_table *existing, const char *note_add, const au_
                     ++rows;
                 }
     }
-    if ((rc = add_plan_rows(t, p, samples, reps)) || (rc = au_table_finalize(t)) ||
-        (rc = au_table_save(t, path)))
+    if ((rc = add_plan_rows(t, p, samples, reps)) || (rc = au_table_finalize(t)) || (rc = au_table_save(t, path)))
         goto done;
     if (rows_out)
         *rows_out = rows + p->npts;

@@ -18,12 +18,12 @@
 /* Launch sizing: about 0.1 s of predicted work per SM and launch keeps the progress bar moving
  * and a failed launch cheap to redo. */
 #define CHUNK_CYCLES_PER_SM 2e8
-#define CHUNK_MAX_ITEMS 65536
-#define MAX_ROUNDS 4          /* measurement rounds per family: the first plus redo rounds */
-#define LAUNCH_TRIES 3        /* launches of one chunk before giving up */
-#define GO_MARGIN 12000       /* cycles from publishing go to go, two-block passes (doubled per redo round) */
-#define SOLO_MARGIN 1500      /* cycles from picking go to go, one-block passes (a __syncthreads away) */
-#define TIMEOUT_CYCLES 4000000000LL /* ~2 s: a partner block that has not arrived is not coming */
+#define CHUNK_MAX_ITEMS     65536
+#define MAX_ROUNDS          4     /* measurement rounds per family: the first plus redo rounds */
+#define LAUNCH_TRIES        3     /* launches of one chunk before giving up */
+#define GO_MARGIN           12000 /* cycles from publishing go to go, two-block passes (doubled per redo round) */
+#define SOLO_MARGIN         1500  /* cycles from picking go to go, one-block passes (a __syncthreads away) */
+#define TIMEOUT_CYCLES      4000000000LL /* ~2 s: a partner block that has not arrived is not coming */
 
 typedef struct launcher {
     int (*launch)(const au_cal_args *, int);
@@ -31,7 +31,7 @@ typedef struct launcher {
 } launcher;
 
 static const launcher launchers[] = {
-#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
     {au_cal_launch_##name, au_cal_occupancy_##name},
 #include "atomutil/families.def"
 #undef AU_FAMILY
@@ -73,8 +73,7 @@ static void driver_version(char *out, size_t size)
         if (fgets(line, sizeof line, f)) {
             for (char *save = NULL, *tok = strtok_r(line, " \t\n", &save); tok && !out[0];
                  tok = strtok_r(NULL, " \t\n", &save))
-                if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.') &&
-                    strspn(tok, "0123456789.") == strlen(tok))
+                if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.') && strspn(tok, "0123456789.") == strlen(tok))
                     au_strlcpy(out, tok, size);
         }
         fclose(f);
@@ -102,8 +101,10 @@ int au_cal_gpu_open(int device, au_cal_gpu **out, au_cal_devinfo *info)
     CUDA_CHECK(cudaSetDevice(device), goto fail);
     CUDA_CHECK(cudaGetDeviceProperties(&prop, device), goto fail);
     if (!prop.cooperativeLaunch) {
-        rc = au_set_error(AU_CAL_E_GPU, "%s cannot launch cooperative kernels, which the "
-                                        "calibration needs (all blocks resident at once)", prop.name);
+        rc = au_set_error(AU_CAL_E_GPU,
+                          "%s cannot launch cooperative kernels, which the "
+                          "calibration needs (all blocks resident at once)",
+                          prop.name);
         goto fail;
     }
     au_cal_devinfo *d = &g->info;
@@ -113,11 +114,10 @@ int au_cal_gpu_open(int device, au_cal_gpu **out, au_cal_devinfo *info)
     d->sm_count = prop.multiProcessorCount;
     d->max_warps = prop.maxThreadsPerMultiProcessor / 32;
     d->warps_per_block = d->max_warps / AU_CAL_BLOCKS_PER_SM;
-    if (d->warps_per_block < 1 || d->warps_per_block > 32 ||
-        d->warps_per_block * 32 > prop.maxThreadsPerBlock ||
+    if (d->warps_per_block < 1 || d->warps_per_block > 32 || d->warps_per_block * 32 > prop.maxThreadsPerBlock ||
         d->max_warps != d->warps_per_block * AU_CAL_BLOCKS_PER_SM) {
-        rc = au_set_error(AU_CAL_E_GPU, "%s: %d resident warps per SM cannot be split into %d blocks",
-                          prop.name, d->max_warps, AU_CAL_BLOCKS_PER_SM);
+        rc = au_set_error(AU_CAL_E_GPU, "%s: %d resident warps per SM cannot be split into %d blocks", prop.name,
+                          d->max_warps, AU_CAL_BLOCKS_PER_SM);
         goto fail;
     }
     CUDA_CHECK(cudaRuntimeGetVersion(&rt), goto fail);
@@ -204,8 +204,7 @@ static int check_occupancy(au_cal_gpu *g, int family)
     CUDA_CHECK((cudaError_t)launchers[family].occupancy(g->block_threads, &blocks), return rc);
     if (blocks < AU_CAL_BLOCKS_PER_SM)
         return au_set_error(AU_CAL_E_GPU, "kernel %s: %d block(s) of %d threads fit on one SM, need %d",
-                            au_cal_families[family].name, blocks, g->block_threads,
-                            AU_CAL_BLOCKS_PER_SM);
+                            au_cal_families[family].name, blocks, g->block_threads, AU_CAL_BLOCKS_PER_SM);
     g->occupancy_ok |= 1u << family;
     return AU_OK;
 }
@@ -228,8 +227,8 @@ static int launch_once(au_cal_gpu *g, int family, size_t n, int go_margin)
     unsigned words[2];
     const size_t nsync = au_cal_sync_words(g->nsm);
     CUDA_CHECK(cudaMemcpy(g->d_items, g->h_items, n * sizeof *g->d_items, cudaMemcpyHostToDevice), return rc);
-    CUDA_CHECK(cudaMemcpy(g->d_first, g->h_first, ((size_t)g->nsm + 1) * sizeof *g->d_first,
-                          cudaMemcpyHostToDevice), return rc);
+    CUDA_CHECK(cudaMemcpy(g->d_first, g->h_first, ((size_t)g->nsm + 1) * sizeof *g->d_first, cudaMemcpyHostToDevice),
+               return rc);
     CUDA_CHECK(cudaMemset(g->d_sync, 0, nsync * sizeof *g->d_sync), return rc);
     CUDA_CHECK(cudaMemset(g->d_slots, 0, 2 * n * sizeof *g->d_slots), return rc);
     CUDA_CHECK(cudaMemset(g->d_clocks, 0, 4 * (size_t)g->nsm * sizeof *g->d_clocks), return rc);
@@ -253,17 +252,14 @@ static int launch_once(au_cal_gpu *g, int family, size_t n, int go_margin)
     CUDA_CHECK(cudaGetLastError(), return rc);
     CUDA_CHECK(cudaDeviceSynchronize(), return rc);
     g->gpu_seconds += now_seconds() - t0;
-    CUDA_CHECK(cudaMemcpy(words, g->d_sync + 2 * AU_CAL_MAX_SMID, sizeof words, cudaMemcpyDeviceToHost),
+    CUDA_CHECK(cudaMemcpy(words, g->d_sync + 2 * AU_CAL_MAX_SMID, sizeof words, cudaMemcpyDeviceToHost), return rc);
+    CUDA_CHECK(cudaMemcpy(g->h_slots, g->d_slots, 2 * n * sizeof *g->h_slots, cudaMemcpyDeviceToHost), return rc);
+    CUDA_CHECK(cudaMemcpy(g->h_clocks, g->d_clocks, 4 * (size_t)g->nsm * sizeof *g->h_clocks, cudaMemcpyDeviceToHost),
                return rc);
-    CUDA_CHECK(cudaMemcpy(g->h_slots, g->d_slots, 2 * n * sizeof *g->h_slots, cudaMemcpyDeviceToHost),
-               return rc);
-    CUDA_CHECK(cudaMemcpy(g->h_clocks, g->d_clocks, 4 * (size_t)g->nsm * sizeof *g->h_clocks,
-                          cudaMemcpyDeviceToHost), return rc);
     if (words[0] != 0 || words[1] != (unsigned)g->nsm) {
         char buf[128];
-        au_set_error(AU_CAL_E_GPU, "kernel %s: pairing failed:%s (%u of %d SMs paired)",
-                     au_cal_families[family].name, status_text(words[0], buf, sizeof buf), words[1],
-                     g->nsm);
+        au_set_error(AU_CAL_E_GPU, "kernel %s: pairing failed:%s (%u of %d SMs paired)", au_cal_families[family].name,
+                     status_text(words[0], buf, sizeof buf), words[1], g->nsm);
         return 1;
     }
     for (int k = 0; k < g->nsm; ++k) {
@@ -315,9 +311,8 @@ int au_cal_gpu_measure(au_cal_gpu *g, const au_cal_plan *p, int reps, int k, dou
     double total = 0, done = 0;
     for (size_t i = 0; i < p->npts; ++i)
         total += 2.0 * p->pts[i].est_cycles * reps;
-    const size_t chunk_cap = (size_t)p->npts * (size_t)reps < CHUNK_MAX_ITEMS
-                                 ? (size_t)p->npts * (size_t)reps
-                                 : CHUNK_MAX_ITEMS;
+    const size_t chunk_cap =
+        (size_t)p->npts * (size_t)reps < CHUNK_MAX_ITEMS ? (size_t)p->npts * (size_t)reps : CHUNK_MAX_ITEMS;
     if ((rc = reserve(g, chunk_cap ? chunk_cap : 1)))
         return rc;
     pending = malloc((p->npts * (size_t)reps + 1) * sizeof *pending);
@@ -363,8 +358,7 @@ int au_cal_gpu_measure(au_cal_gpu *g, const au_cal_plan *p, int reps, int k, dou
                 for (size_t j = 0; j < m; ++j) {
                     const int run = pending[at + g->order[j]];
                     double s = 0;
-                    const int why = au_cal_item_service(&g->h_slots[2 * j], &g->h_items[j],
-                                                        g->block_threads / 32, &s);
+                    const int why = au_cal_item_service(&g->h_slots[2 * j], &g->h_items[j], g->block_threads / 32, &s);
                     if (why == AU_CAL_REJ_NONE) {
                         samples[run] = s;
                     } else {
@@ -382,10 +376,11 @@ int au_cal_gpu_measure(au_cal_gpu *g, const au_cal_plan *p, int reps, int k, dou
             npend = nnext;
         }
         if (npend > 0) {
-            rc = au_set_error(AU_CAL_E_GPU, "family %s: %zu runs still rejected after %d rounds "
-                                            "(last reason: %s; largest block start skew %lld cycles)",
-                              au_cal_families[fam].name, npend, MAX_ROUNDS,
-                              au_cal_reject_name(last_reason), g->worst_skew);
+            rc = au_set_error(AU_CAL_E_GPU,
+                              "family %s: %zu runs still rejected after %d rounds "
+                              "(last reason: %s; largest block start skew %lld cycles)",
+                              au_cal_families[fam].name, npend, MAX_ROUNDS, au_cal_reject_name(last_reason),
+                              g->worst_skew);
             goto done;
         }
         lo = hi;
@@ -396,8 +391,7 @@ done:
     return rc;
 }
 
-int au_cal_gpu_measure_single(au_cal_gpu *g, const au_cal_point *pts, size_t n, int k,
-                              double *samples, int *skew)
+int au_cal_gpu_measure_single(au_cal_gpu *g, const au_cal_point *pts, size_t n, int k, double *samples, int *skew)
 {
     int rc;
     if ((rc = reserve(g, 1)))
@@ -421,8 +415,8 @@ int au_cal_gpu_measure_single(au_cal_gpu *g, const au_cal_point *pts, size_t n, 
         skew[i] = (int)au_cal_skew(&g->h_slots[0], &g->h_items[0], g->block_threads / 32);
         if (why != AU_CAL_REJ_NONE)
             return au_set_error(AU_CAL_E_GPU, "point %s:%d:%d:%d rejected %d times (%s)",
-                                au_cal_families[pts[i].family].name, pts[i].n, pts[i].a, pts[i].c,
-                                MAX_ROUNDS, au_cal_reject_name(why));
+                                au_cal_families[pts[i].family].name, pts[i].n, pts[i].a, pts[i].c, MAX_ROUNDS,
+                                au_cal_reject_name(why));
     }
     return AU_OK;
 }
@@ -432,8 +426,17 @@ double au_cal_gpu_clock_mhz(const au_cal_gpu *g)
     return g->clk_ns > 0 ? 1e3 * g->clk_cycles / g->clk_ns : 0;
 }
 
-double au_cal_gpu_seconds(const au_cal_gpu *g) { return g->gpu_seconds; }
+double au_cal_gpu_seconds(const au_cal_gpu *g)
+{
+    return g->gpu_seconds;
+}
 
-const long *au_cal_gpu_redone(const au_cal_gpu *g) { return g->redone; }
+const long *au_cal_gpu_redone(const au_cal_gpu *g)
+{
+    return g->redone;
+}
 
-int au_cal_gpu_worst_skew(const au_cal_gpu *g) { return (int)g->worst_skew; }
+int au_cal_gpu_worst_skew(const au_cal_gpu *g)
+{
+    return (int)g->worst_skew;
+}

@@ -42,7 +42,8 @@ static int passes(const char *chip, std::vector<const char *> m)
     a.numMetrics = m.size();
     CUpti_Profiler_Host_GetConfigImageSize_Params s = {CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     s.pHostObject = h;
-    if (cuptiProfilerHostConfigAddMetrics(&a) == CUPTI_SUCCESS && cuptiProfilerHostGetConfigImageSize(&s) == CUPTI_SUCCESS) {
+    if (cuptiProfilerHostConfigAddMetrics(&a) == CUPTI_SUCCESS &&
+        cuptiProfilerHostGetConfigImageSize(&s) == CUPTI_SUCCESS) {
         std::vector<uint8_t> img(s.configImageSize);
         CUpti_Profiler_Host_GetConfigImage_Params ci = {CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
         ci.pHostObject = h;
@@ -51,7 +52,8 @@ static int passes(const char *chip, std::vector<const char *> m)
         CUpti_Profiler_Host_GetNumOfPasses_Params np = {CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
         np.configImageSize = img.size();
         np.pConfigImage = img.data();
-        if (cuptiProfilerHostGetConfigImage(&ci) == CUPTI_SUCCESS && cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
+        if (cuptiProfilerHostGetConfigImage(&ci) == CUPTI_SUCCESS &&
+            cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
             n = (int)np.numOfPasses;
     }
     done(h);
@@ -66,11 +68,14 @@ int main(int argc, char **argv)
     }
     const char *chip = argv[1];
     // the cluster set of model/src/metrics.c (AU_SET_CLUSTER and AU_SET_BOTH counters)
-    const std::vector<const char *> set = {
-        "smsp__inst_executed_op_shared_atom.sum", "smsp__inst_executed_op_shared_atom_dot_cas.sum",
-        "sm__cycles_active.avg", "sm__warps_active.avg.per_cycle_active", "sm__cycles_active.max",
-        "smsp__inst_executed_op_generic_atom.sum", "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared.sum",
-        "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum"};
+    const std::vector<const char *> set = {"smsp__inst_executed_op_shared_atom.sum",
+                                           "smsp__inst_executed_op_shared_atom_dot_cas.sum",
+                                           "sm__cycles_active.avg",
+                                           "sm__warps_active.avg.per_cycle_active",
+                                           "sm__cycles_active.max",
+                                           "smsp__inst_executed_op_generic_atom.sum",
+                                           "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared.sum",
+                                           "l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum"};
     int base = passes(chip, set);
     if (base < 0) {
         fprintf(stderr, "cluster_set_passes: the Profiler Host API refused chip %s or the set\n", chip);

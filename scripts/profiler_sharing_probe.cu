@@ -22,13 +22,13 @@
 #include <unistd.h>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        CUresult r_ = (x);                                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                                  \
-            fprintf(stderr, "%s: CUDA error %d\n", #x, (int)r_);                                   \
-            exit(1);                                                                               \
-        }                                                                                          \
+#define CK(x)                                                    \
+    do {                                                         \
+        CUresult r_ = (x);                                       \
+        if (r_ != CUDA_SUCCESS) {                                \
+            fprintf(stderr, "%s: CUDA error %d\n", #x, (int)r_); \
+            exit(1);                                             \
+        }                                                        \
     } while (0)
 
 static const char *res(CUptiResult r)
@@ -38,13 +38,13 @@ static const char *res(CUptiResult r)
     return s;
 }
 
-#define CP(x)                                                                                      \
-    do {                                                                                           \
-        CUptiResult r_ = (x);                                                                      \
-        if (r_ != CUPTI_SUCCESS) {                                                                 \
-            fprintf(stderr, "%s: %s\n", #x, res(r_));                                              \
-            exit(1);                                                                               \
-        }                                                                                          \
+#define CP(x)                                         \
+    do {                                              \
+        CUptiResult r_ = (x);                         \
+        if (r_ != CUPTI_SUCCESS) {                    \
+            fprintf(stderr, "%s: %s\n", #x, res(r_)); \
+            exit(1);                                  \
+        }                                             \
     } while (0)
 
 static double now_ms()
@@ -204,7 +204,8 @@ static double decode(prof &p)
     CP(cuptiRangeProfilerGetCounterDataInfo(&gi));
     double v = 0.0 / 0.0;
     if (gi.numTotalRanges > 0) {
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = p.host;
         ev.pCounterDataImage = p.cdata.data();
         ev.counterDataImageSize = p.cdata.size();
@@ -283,8 +284,8 @@ static void run_child(const char *self, const char *state)
 static void timing(const char *step, std::vector<double> &v)
 {
     std::sort(v.begin(), v.end());
-    printf("timing %-44s: median %.3f ms, min %.3f, max %.3f over %zu\n", step, v[v.size() / 2], v.front(),
-           v.back(), v.size());
+    printf("timing %-44s: median %.3f ms, min %.3f, max %.3f over %zu\n", step, v[v.size() / 2], v.front(), v.back(),
+           v.size());
 }
 
 int main(int argc, char **argv)

@@ -69,8 +69,8 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
 }
 
 /* The launch configuration: clusters * cluster blocks in clusters of `cluster`. */
-static cudaLaunchConfig_t au_dsmem_config(int cluster, int clusters, int block_threads,
-                                          int smem_bytes, cudaLaunchAttribute *attr)
+static cudaLaunchConfig_t au_dsmem_config(int cluster, int clusters, int block_threads, int smem_bytes,
+                                          cudaLaunchAttribute *attr)
 {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)(cluster * clusters));
@@ -87,11 +87,9 @@ static cudaLaunchConfig_t au_dsmem_config(int cluster, int clusters, int block_t
 
 extern "C" int au_cal_dsmem_setup(int smem_bytes)
 {
-    cudaError_t e = cudaFuncSetAttribute(au_cal_dsmem_kernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
+    cudaError_t e = cudaFuncSetAttribute(au_cal_dsmem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(au_cal_dsmem_kernel,
-                                 cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        e = cudaFuncSetAttribute(au_cal_dsmem_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     return (int)e;
 }
 
@@ -102,8 +100,8 @@ extern "C" int au_cal_dsmem_max_clusters(int cluster, int block_threads, int sme
     return (int)cudaOccupancyMaxActiveClusters(clusters, au_cal_dsmem_kernel, &cfg);
 }
 
-extern "C" int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters,
-                                   int block_threads, int smem_bytes)
+extern "C" int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters, int block_threads,
+                                   int smem_bytes)
 {
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg = au_dsmem_config(cluster, clusters, block_threads, smem_bytes, &attr);

@@ -37,7 +37,6 @@ struct au_cal_sync {
     }
 };
 
-
 /* clock64 read only once dep is available: the read is predicated on a comparison with dep, so
  * it cannot be issued before the job whose result dep carries has completed.  Returns 0 in the
  * never-seen case dep == guard (the host then rejects the run). */
@@ -58,7 +57,6 @@ __device__ __forceinline__ long long au_globaltimer(void)
     return t;
 }
 
-
 __device__ __forceinline__ unsigned au_load_volatile(const unsigned *p)
 {
     return *(const volatile unsigned *)p;
@@ -74,8 +72,8 @@ __device__ __forceinline__ void au_store_volatile(unsigned *p, unsigned v)
  * pausing: one load in flight at a time is no load on the SM.  Where the partner may be busy for
  * long (sleep = true) it pauses between polls.  False on abort or timeout (then every block is
  * told to stop). */
-static __device__ bool au_wait_geq(const au_cal_args &g, const au_cal_sync &s, const unsigned *p,
-                                   unsigned want, bool sleep)
+static __device__ bool au_wait_geq(const au_cal_args &g, const au_cal_sync &s, const unsigned *p, unsigned want,
+                                   bool sleep)
 {
     const long long t0 = au_clock();
     for (unsigned spin = 0; au_load_volatile(p) < want; ++spin) {
@@ -96,8 +94,7 @@ static __device__ bool au_wait_geq(const au_cal_args &g, const au_cal_sync &s, c
 /* Thread 0 of each block: find the partner block on this SM.  The first block on an SM (slot 0)
  * claims the next work-list ordinal and publishes it; the second (slot 1) reads it.  ord < 0 when
  * this block must not work. */
-static __device__ void au_pair_up(const au_cal_args &g, const au_cal_sync &s, int *ord, int *slot,
-                                  unsigned *smid_out)
+static __device__ void au_pair_up(const au_cal_args &g, const au_cal_sync &s, int *ord, int *slot, unsigned *smid_out)
 {
     const unsigned smid = au_smid();
     *smid_out = smid;
@@ -133,8 +130,8 @@ static __device__ void au_pair_up(const au_cal_args &g, const au_cal_sync &s, in
  * slot 0 arrives; slot 1, which may have waited long, says it is ready and polls without pause;
  * only then slot 0 picks go = now + margin and publishes it (go rises from pass to pass, so the
  * new value is its own sequence number). */
-static __device__ bool au_pass_start(const au_cal_args &g, const au_cal_sync &s, int ord, int slot,
-                                     bool two, unsigned seq, long long *go, long long *last_go)
+static __device__ bool au_pass_start(const au_cal_args &g, const au_cal_sync &s, int ord, int slot, bool two,
+                                     unsigned seq, long long *go, long long *last_go)
 {
     if (!two) {
         *go = au_clock() + g.solo_margin;
@@ -165,8 +162,7 @@ static __device__ bool au_pass_start(const au_cal_args &g, const au_cal_sync &s,
 /* Thread 0, after a pass over both blocks: slot 1 reports that its warps are done and slot 0 waits
  * for it, so that slot 0 never starts its next (possibly solo) pass while slot 1's jobs still
  * occupy the atomic unit. */
-static __device__ bool au_pass_end(const au_cal_args &g, const au_cal_sync &s, int ord, int slot,
-                                   unsigned seq)
+static __device__ bool au_pass_end(const au_cal_args &g, const au_cal_sync &s, int ord, int slot, unsigned seq)
 {
     if (slot == 1) {
         au_store_volatile(&s.done1[ord], seq);
@@ -190,9 +186,9 @@ __device__ __forceinline__ int au_index32(int pattern, int w, int lane)
 __device__ __forceinline__ int au_index64(int pattern, int w, int lane)
 {
     switch (pattern) {
-    case AU_CAL_PAT_WORD: return w;                                    /* rows 0-1 */
+    case AU_CAL_PAT_WORD: return w; /* rows 0-1 */
     case AU_CAL_PAT_DISTINCT: return (2 * w + (lane >> 4)) * 16 + (lane & 15);
-    default: return (lane + 32 * (w >> 4)) * 16 + (w & 15);            /* one bank pair per warp */
+    default: return (lane + 32 * (w >> 4)) * 16 + (w & 15); /* one bank pair per warp */
     }
 }
 
@@ -202,8 +198,7 @@ __device__ __forceinline__ int au_index64(int pattern, int w, int lane)
  * atomic, a job then issues at most the add that folds its result into the checksum, and the
  * unit, not instruction issue, sets the pace (operands computed per job cost up to 1.7 cycles per
  * job where the unit needs 1.0; calibrate/tools/unit_bound.cu, docs/calibration.md). */
-template <class Op>
-__device__ __forceinline__ unsigned au_run_jobs(typename Op::T *p, int k, unsigned seed)
+template <class Op> __device__ __forceinline__ unsigned au_run_jobs(typename Op::T *p, int k, unsigned seed)
 {
     const unsigned v = seed + 1u; /* 1 at run time */
     unsigned acc = 0;
@@ -217,8 +212,7 @@ __device__ __forceinline__ unsigned au_run_jobs(typename Op::T *p, int k, unsign
 }
 
 /* Index of this lane's word for an operation of type T. */
-template <class T>
-__device__ __forceinline__ int au_word_index(int pattern, int w, int lane)
+template <class T> __device__ __forceinline__ int au_word_index(int pattern, int w, int lane)
 {
     return sizeof(T) == 8 ? au_index64(pattern, w, lane) : au_index32(pattern, w, lane);
 }
@@ -229,8 +223,8 @@ __device__ __forceinline__ int au_word_index(int pattern, int w, int lane)
  * first job may wait on the shared-memory pipe (a special-register read, a shared load): behind
  * other warps' queued jobs that wait is hundreds of cycles, and each warp's start would queue. */
 template <class Op>
-__device__ __forceinline__ void au_measure_warp(typename Op::T *p, unsigned fl, int k,
-                                                const au_cal_args &g, long long *start, long long *end)
+__device__ __forceinline__ void au_measure_warp(typename Op::T *p, unsigned fl, int k, const au_cal_args &g,
+                                                long long *start, long long *end)
 {
     typedef typename Op::T T;
     /* the start's low 32 bits only: one register held through the jobs, not two (a pass is far
@@ -255,7 +249,10 @@ __device__ __forceinline__ void au_measure_warp(typename Op::T *p, unsigned fl, 
  * words that hold 0, so every CAS succeeds. */
 struct au_op_cas_mix {
     typedef unsigned T;
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v) { return atomicCAS(p, v - 1u, v - 1u); }
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
+    {
+        return atomicCAS(p, v - 1u, v - 1u);
+    }
 };
 
 /* The largest block: AU_CAL_BLOCKS_PER_SM blocks fill an SM (runner.c), so half the threads it
@@ -389,29 +386,29 @@ __global__ void __launch_bounds__(AU_CAL_MAX_THREADS, AU_CAL_BLOCKS_PER_SM) au_c
 }
 
 /* Instantiates one family: its kernel au_cal_kernel<Op>, launcher and occupancy query. */
-#define AU_CAL_DEFINE_FAMILY(name, Op)                                                           \
-    extern "C" int au_cal_launch_##name(const au_cal_args *args, int block_threads)               \
-    {                                                                                             \
-        au_cal_args a = *args;                                                                    \
-        void *params[] = {&a};                                                                    \
-        return (int)cudaLaunchCooperativeKernel((const void *)au_cal_kernel<Op>,                  \
-                                                dim3(AU_CAL_BLOCKS_PER_SM * a.nsm),               \
-                                                dim3(block_threads), params, 0, 0);               \
-    }                                                                                             \
-    extern "C" int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm)                 \
-    {                                                                                             \
-        return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm,                  \
-                                                                  au_cal_kernel<Op>,              \
-                                                                  block_threads, 0);              \
+#define AU_CAL_DEFINE_FAMILY(name, Op)                                                                                 \
+    extern "C" int au_cal_launch_##name(const au_cal_args *args, int block_threads)                                    \
+    {                                                                                                                  \
+        au_cal_args a = *args;                                                                                         \
+        void *params[] = {&a};                                                                                         \
+        return (int)cudaLaunchCooperativeKernel((const void *)au_cal_kernel<Op>, dim3(AU_CAL_BLOCKS_PER_SM * a.nsm),   \
+                                                dim3(block_threads), params, 0, 0);                                    \
+    }                                                                                                                  \
+    extern "C" int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm)                                      \
+    {                                                                                                                  \
+        return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, au_cal_kernel<Op>, block_threads, 0); \
     }
 
 /* Region helpers for op structs. */
-#define AU_CAL_REGION32                                                                          \
-    static __device__ __forceinline__ T *region(unsigned *s32, unsigned long long *)              \
-    {                                                                                             \
-        return reinterpret_cast<T *>(s32);                                                        \
+#define AU_CAL_REGION32                                                              \
+    static __device__ __forceinline__ T *region(unsigned *s32, unsigned long long *) \
+    {                                                                                \
+        return reinterpret_cast<T *>(s32);                                           \
     }
-#define AU_CAL_REGION64                                                                          \
-    static __device__ __forceinline__ T *region(unsigned *, unsigned long long *s64) { return s64; }
+#define AU_CAL_REGION64                                                              \
+    static __device__ __forceinline__ T *region(unsigned *, unsigned long long *s64) \
+    {                                                                                \
+        return s64;                                                                  \
+    }
 
 #endif

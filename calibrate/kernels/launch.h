@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Upper bound of %smid values (the physical SM ids may be sparse; %nsmid is 132..144 on GH100). */
-#define AU_CAL_MAX_SMID 1024
+#define AU_CAL_MAX_SMID      1024
 /* Two co-resident blocks per SM: one block holds at most 32 warps, n goes up to 64. */
 #define AU_CAL_BLOCKS_PER_SM 2
 
@@ -64,18 +64,18 @@ enum {
  * each launch (au_cal_sync_words() words). */
 typedef struct au_cal_args {
     const au_cal_item *items;
-    const int *first;      /* [nsm + 1] */
-    au_cal_slot *slots;    /* [nitems * 2]: slot 0 = first block of the pair */
-    unsigned *sync;        /* zeroed scratch, see layout in harness.cuh */
-    long long *clocks;     /* [nsm * 4]: clock64 and %globaltimer at start and end of ordinal k */
-    unsigned *sink;        /* written only when a runtime-false condition holds */
-    unsigned guard;        /* the value that condition compares with (never produced) */
-    unsigned seed;         /* 0 at run time; the compiler cannot know it */
-    int nsm;               /* SM ordinals = work lists = grid / 2 */
-    int warps_per_block;   /* warps of one block; point warp w runs in block w / warps_per_block */
-    long long timeout;     /* cycles a block waits for its partner before giving up */
-    int go_margin;         /* cycles from publishing go to go, passes over both blocks */
-    int solo_margin;       /* cycles from picking go to go, passes of one block */
+    const int *first;    /* [nsm + 1] */
+    au_cal_slot *slots;  /* [nitems * 2]: slot 0 = first block of the pair */
+    unsigned *sync;      /* zeroed scratch, see layout in harness.cuh */
+    long long *clocks;   /* [nsm * 4]: clock64 and %globaltimer at start and end of ordinal k */
+    unsigned *sink;      /* written only when a runtime-false condition holds */
+    unsigned guard;      /* the value that condition compares with (never produced) */
+    unsigned seed;       /* 0 at run time; the compiler cannot know it */
+    int nsm;             /* SM ordinals = work lists = grid / 2 */
+    int warps_per_block; /* warps of one block; point warp w runs in block w / warps_per_block */
+    long long timeout;   /* cycles a block waits for its partner before giving up */
+    int go_margin;       /* cycles from publishing go to go, passes over both blocks */
+    int solo_margin;     /* cycles from picking go to go, passes of one block */
 } au_cal_args;
 
 /* Zeroed scratch words a launch needs for nsm ordinals. */
@@ -99,8 +99,8 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
 /* Launchers: return a cudaError_t value (0 = success). block_threads = 32 * warps_per_block;
  * the grid is AU_CAL_BLOCKS_PER_SM * args->nsm blocks, launched cooperatively so that all are
  * resident at once.  The occupancy query returns resident blocks per SM for that block size. */
-#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
-    int au_cal_launch_##name(const au_cal_args *args, int block_threads);                           \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
+    int au_cal_launch_##name(const au_cal_args *args, int block_threads);              \
     int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm);
 #include "atomutil/families.def"
 #undef AU_FAMILY
@@ -110,16 +110,16 @@ AU_CAL_HD static inline int au_cal_is_cas_warp(int w, int n, int c)
  * cluster) + word, 1u), lane l of warp w on word w * 32 + (l % (32 / a) + w) % 32 (row = 0) or
  * (l % (32 / a) + w) % 32 (row = 1: every warp in row 0). */
 typedef struct au_cal_dsmem_args {
-    long long *cycles;  /* [passes - 1][blocks]: clock64 cycles of each timed pass per block */
-    int *smid;          /* [blocks]: %smid of each block (-1: built without sm_90 code) */
-    unsigned *sink;     /* written only when a runtime-false condition holds */
-    unsigned guard;     /* the value that condition compares with (never produced) */
-    unsigned seed;      /* 0 at run time; the compiler cannot know it */
-    int k;              /* jobs per warp and pass */
-    int a;              /* lanes on each word: 1, 2, 4, 8, 16 or 32 */
-    int shift;          /* target rank = (own rank + shift) % cluster size */
-    int row;            /* 1: every warp's words in row 0; 0: warp w's in row w */
-    int passes;         /* a warm-up pass, then passes - 1 timed ones */
+    long long *cycles; /* [passes - 1][blocks]: clock64 cycles of each timed pass per block */
+    int *smid;         /* [blocks]: %smid of each block (-1: built without sm_90 code) */
+    unsigned *sink;    /* written only when a runtime-false condition holds */
+    unsigned guard;    /* the value that condition compares with (never produced) */
+    unsigned seed;     /* 0 at run time; the compiler cannot know it */
+    int k;             /* jobs per warp and pass */
+    int a;             /* lanes on each word: 1, 2, 4, 8, 16 or 32 */
+    int shift;         /* target rank = (own rank + shift) % cluster size */
+    int row;           /* 1: every warp's words in row 0; 0: warp w's in row w */
+    int passes;        /* a warm-up pass, then passes - 1 timed ones */
 } au_cal_dsmem_args;
 
 /* Largest cluster size that needs cudaFuncAttributeNonPortableClusterSizeAllowed: 8 is portable. */
@@ -132,8 +132,7 @@ int au_cal_dsmem_setup(int smem_bytes);
  * once (cudaOccupancyMaxActiveClusters), into *clusters. */
 int au_cal_dsmem_max_clusters(int cluster, int block_threads, int smem_bytes, int *clusters);
 /* Launches clusters * cluster blocks of block_threads threads in clusters of `cluster`. */
-int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters, int block_threads,
-                        int smem_bytes);
+int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters, int block_threads, int smem_bytes);
 
 #ifdef __cplusplus
 }

@@ -28,17 +28,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "unit_bound: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,             \
-                    cudaGetErrorString(e_));                                                      \
-            exit(1);                                                                              \
-        }                                                                                         \
+#define CK(call)                                                                                               \
+    do {                                                                                                       \
+        cudaError_t e_ = (call);                                                                               \
+        if (e_ != cudaSuccess) {                                                                               \
+            fprintf(stderr, "unit_bound: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                                           \
+        }                                                                                                      \
     } while (0)
 
-#define WORDS 1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit) */
+#define WORDS  1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit) */
 #define UNROLL 16
 
 struct Args {
@@ -46,10 +45,10 @@ struct Args {
     unsigned *smid;     /* per block */
     unsigned *sink;     /* written only if the checksum equals `guard` (never) */
     unsigned guard;
-    unsigned v;         /* operand, a run-time value (1) */
-    int W, B, shared;   /* lane pattern */
-    int lanes;          /* active lanes per warp (the first `lanes`) */
-    int iters;          /* loop iterations; jobs per warp = iters * UNROLL */
+    unsigned v;       /* operand, a run-time value (1) */
+    int W, B, shared; /* lane pattern */
+    int lanes;        /* active lanes per warp (the first `lanes`) */
+    int iters;        /* loop iterations; jobs per warp = iters * UNROLL */
 };
 
 /* Word of lane `lane` of warp `w` (see the header); P = slots per row. */
@@ -63,15 +62,21 @@ __device__ __forceinline__ int word_of(int lane, int w, int W, int B, int P)
 
 /* One job: the operation on *p with the loop-invariant operand v; returns what feeds the
  * checksum (0 where the result is unused). */
-#define OP32(name, expr)                                                                          \
-    struct name {                                                                                 \
-        typedef unsigned T;                                                                       \
-        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) { return expr; }    \
+#define OP32(name, expr)                                                      \
+    struct name {                                                             \
+        typedef unsigned T;                                                   \
+        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) \
+        {                                                                     \
+            return expr;                                                      \
+        }                                                                     \
     };
-#define OP64(name, expr)                                                                          \
-    struct name {                                                                                 \
-        typedef unsigned long long T;                                                             \
-        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) { return expr; } \
+#define OP64(name, expr)                                                                \
+    struct name {                                                                       \
+        typedef unsigned long long T;                                                   \
+        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) \
+        {                                                                               \
+            return expr;                                                                \
+        }                                                                               \
     };
 OP32(op_add, atomicAdd(p, v))
 OP32(op_popc_inc, (atomicAdd(p, 1u), 0u))
@@ -96,8 +101,7 @@ OP64(op_and64, (atomicAnd(p, ~v), 0ull))
 OP64(op_or64, (atomicOr(p, v), 0ull))
 OP64(op_xor64, (atomicXor(p, v), 0ull))
 
-template <class Op>
-__global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
+template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
 {
     typedef typename Op::T T;
     __shared__ __align__(8) T sh[WORDS];
@@ -144,7 +148,7 @@ static const struct {
     const char *name, *opcode;
     int width, loop;
 } registry[] = {
-#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
     {#name, opcode, width, AU_KIND_##kind == AU_KIND_CAS_LOOP},
 #include "atomutil/families.def"
 #undef AU_FAMILY
@@ -158,9 +162,11 @@ static int reg_index(const char *name)
     fprintf(stderr, "unit_bound: family %s is not in the registry\n", name);
     exit(2);
 }
-#define FAMILY(name, op)                                                                           \
-    {#name, registry[reg_index(#name)].opcode, ub_kernel<op>, registry[reg_index(#name)].width,     \
-     registry[reg_index(#name)].loop}
+#define FAMILY(name, op)                                                                  \
+    {                                                                                     \
+#name, registry[reg_index(#name)].opcode, ub_kernel < op>,                        \
+                        registry[reg_index(#name)].width, registry[reg_index(#name)].loop \
+    }
 
 typedef void (*kfn)(Args);
 /* The cases: the registry's families (FAMILY) and other operations (64-bit variants that compile
@@ -199,10 +205,10 @@ static const struct {
     int W, B, shared; /* B = 0: all slots of a row (32 banks or 16 bank pairs); -d: d lanes per slot */
     int lanes;        /* active lanes */
 } pats[] = {
-    {"distinct", 32, 0, 0, 32},       {"bank2", 32, -2, 0, 32},      {"bank4", 32, -4, 0, 32},
-    {"bank8", 32, -8, 0, 32},         {"bank16", 32, -16, 0, 32},    {"bank32", 32, 1, 0, 32},
-    {"word", 1, 1, 0, 32},            {"words4_bank", 4, 1, 0, 32},  {"words4_distinct", 4, 4, 0, 32},
-    {"words2_bank", 2, 1, 0, 32},     {"block_word", 1, 1, 1, 32},   {"lane1", 32, 0, 0, 1},
+    {"distinct", 32, 0, 0, 32},   {"bank2", 32, -2, 0, 32},     {"bank4", 32, -4, 0, 32},
+    {"bank8", 32, -8, 0, 32},     {"bank16", 32, -16, 0, 32},   {"bank32", 32, 1, 0, 32},
+    {"word", 1, 1, 0, 32},        {"words4_bank", 4, 1, 0, 32}, {"words4_distinct", 4, 4, 0, 32},
+    {"words2_bank", 2, 1, 0, 32}, {"block_word", 1, 1, 1, 32},  {"lane1", 32, 0, 0, 1},
     {"half", 32, 0, 0, 16},
 };
 #define NPATS (int)(sizeof pats / sizeof pats[0])
@@ -215,9 +221,9 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"list", no_argument, 0, 'l'}, {"filter", required_argument, 0, 'f'},
+    static const struct option lo[] = {{"list", no_argument, 0, 'l'},       {"filter", required_argument, 0, 'f'},
                                        {"jobs", required_argument, 0, 'k'}, {"reps", required_argument, 0, 'r'},
-                                       {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+                                       {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
     const char *filter = NULL;
     int list = 0, jobs = 2048, reps = 3, c;
     while ((c = getopt_long(argc, argv, "lf:k:r:h", lo, NULL)) != -1) {
@@ -227,7 +233,8 @@ int main(int argc, char **argv)
         case 'k': jobs = atoi(optarg); break;
         case 'r': reps = atoi(optarg); break;
         case 'h':
-            puts("usage: unit_bound [--list] [--filter TEXT] [--jobs K (per warp, default 2048)] [--reps N (default 3)]");
+            puts("usage: unit_bound [--list] [--filter TEXT] [--jobs K (per warp, default 2048)] [--reps N (default "
+                 "3)]");
             return 0;
         default: return 2;
         }
@@ -316,8 +323,8 @@ int main(int argc, char **argv)
             qsort(med, reps, sizeof *med, cmp_d);
             const double m = med[reps / 2];
             printf("%s,%s,%s,%d,%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", name, ops[o].name, ops[o].sass,
-                   ops[o].width, pats[q].name, W, B, pats[q].shared, pats[q].lanes, 64 * a.iters * UNROLL, used, m, lo_all,
-                   hi_all, (med[reps - 1] - med[0]) / m);
+                   ops[o].width, pats[q].name, W, B, pats[q].shared, pats[q].lanes, 64 * a.iters * UNROLL, used, m,
+                   lo_all, hi_all, (med[reps - 1] - med[0]) / m);
             fflush(stdout);
             fprintf(stderr, "%-28s %8.3f cycles/job\n", name, m);
         }

@@ -33,19 +33,19 @@
 
 namespace cg = cooperative_groups;
 
-#define BINS 256
-#define CHANNELS 4
-#define NBINS (BINS * CHANNELS)
+#define BINS       256
+#define CHANNELS   4
+#define NBINS      (BINS * CHANNELS)
 #define MAX_REPEAT 64
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "cluster_histogram: %s:%d: %s: %s\n", __FILE__, __LINE__,      \
-                    #call, cudaGetErrorString(err_));                                      \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                                     \
+    do {                                                                                     \
+        cudaError_t err_ = (call);                                                           \
+        if (err_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "cluster_histogram: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                    cudaGetErrorString(err_));                                               \
+            return 1;                                                                        \
+        }                                                                                    \
     } while (0)
 
 /* bins_per_block = 1024 / C is a power of two, passed as its log2: bin / bins_per_block and
@@ -53,8 +53,7 @@ namespace cg = cooperative_groups;
  * instruction sequence per channel that would blur what the atomics cost).  __launch_bounds__
  * keeps the default launch, 2 blocks of 1024 threads per SM, resident (at most 32 registers). */
 __global__ void __launch_bounds__(1024, 2)
-    cluster_hist(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out,
-                 unsigned bins_log2)
+    cluster_hist(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out, unsigned bins_log2)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ unsigned smem[]; /* this block's slice: bins_per_block words */
@@ -65,8 +64,7 @@ __global__ void __launch_bounds__(1024, 2)
         smem[i] = 0;
     cluster.sync(); /* every slice of the cluster zeroed before any block adds to it */
 
-    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < npix;
-         p += (size_t)gridDim.x * blockDim.x) {
+    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < npix; p += (size_t)gridDim.x * blockDim.x) {
         const uchar4 px = img[p];
         const unsigned v[CHANNELS] = {px.x, px.y, px.z, px.w};
 #pragma unroll
@@ -119,8 +117,7 @@ static size_t slice_bytes(int cluster)
 }
 
 /* The launch configuration of clusters of C blocks (attr holds the cluster dimension). */
-static void cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int cluster, int grid,
-                           int block)
+static void cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int cluster, int grid, int block)
 {
     memset(cfg, 0, sizeof *cfg);
     memset(attr, 0, sizeof *attr);
@@ -143,8 +140,7 @@ static int pick_grid(int cluster, int block, int sm_count, int *grid)
     int g = 2 * sm_count / cluster * cluster, fit = 0; /* fit: clusters resident at once */
     if (cluster == 1) {
         int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cluster_hist, block,
-                                                                 slice_bytes(1)));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cluster_hist, block, slice_bytes(1)));
         fit = per_sm * sm_count;
     } else {
         cudaLaunchConfig_t cfg;
@@ -153,21 +149,21 @@ static int pick_grid(int cluster, int block, int sm_count, int *grid)
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, (void *)cluster_hist, &cfg));
     }
     if (fit < 1 || g < cluster) {
-        fprintf(stderr, "cluster_histogram: no cluster of %d blocks of %d threads fits on this GPU\n",
-                cluster, block);
+        fprintf(stderr, "cluster_histogram: no cluster of %d blocks of %d threads fits on this GPU\n", cluster, block);
         return 1;
     }
     if (g > fit * cluster) {
-        fprintf(stderr, "cluster_histogram: note: cluster=%d: grid cut from %d to %d blocks, the %d "
-                        "clusters resident at once\n", cluster, g, fit * cluster, fit);
+        fprintf(stderr,
+                "cluster_histogram: note: cluster=%d: grid cut from %d to %d blocks, the %d "
+                "clusters resident at once\n",
+                cluster, g, fit * cluster, fit);
         g = fit * cluster;
     }
     *grid = g;
     return 0;
 }
 
-static cudaError_t launch(int cluster, int grid, int block, const uchar4 *img, size_t npix,
-                          unsigned *out)
+static cudaError_t launch(int cluster, int grid, int block, const uchar4 *img, size_t npix, unsigned *out)
 {
     unsigned bins_log2 = 0;
     while ((1 << bins_log2) < NBINS / cluster)
@@ -184,8 +180,8 @@ static cudaError_t launch(int cluster, int grid, int block, const uchar4 *img, s
 
 /* One case: R launches, each on a zeroed output and checked against the CPU histogram; prints
  * the median time. */
-static int run_case(const char *image, int cluster, int grid, int block, int repeat,
-                    const uchar4 *d_img, size_t npix, const unsigned *ref, unsigned *d_out)
+static int run_case(const char *image, int cluster, int grid, int block, int repeat, const uchar4 *d_img, size_t npix,
+                    const unsigned *ref, unsigned *d_out)
 {
     unsigned got[NBINS];
     float ms[MAX_REPEAT];
@@ -203,8 +199,9 @@ static int run_case(const char *image, int cluster, int grid, int block, int rep
         CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
         for (int i = 0; i < NBINS; ++i)
             if (got[i] != ref[i]) {
-                fprintf(stderr, "cluster_histogram: image=%s cluster=%d launch %d: channel %d value "
-                                "%d counts %u, the CPU histogram %u\n",
+                fprintf(stderr,
+                        "cluster_histogram: image=%s cluster=%d launch %d: channel %d value "
+                        "%d counts %u, the CPU histogram %u\n",
                         image, cluster, r + 1, i / BINS, i % BINS, got[i], ref[i]);
                 return 1;
             }
@@ -213,19 +210,21 @@ static int run_case(const char *image, int cluster, int grid, int block, int rep
     CUDA_CHECK(cudaEventDestroy(t1));
     qsort(ms, (size_t)repeat, sizeof ms[0], cmp_float);
     const double med = ms[repeat / 2];
-    printf("cluster_hist image=%s cluster=%d blocks=%d block=%d ms=%.4f gpix_per_s=%.2f check=ok\n",
-           image, cluster, grid, block, med, med > 0 ? (double)npix / med / 1e6 : 0.0);
+    printf("cluster_hist image=%s cluster=%d blocks=%d block=%d ms=%.4f gpix_per_s=%.2f check=ok\n", image, cluster,
+           grid, block, med, med > 0 ? (double)npix / med / 1e6 : 0.0);
     fflush(stdout);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"image", required_argument, 0, 'i'},  {"cluster", required_argument, 0, 'c'},
-        {"pixels", required_argument, 0, 'p'}, {"repeat", required_argument, 0, 'r'},
-        {"block", required_argument, 0, 'b'},  {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"image", required_argument, 0, 'i'},
+                                         {"cluster", required_argument, 0, 'c'},
+                                         {"pixels", required_argument, 0, 'p'},
+                                         {"repeat", required_argument, 0, 'r'},
+                                         {"block", required_argument, 0, 'b'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *iname = "all", *cname = "all";
     unsigned long long npix = 4194304, repeat = 3, block = 1024;
     int c;
@@ -254,8 +253,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < NIMAGES; ++k)
         nimages += do_image[k] = !strcmp(iname, image_names[k]) || !strcmp(iname, "all");
     if (nimages == 0) {
-        fprintf(stderr, "cluster_histogram: unknown image kind '%s' (solid, uniform, natural, all)\n",
-                iname);
+        fprintf(stderr, "cluster_histogram: unknown image kind '%s' (solid, uniform, natural, all)\n", iname);
         return 2;
     }
     static const int cluster_sizes[] = {1, 2, 4, 8};
@@ -271,8 +269,10 @@ int main(int argc, char **argv)
     }
     if (npix == 0 || npix > (1ull << 31) || block == 0 || block % 32 || block > 1024 || repeat == 0 ||
         repeat > MAX_REPEAT) {
-        fprintf(stderr, "cluster_histogram: out of range: pixels 1..2^31, block 32..1024 step 32, "
-                        "repeat 1..%d\n", MAX_REPEAT);
+        fprintf(stderr,
+                "cluster_histogram: out of range: pixels 1..2^31, block 32..1024 step 32, "
+                "repeat 1..%d\n",
+                MAX_REPEAT);
         return 2;
     }
 
@@ -281,21 +281,24 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     if (prop.major < 9) {
-        fprintf(stderr, "cluster_histogram: %s has compute capability %d.%d; thread block clusters "
-                        "need 9.0 or later\n", prop.name, prop.major, prop.minor);
+        fprintf(stderr,
+                "cluster_histogram: %s has compute capability %d.%d; thread block clusters "
+                "need 9.0 or later\n",
+                prop.name, prop.major, prop.minor);
         return 3;
     }
     cudaFuncAttributes fa;
     CUDA_CHECK(cudaFuncGetAttributes(&fa, cluster_hist)); /* also loads the module before timing */
     if (fa.binaryVersion < 90) {
-        fprintf(stderr, "cluster_histogram: built without sm_90 code (binary version %d); rebuild "
-                        "with CMAKE_CUDA_ARCHITECTURES including 90\n", fa.binaryVersion);
+        fprintf(stderr,
+                "cluster_histogram: built without sm_90 code (binary version %d); rebuild "
+                "with CMAKE_CUDA_ARCHITECTURES including 90\n",
+                fa.binaryVersion);
         return 1;
     }
     int grids[4] = {0};
     for (int k = 0; k < 4; ++k)
-        if (do_cluster[k] && pick_grid(cluster_sizes[k], (int)block, prop.multiProcessorCount,
-                                       &grids[k]) != 0)
+        if (do_cluster[k] && pick_grid(cluster_sizes[k], (int)block, prop.multiProcessorCount, &grids[k]) != 0)
             return 1;
 
     uchar4 *h_img = (uchar4 *)malloc(npix * sizeof(uchar4)), *d_img;
@@ -315,8 +318,8 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMemcpy(d_img, h_img, npix * sizeof(uchar4), cudaMemcpyHostToDevice));
         for (int k = 0; k < 4 && rc == 0; ++k)
             if (do_cluster[k])
-                rc = run_case(image_names[img], cluster_sizes[k], grids[k], (int)block, (int)repeat,
-                              d_img, (size_t)npix, ref, d_out);
+                rc = run_case(image_names[img], cluster_sizes[k], grids[k], (int)block, (int)repeat, d_img,
+                              (size_t)npix, ref, d_out);
     }
     CUDA_CHECK(cudaFree(d_img));
     CUDA_CHECK(cudaFree(d_out));

@@ -28,25 +28,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BINS 256
+#define BINS     256
 #define CHANNELS 4
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "histogram: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
-                    cudaGetErrorString(err_));                                             \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                                                        \
+    do {                                                                                                        \
+        cudaError_t err_ = (call);                                                                              \
+        if (err_ != cudaSuccess) {                                                                              \
+            fprintf(stderr, "histogram: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
+            return 1;                                                                                           \
+        }                                                                                                       \
     } while (0)
 
 /* ROTATE selects the channel order, USE_RESULT whether the atomic's old value is consumed.
  * When it is, the XOR of all old values is written only under a condition that never holds for
  * a histogram count (old values are < 2^31), which keeps the compiler from dropping it. */
 template <bool ROTATE, bool USE_RESULT>
-__device__ __forceinline__ void hist_body(const uchar4 *__restrict__ img, size_t npix,
-                                          unsigned *__restrict__ out, unsigned *__restrict__ sink)
+__device__ __forceinline__ void hist_body(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out,
+                                          unsigned *__restrict__ sink)
 {
     __shared__ unsigned h[BINS * CHANNELS];
     for (int i = threadIdx.x; i < BINS * CHANNELS; i += blockDim.x)
@@ -55,8 +54,7 @@ __device__ __forceinline__ void hist_body(const uchar4 *__restrict__ img, size_t
 
     unsigned acc = 0;
     const unsigned rot = ROTATE ? (threadIdx.x & 3u) : 0u;
-    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < npix;
-         p += (size_t)gridDim.x * blockDim.x) {
+    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < npix; p += (size_t)gridDim.x * blockDim.x) {
         const uchar4 px = img[p];
         const unsigned v[CHANNELS] = {px.x, px.y, px.z, px.w};
 #pragma unroll
@@ -80,11 +78,11 @@ __device__ __forceinline__ void hist_body(const uchar4 *__restrict__ img, size_t
 }
 
 /* One named kernel per variant, so that profiler reports read well. */
-#define HIST_KERNEL(name, rotate, use_result)                                                    \
+#define HIST_KERNEL(name, rotate, use_result)                                                     \
     __global__ void name(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out, \
-                         unsigned *__restrict__ sink)                                            \
-    {                                                                                            \
-        hist_body<rotate, use_result>(img, npix, out, sink);                                     \
+                         unsigned *__restrict__ sink)                                             \
+    {                                                                                             \
+        hist_body<rotate, use_result>(img, npix, out, sink);                                      \
     }
 HIST_KERNEL(hist_asread_popc, false, false)
 HIST_KERNEL(hist_asread_add, false, true)
@@ -125,8 +123,8 @@ static void usage(FILE *f)
           f);
 }
 
-static int run_one(int k, const char *image, const uchar4 *d_img, const unsigned *ref, size_t npix,
-                   int grid, int block, int reps, unsigned *d_out, unsigned *d_sink)
+static int run_one(int k, const char *image, const uchar4 *d_img, const unsigned *ref, size_t npix, int grid, int block,
+                   int reps, unsigned *d_out, unsigned *d_sink)
 {
     unsigned got[BINS * CHANNELS];
     cudaEvent_t t0, t1;
@@ -145,27 +143,26 @@ static int run_one(int k, const char *image, const uchar4 *d_img, const unsigned
             CUDA_CHECK(cudaEventElapsedTime(&ms[r - 1], t0, t1));
         CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
         if (memcmp(got, ref, sizeof got) != 0) {
-            fprintf(stderr, "histogram: %s on %s image: result differs from the CPU histogram\n",
-                    kernels[k].name, image);
+            fprintf(stderr, "histogram: %s on %s image: result differs from the CPU histogram\n", kernels[k].name,
+                    image);
             return 1;
         }
     }
     CUDA_CHECK(cudaEventDestroy(t0));
     CUDA_CHECK(cudaEventDestroy(t1));
     qsort(ms, (size_t)reps, sizeof ms[0], cmp_float);
-    printf("%-13s %-8s pixels=%zu grid=%d block=%d median_ms=%.4f\n", kernels[k].name, image, npix,
-           grid, block, reps ? ms[reps / 2] : 0.0f);
+    printf("%-13s %-8s pixels=%zu grid=%d block=%d median_ms=%.4f\n", kernels[k].name, image, npix, grid, block,
+           reps ? ms[reps / 2] : 0.0f);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"kernel", required_argument, 0, 'k'}, {"image", required_argument, 0, 'i'},
-        {"pixels", required_argument, 0, 'p'}, {"grid", required_argument, 0, 'g'},
-        {"block", required_argument, 0, 'b'},  {"reps", required_argument, 0, 'r'},
-        {"seed", required_argument, 0, 's'},   {"sweep", no_argument, 0, 'S'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"kernel", required_argument, 0, 'k'}, {"image", required_argument, 0, 'i'},
+                                         {"pixels", required_argument, 0, 'p'}, {"grid", required_argument, 0, 'g'},
+                                         {"block", required_argument, 0, 'b'},  {"reps", required_argument, 0, 'r'},
+                                         {"seed", required_argument, 0, 's'},   {"sweep", no_argument, 0, 'S'},
+                                         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     const char *kname = "all", *iname = "both";
     unsigned long long npix = 4194304, grid = 0, block = 256, reps = 5, seed = 1;
     int c, sweep = 0, have_pix = 0, have_block = 0;
@@ -267,8 +264,8 @@ int main(int argc, char **argv)
                 }
                 for (size_t k = 0; k < NKERNELS && rc == 0; ++k)
                     if (kfirst < 0 || (int)k == kfirst)
-                        rc = run_one((int)k, image_names[img], d_img, ref, n, (int)g, (int)blocks[bi],
-                                     (int)reps, d_out, d_sink);
+                        rc = run_one((int)k, image_names[img], d_img, ref, n, (int)g, (int)blocks[bi], (int)reps, d_out,
+                                     d_sink);
             }
         }
     }

@@ -26,17 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "kmeans: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,          \
-                    cudaGetErrorString(err_));                                             \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                                                     \
+    do {                                                                                                     \
+        cudaError_t err_ = (call);                                                                           \
+        if (err_ != cudaSuccess) {                                                                           \
+            fprintf(stderr, "kmeans: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
+            return 1;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
-#define MAXK 256
+#define MAXK   256
 #define MAXREP 32
 
 /* Words of one copy of the table: k records of (sum x, sum y, count). */
@@ -67,13 +66,13 @@ static __host__ __device__ __forceinline__ int nearest(float x, float y, const f
     return best;
 }
 
-__device__ __forceinline__ void update_body(const float2 *__restrict__ pts, size_t n,
-                                            const float2 *__restrict__ cent, int k, int rep, int pad,
-                                            float *__restrict__ gsum, unsigned *__restrict__ gcnt)
+__device__ __forceinline__ void update_body(const float2 *__restrict__ pts, size_t n, const float2 *__restrict__ cent,
+                                            int k, int rep, int pad, float *__restrict__ gsum,
+                                            unsigned *__restrict__ gcnt)
 {
     extern __shared__ float sh[];
-    float2 *sc = (float2 *)sh;                /* k centroids */
-    float *tab = sh + 2 * MAXK;               /* rep copies of the table */
+    float2 *sc = (float2 *)sh;  /* k centroids */
+    float *tab = sh + 2 * MAXK; /* rep copies of the table */
     const unsigned stride = copy_stride(k, pad), words = stride * (unsigned)rep;
     for (int j = threadIdx.x; j < k; j += blockDim.x)
         sc[j] = cent[j];
@@ -111,11 +110,11 @@ __device__ __forceinline__ void update_body(const float2 *__restrict__ pts, size
 }
 
 /* One name per optimization, so that profiler reports read well. */
-#define KM_KERNEL(name)                                                                           \
-    __global__ void name(const float2 *__restrict__ pts, size_t n, const float2 *__restrict__ cent, \
-                         int k, int rep, int pad, float *__restrict__ gsum, unsigned *__restrict__ gcnt) \
-    {                                                                                             \
-        update_body(pts, n, cent, k, rep, pad, gsum, gcnt);                                       \
+#define KM_KERNEL(name)                                                                                             \
+    __global__ void name(const float2 *__restrict__ pts, size_t n, const float2 *__restrict__ cent, int k, int rep, \
+                         int pad, float *__restrict__ gsum, unsigned *__restrict__ gcnt)                            \
+    {                                                                                                               \
+        update_body(pts, n, cent, k, rep, pad, gsum, gcnt);                                                         \
     }
 KM_KERNEL(kmeans_base)
 KM_KERNEL(kmeans_rep)
@@ -200,12 +199,13 @@ static int run_variant(const setup *st, int k, int rep, int pad)
         for (int j = 0; j < k; ++j) {
             int bad = got_cnt[j] != ref_cnt[j];
             for (int d = 0; d < 2; ++d)
-                bad |= fabs(got_sum[2 * j + d] - ref_sum[2 * j + d]) >
-                       1e-3 * (fabs(ref_sum[2 * j + d]) + ref_cnt[j]);
+                bad |= fabs(got_sum[2 * j + d] - ref_sum[2 * j + d]) > 1e-3 * (fabs(ref_sum[2 * j + d]) + ref_cnt[j]);
             if (bad) {
-                fprintf(stderr, "kmeans: %s k=%d rep=%d pad=%d: cluster %d: count %u sum (%g, %g), "
-                                "expected %u (%g, %g)\n", name, k, rep, pad, j, got_cnt[j], got_sum[2 * j],
-                        got_sum[2 * j + 1], ref_cnt[j], ref_sum[2 * j], ref_sum[2 * j + 1]);
+                fprintf(stderr,
+                        "kmeans: %s k=%d rep=%d pad=%d: cluster %d: count %u sum (%g, %g), "
+                        "expected %u (%g, %g)\n",
+                        name, k, rep, pad, j, got_cnt[j], got_sum[2 * j], got_sum[2 * j + 1], ref_cnt[j],
+                        ref_sum[2 * j], ref_sum[2 * j + 1]);
                 return 1;
             }
         }
@@ -213,8 +213,8 @@ static int run_variant(const setup *st, int k, int rep, int pad)
     CUDA_CHECK(cudaEventDestroy(t0));
     CUDA_CHECK(cudaEventDestroy(t1));
     qsort(ms, (size_t)st->reps, sizeof ms[0], cmp_float);
-    printf("%-14s k=%d rep=%d pad=%d points=%zu grid=%d block=%d smem=%zu median_ms=%.4f\n", name, k,
-           rep, pad, st->n, st->grid, st->block, smem, ms[st->reps / 2]);
+    printf("%-14s k=%d rep=%d pad=%d points=%zu grid=%d block=%d smem=%zu median_ms=%.4f\n", name, k, rep, pad, st->n,
+           st->grid, st->block, smem, ms[st->reps / 2]);
     fflush(stdout);
     return 0;
 }
@@ -241,13 +241,17 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"clusters", required_argument, 0, 'k'}, {"rep", required_argument, 0, 'R'},
-        {"pad", no_argument, 0, 'P'},            {"points", required_argument, 0, 'n'},
-        {"block", required_argument, 0, 'b'},    {"grid", required_argument, 0, 'g'},
-        {"reps", required_argument, 0, 'r'},     {"sweep", no_argument, 0, 'S'},
-        {"seed", required_argument, 0, 's'},     {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"clusters", required_argument, 0, 'k'},
+                                         {"rep", required_argument, 0, 'R'},
+                                         {"pad", no_argument, 0, 'P'},
+                                         {"points", required_argument, 0, 'n'},
+                                         {"block", required_argument, 0, 'b'},
+                                         {"grid", required_argument, 0, 'g'},
+                                         {"reps", required_argument, 0, 'r'},
+                                         {"sweep", no_argument, 0, 'S'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     long k = 4, rep = 1, block = 256, grid = 0, reps = 5, seed = 1;
     long long npts = 4194304;
     int pad = 0, sweep = 0, c;
@@ -281,10 +285,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind < argc || k < 1 || k > MAXK || rep < 1 || rep > MAXREP || block < 32 || block % 32 ||
-        block > 1024 || reps < 1 || reps > 64) {
-        fprintf(stderr, "kmeans: out of range: k 1..%d, rep 1..%d, block 32..1024 step 32, reps 1..64\n",
-                MAXK, MAXREP);
+    if (optind < argc || k < 1 || k > MAXK || rep < 1 || rep > MAXREP || block < 32 || block % 32 || block > 1024 ||
+        reps < 1 || reps > 64) {
+        fprintf(stderr, "kmeans: out of range: k 1..%d, rep 1..%d, block 32..1024 step 32, reps 1..64\n", MAXK, MAXREP);
         return 2;
     }
     int dev;

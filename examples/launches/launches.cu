@@ -26,17 +26,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BINS 256
+#define BINS        256
 #define MAX_DEVICES 16
 
-#define CUDA_CHECK(call)                                                                      \
-    do {                                                                                      \
-        cudaError_t err_ = (call);                                                            \
-        if (err_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "launches: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,           \
-                    cudaGetErrorString(err_));                                                \
-            exit(1);                                                                          \
-        }                                                                                     \
+#define CUDA_CHECK(call)                                                                                       \
+    do {                                                                                                       \
+        cudaError_t err_ = (call);                                                                             \
+        if (err_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "launches: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
+            exit(1);                                                                                           \
+        }                                                                                                      \
     } while (0)
 
 __global__ void small_hist(const unsigned char *data, size_t n, unsigned *out)
@@ -181,8 +180,8 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc || cfg.launches < 1 || cfg.streams < 1 || cfg.threads < 1 || cfg.threads > 64 ||
-        cfg.launches < cfg.threads || cfg.devices < 1 || cfg.devices > MAX_DEVICES ||
-        cfg.crash_after < 0 || cfg.exit_after < 0 || cfg.kill_after < 0) {
+        cfg.launches < cfg.threads || cfg.devices < 1 || cfg.devices > MAX_DEVICES || cfg.crash_after < 0 ||
+        cfg.exit_after < 0 || cfg.kill_after < 0) {
         fprintf(stderr, "launches: bad arguments (see --help)\n");
         return 2;
     }
@@ -215,8 +214,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < cfg.threads; ++i)
         pthread_join(th[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("launches=%d streams=%d threads=%d graph=%d ex=%d wall_ms=%.3f\n", cfg.launches, cfg.streams,
-           cfg.threads, cfg.graph, cfg.ex, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+    printf("launches=%d streams=%d threads=%d graph=%d ex=%d wall_ms=%.3f\n", cfg.launches, cfg.streams, cfg.threads,
+           cfg.graph, cfg.ex, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
     for (int d = 0; d < cfg.devices; ++d) {
         CUDA_CHECK(cudaSetDevice(d));
         CUDA_CHECK(cudaFree((void *)cfg.d_data[d]));

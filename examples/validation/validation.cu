@@ -61,14 +61,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "validation: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
-                    cudaGetErrorString(err_));                                             \
-            return 1;                                                                      \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                                                         \
+    do {                                                                                                         \
+        cudaError_t err_ = (call);                                                                               \
+        if (err_ != cudaSuccess) {                                                                               \
+            fprintf(stderr, "validation: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
+            return 1;                                                                                            \
+        }                                                                                                        \
     } while (0)
 
 enum { OP_ADD, OP_POPC, OP_MIX, OP_CAS64, OP_FADD, OP_IADD64, NOPS };
@@ -76,28 +75,28 @@ enum { J_ADD, J_POPC, J_CAS, J_CAS64, J_FADD, J_IADD64 };
 /* d lanes per bank on distinct words | all lanes on one word | unit_bound's word_of(W, B) */
 enum { PAT_BANK, PAT_ADDR, PAT_WORDS };
 
-#define SHWORDS 2048       /* 8 KB per block: two regions of 1024 words, or 1024 64-bit words */
-#define REGION 1024u
-#define K0 12345u          /* initial value of the CAS words: CAS(K0, K0) always succeeds */
-#define UNROLL 8           /* jobs per loop iteration: keeps the loop overhead per job small */
-#define BUF_LOG2 26        /* global-load buffer: 2^26 words = 256 MiB, larger than L2 */
+#define SHWORDS  2048 /* 8 KB per block: two regions of 1024 words, or 1024 64-bit words */
+#define REGION   1024u
+#define K0       12345u /* initial value of the CAS words: CAS(K0, K0) always succeeds */
+#define UNROLL   8      /* jobs per loop iteration: keeps the loop overhead per job small */
+#define BUF_LOG2 26     /* global-load buffer: 2^26 words = 256 MiB, larger than L2 */
 
 struct VParams {
     const unsigned *__restrict__ buf;
-    double *blocksum;   /* per block: sum of its shared words after the jobs */
-    unsigned *smid;     /* per block: the SM it ran on */
-    unsigned *sink;     /* written only if a never-seen value occurs: keeps results alive */
-    unsigned mask;      /* buffer words - 1 */
-    unsigned iters;     /* jobs per thread, a multiple of UNROLL */
-    int L, G;           /* FFMAs and global loads before each job */
-    int pattern, d, q;  /* lane pattern, lanes per bank, CAS warps per 4 (OP_MIX) */
+    double *blocksum;  /* per block: sum of its shared words after the jobs */
+    unsigned *smid;    /* per block: the SM it ran on */
+    unsigned *sink;    /* written only if a never-seen value occurs: keeps results alive */
+    unsigned mask;     /* buffer words - 1 */
+    unsigned iters;    /* jobs per thread, a multiple of UNROLL */
+    int L, G;          /* FFMAs and global loads before each job */
+    int pattern, d, q; /* lane pattern, lanes per bank, CAS warps per 4 (OP_MIX) */
     unsigned magic;
-    long long *t0, *t1; /* atomics-only kernels: per block, clock64 at start and end of the jobs */
+    long long *t0, *t1;             /* atomics-only kernels: per block, clock64 at start and end of the jobs */
     unsigned long long *blocksum64; /* family kernels: per block, wrapping sum of its words */
     unsigned long long init, v;     /* family kernels: initial word value, operand */
-    int W, B;           /* PAT_WORDS and family kernels: W words, B per 128-byte row (word_of) */
-    unsigned *ressum;   /* dsmem kernels: per block, the sum (mod 2^32) of its lanes' results */
-    int shift;          /* dsmem kernels: target rank = (own rank + shift) % cluster size */
+    int W, B;                       /* PAT_WORDS and family kernels: W words, B per 128-byte row (word_of) */
+    unsigned *ressum;               /* dsmem kernels: per block, the sum (mod 2^32) of its lanes' results */
+    int shift;                      /* dsmem kernels: target rank = (own rank + shift) % cluster size */
 };
 
 /* unit_bound.cu's lane pattern: lane `lane` of warp `w` uses word lane % W of W words laid out B
@@ -124,8 +123,8 @@ __device__ __forceinline__ unsigned lane_word(int pattern, int d, unsigned nb, u
 }
 
 template <int JOB, bool WORK>
-__device__ __forceinline__ void job_loop(const VParams &p, void *word, unsigned gidx, unsigned nthr,
-                                         unsigned &acc, float &y, unsigned long long &acc64)
+__device__ __forceinline__ void job_loop(const VParams &p, void *word, unsigned gidx, unsigned nthr, unsigned &acc,
+                                         float &y, unsigned long long &acc64)
 {
     unsigned *w32 = (unsigned *)word;
     float *wf = (float *)word;
@@ -171,8 +170,7 @@ __device__ __forceinline__ long long jobs_done(const VParams &p, unsigned r, boo
 /* Warp 0, after each lane summed its share of the block's words: the block's checksum (the warp's
  * sum), the SM it ran on and, for an atomics-only launch, its start and end clocks. */
 template <class S>
-__device__ __forceinline__ void report_block(const VParams &p, S s, S *out, bool timed, long long t0,
-                                             long long t1)
+__device__ __forceinline__ void report_block(const VParams &p, S s, S *out, bool timed, long long t0, long long t1)
 {
     for (int o = 16; o; o >>= 1)
         s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
@@ -186,8 +184,7 @@ __device__ __forceinline__ void report_block(const VParams &p, S s, S *out, bool
     }
 }
 
-template <int OP, bool WORK>
-__device__ __forceinline__ void vk_body(const VParams &p)
+template <int OP, bool WORK> __device__ __forceinline__ void vk_body(const VParams &p)
 {
     __shared__ __align__(8) unsigned sh[SHWORDS];
     unsigned long long *sh64 = (unsigned long long *)sh;
@@ -268,8 +265,11 @@ __device__ __forceinline__ void vk_body(const VParams &p)
 
 /* Named kernels (reports read well): vk_<op>_full with the work, vk_<op>_atom without.
  * 1024 threads, 2 blocks per SM: at most 32 registers, so 64 warps fit on an SM. */
-#define VK(name, op, work)                                                                 \
-    __global__ void __launch_bounds__(1024, 2) name(VParams p) { vk_body<op, work>(p); }
+#define VK(name, op, work)                                     \
+    __global__ void __launch_bounds__(1024, 2) name(VParams p) \
+    {                                                          \
+        vk_body<op, work>(p);                                  \
+    }
 VK(vk_add_full, OP_ADD, true)
 VK(vk_add_atom, OP_ADD, false)
 VK(vk_popc_full, OP_POPC, true)
@@ -289,43 +289,48 @@ VK(vk_iadd64_atom, OP_IADD64, false)
  * is an identity it could turn into a load); returns what feeds the checksum (0 where the result
  * is unused: POPC.INC and the CAS loops).  add and cas64 use the kernels above (vk_add_*,
  * vk_cas64_*: the same ATOMS.ADD / ATOMS.CAS.64 with pattern PAT_WORDS). */
-#define FOP32(name, expr)                                                                         \
-    struct name {                                                                                 \
-        typedef unsigned T;                                                                       \
-        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) { return expr; }    \
+#define FOP32(name, expr)                                                     \
+    struct name {                                                             \
+        typedef unsigned T;                                                   \
+        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) \
+        {                                                                     \
+            return expr;                                                      \
+        }                                                                     \
     };
-#define FOP64(name, expr)                                                                         \
-    struct name {                                                                                 \
-        typedef unsigned long long T;                                                             \
-        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) { return expr; } \
+#define FOP64(name, expr)                                                               \
+    struct name {                                                                       \
+        typedef unsigned long long T;                                                   \
+        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) \
+        {                                                                               \
+            return expr;                                                                \
+        }                                                                               \
     };
-FOP32(op_popc_inc, (atomicAdd(p, 1u), 0u))                             /* ATOMS.POPC.INC.32 */
-FOP32(op_cas, atomicCAS(p, v, v))                                      /* ATOMS.CAS */
-FOP32(op_exch, atomicExch(p, v))                                       /* ATOMS.EXCH */
-FOP32(op_min, (unsigned)atomicMin((int *)p, (int)v))                   /* ATOMS.MIN.S32 */
-FOP32(op_max, atomicMax(p, v))                                         /* ATOMS.MAX */
-FOP32(op_and, atomicAnd(p, ~v))                                        /* ATOMS.AND */
-FOP32(op_or, atomicOr(p, v))                                           /* ATOMS.OR */
-FOP32(op_xor, atomicXor(p, v))                                         /* ATOMS.XOR */
-FOP32(op_inc, atomicInc(p, v | 0x80000000u))                           /* ATOMS.INC */
-FOP32(op_dec, atomicDec(p, v | 0x80000000u))                           /* ATOMS.DEC */
-FOP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u))                  /* ATOMS.CAST.SPIN loop */
-FOP64(op_exch64, atomicExch(p, v))                                     /* ATOMS.EXCH.64 */
+FOP32(op_popc_inc, (atomicAdd(p, 1u), 0u))            /* ATOMS.POPC.INC.32 */
+FOP32(op_cas, atomicCAS(p, v, v))                     /* ATOMS.CAS */
+FOP32(op_exch, atomicExch(p, v))                      /* ATOMS.EXCH */
+FOP32(op_min, (unsigned)atomicMin((int *)p, (int)v))  /* ATOMS.MIN.S32 */
+FOP32(op_max, atomicMax(p, v))                        /* ATOMS.MAX */
+FOP32(op_and, atomicAnd(p, ~v))                       /* ATOMS.AND */
+FOP32(op_or, atomicOr(p, v))                          /* ATOMS.OR */
+FOP32(op_xor, atomicXor(p, v))                        /* ATOMS.XOR */
+FOP32(op_inc, atomicInc(p, v | 0x80000000u))          /* ATOMS.INC */
+FOP32(op_dec, atomicDec(p, v | 0x80000000u))          /* ATOMS.DEC */
+FOP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u)) /* ATOMS.CAST.SPIN loop */
+FOP64(op_exch64, atomicExch(p, v))                    /* ATOMS.EXCH.64 */
 /* 64-bit min and max: sm_90 has no such shared atomic; the compiler loads the word and runs a
  * CAS loop only where the value must change, so their operand falls (min) or rises (max) with
  * the job index k: every job changes the word once */
 FOP64(op_min64, (unsigned long long)atomicMin((long long *)p, (long long)v - (long long)k))
 FOP64(op_max64, atomicMax(p, v + k))
-FOP64(op_add64, (atomicAdd(p, v), 0ull))                               /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_and64, (atomicAnd(p, ~v), 0ull))                              /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_or64, (atomicOr(p, v), 0ull))                                 /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_xor64, (atomicXor(p, v), 0ull))                               /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_add64, (atomicAdd(p, v), 0ull))  /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_and64, (atomicAnd(p, ~v), 0ull)) /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_or64, (atomicOr(p, v), 0ull))    /* ATOMS.CAST.SPIN.64 loop */
+FOP64(op_xor64, (atomicXor(p, v), 0ull))  /* ATOMS.CAST.SPIN.64 loop */
 
-#define FWORDS 1024 /* words per block: 4 KB (32-bit) or 8 KB (64-bit) */
-#define FUNROLL 16  /* jobs per loop iteration, as unit_bound */
+#define FWORDS  1024 /* words per block: 4 KB (32-bit) or 8 KB (64-bit) */
+#define FUNROLL 16   /* jobs per loop iteration, as unit_bound */
 
-template <class Op, bool WORK>
-__device__ __forceinline__ void fam_body(const VParams &p)
+template <class Op, bool WORK> __device__ __forceinline__ void fam_body(const VParams &p)
 {
     typedef typename Op::T T;
     __shared__ __align__(8) T sh[FWORDS];
@@ -366,9 +371,15 @@ __device__ __forceinline__ void fam_body(const VParams &p)
     }
 }
 
-#define VKF(op, st)                                                                               \
-    __global__ void __launch_bounds__(1024, 2) vk_##op##_full(VParams p) { fam_body<st, true>(p); } \
-    __global__ void __launch_bounds__(1024, 2) vk_##op##_atom(VParams p) { fam_body<st, false>(p); }
+#define VKF(op, st)                                                      \
+    __global__ void __launch_bounds__(1024, 2) vk_##op##_full(VParams p) \
+    {                                                                    \
+        fam_body<st, true>(p);                                           \
+    }                                                                    \
+    __global__ void __launch_bounds__(1024, 2) vk_##op##_atom(VParams p) \
+    {                                                                    \
+        fam_body<st, false>(p);                                          \
+    }
 VKF(popc_inc, op_popc_inc)
 VKF(cas, op_cas)
 VKF(exch, op_exch)
@@ -400,8 +411,9 @@ VKF(xor64, op_xor64)
  * (H100 with 32 warps, docs/results/dsmem-patterns-h100-2026-11-24 and calibrate/kernels/dsmem.cu:
  * the last two cost 111 and 240 cycles per remote job, the same counters.) */
 enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS };
-#define DSWORDS 1024u       /* words of a block the jobs use (of its dynamic shared memory) */
-#define DS_SMEM_FLOOR (120 * 1024) /* dynamic shared memory per block: at least this, and more
+#define DSWORDS 1024u /* words of a block the jobs use (of its dynamic shared memory) */
+#define DS_SMEM_FLOOR \
+    (120 * 1024) /* dynamic shared memory per block: at least this, and more
                                     * than half an SM's, so that no second block fits beside it */
 
 __host__ __device__ __forceinline__ unsigned dsmem_hash(unsigned x)
@@ -431,8 +443,7 @@ __host__ __device__ __forceinline__ unsigned dsmem_word(int pattern, unsigned wa
  * last result).  A second cluster barrier: every job on this block's words has completed (each
  * sender waited for its results before arriving), so warp 0 then reads them: the block's checksum
  * is sum_i (2 i + 1) word[i] (mod 2^64), with the sum of its lanes' results (mod 2^32). */
-template <bool WORK>
-__device__ __forceinline__ void dsmem_body(const VParams &p)
+template <bool WORK> __device__ __forceinline__ void dsmem_body(const VParams &p)
 {
     extern __shared__ unsigned ds_bins[];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -493,8 +504,11 @@ __device__ __forceinline__ void dsmem_body(const VParams &p)
 
 /* Own rank and ring: the same code (the target is a run-time value), two names, so that reports
  * and the profiler's per-kernel choices keep them apart.  One block of up to 32 warps per SM. */
-#define VKD(name, work)                                                                           \
-    __global__ void __launch_bounds__(1024, 1) name(VParams p) { dsmem_body<work>(p); }
+#define VKD(name, work)                                        \
+    __global__ void __launch_bounds__(1024, 1) name(VParams p) \
+    {                                                          \
+        dsmem_body<work>(p);                                   \
+    }
 VKD(vk_dsmem_own_full, true)
 VKD(vk_dsmem_own_atom, false)
 VKD(vk_dsmem_ring_full, true)
@@ -507,7 +521,9 @@ __global__ void overhead_empty_cluster(void)
     (void)ds_bins;
 }
 
-__global__ void overhead_empty(void) {}
+__global__ void overhead_empty(void)
+{
+}
 
 /* Non-zero pseudo-random words (never time on zeros). */
 __global__ void init_buffer(unsigned *buf, size_t n)
@@ -524,14 +540,29 @@ static const struct {
     const char *name;
     vk_fn full, atom;
 } ops[NOPS] = {
-    {"add", vk_add_full, vk_add_atom},       {"popc", vk_popc_full, vk_popc_atom},
-    {"mix", vk_mix_full, vk_mix_atom},       {"cas64", vk_cas64_full, vk_cas64_atom},
-    {"fadd", vk_fadd_full, vk_fadd_atom},    {"iadd64", vk_iadd64_full, vk_iadd64_atom},
+    {"add", vk_add_full, vk_add_atom},    {"popc", vk_popc_full, vk_popc_atom},
+    {"mix", vk_mix_full, vk_mix_atom},    {"cas64", vk_cas64_full, vk_cas64_atom},
+    {"fadd", vk_fadd_full, vk_fadd_atom}, {"iadd64", vk_iadd64_full, vk_iadd64_atom},
 };
 
 /* Expected final value of a family word hit by n jobs (the host's side of the checksum). */
-enum { FV_ADD, FV_POPC, FV_CAS, FV_EXCH, FV_MIN32, FV_MAX, FV_AND, FV_OR, FV_XOR, FV_INC, FV_DEC,
-       FV_FADD, FV_MIN64, FV_MAX64, FV_ADD64 };
+enum {
+    FV_ADD,
+    FV_POPC,
+    FV_CAS,
+    FV_EXCH,
+    FV_MIN32,
+    FV_MAX,
+    FV_AND,
+    FV_OR,
+    FV_XOR,
+    FV_INC,
+    FV_DEC,
+    FV_FADD,
+    FV_MIN64,
+    FV_MAX64,
+    FV_ADD64
+};
 
 /* The family class's operations: unit_bound's op names, the table family atomutil prices them
  * with, the opcode the compiler emits on sm_90 (confirmed on an H100 with unit_bound), initial
@@ -549,7 +580,18 @@ typedef struct {
 #define I64(x) ((unsigned long long)(x))
 static const fam_op fops[] = {
     {"add", "add", "ATOMS.ADD", 32, 0, OP_ADD, FV_ADD, vk_add_full, vk_add_atom, 0, 1, {1.0, 32, 32}},
-    {"popc_inc", "popc_inc", "ATOMS.POPC.INC.32", 32, 0, -1, FV_POPC, vk_popc_inc_full, vk_popc_inc_atom, 0, 1, {1.0, 4.0, 1.0}},
+    {"popc_inc",
+     "popc_inc",
+     "ATOMS.POPC.INC.32",
+     32,
+     0,
+     -1,
+     FV_POPC,
+     vk_popc_inc_full,
+     vk_popc_inc_atom,
+     0,
+     1,
+     {1.0, 4.0, 1.0}},
     {"cas", "cas", "ATOMS.CAS", 32, 0, -1, FV_CAS, vk_cas_full, vk_cas_atom, K0, K0, {2.0, 64, 64}},
     {"exch", "exch", "ATOMS.EXCH", 32, 0, -1, FV_EXCH, vk_exch_full, vk_exch_atom, 0, K0, {1.0, 32, 32}},
     {"min", "min", "ATOMS.MIN.S32", 32, 0, -1, FV_MIN32, vk_min_full, vk_min_atom, K0, 7, {1.0, 32, 32}},
@@ -562,17 +604,105 @@ static const fam_op fops[] = {
     /* dec: wrap v | 2^31 = 0xFFFFFFFF: counts down from its initial value (mod 2^32) */
     {"dec", "dec", "ATOMS.DEC", 32, 0, -1, FV_DEC, vk_dec_full, vk_dec_atom, 0x80000000u, 0xFFFFFFFFu, {1.0, 32, 32}},
     /* float atomicAdd of 1.0f from 0.0f: exact while below 2^24 (checked on the host) */
-    {"cast_spin", "cast_spin", "ATOMS.CAST.SPIN", 32, 1, -1, FV_FADD, vk_cast_spin_full, vk_cast_spin_atom, 0, 1, {3.0, 186, 96}},
+    {"cast_spin",
+     "cast_spin",
+     "ATOMS.CAST.SPIN",
+     32,
+     1,
+     -1,
+     FV_FADD,
+     vk_cast_spin_full,
+     vk_cast_spin_atom,
+     0,
+     1,
+     {3.0, 186, 96}},
     {"cas64", "cas64", "ATOMS.CAS.64", 64, 0, OP_CAS64, FV_CAS, vk_cas64_full, vk_cas64_atom, K0, K0, {4.0, 64, 64}},
-    {"exch64", "exch", "ATOMS.EXCH.64", 64, 0, -1, FV_EXCH, vk_exch64_full, vk_exch64_atom, 0, I64(0x123456789ABCDEF0), {2.0, 32, 32}},
+    {"exch64",
+     "exch",
+     "ATOMS.EXCH.64",
+     64,
+     0,
+     -1,
+     FV_EXCH,
+     vk_exch64_full,
+     vk_exch64_atom,
+     0,
+     I64(0x123456789ABCDEF0),
+     {2.0, 32, 32}},
     /* min64/max64: operand v -/+ job index; sm_90 compiles them to a CAS loop that skips the CAS
      * where the value need not change (ATOMS.CAST.SPIN.64, family cast_spin64 by opcode) */
-    {"min64", "min", "ATOMS.CAST.SPIN.64 (conditional loop)", 64, 1, -1, FV_MIN64, vk_min64_full, vk_min64_atom, K0, I64(-5), {6.0, 64, 64}},
-    {"max64", "max", "ATOMS.CAST.SPIN.64 (conditional loop)", 64, 1, -1, FV_MAX64, vk_max64_full, vk_max64_atom, K0, I64(0x100000001), {6.0, 64, 64}},
-    {"cast_spin64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_ADD64, vk_cast_spin64_full, vk_cast_spin64_atom, 0, I64(0x100000001), {6.0, 185, 140}},
-    {"and64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_AND, vk_and64_full, vk_and64_atom, I64(0xFFFFFFFF00003039), I64(0x100000001), {6.0, 177, 80}},
-    {"or64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_OR, vk_or64_full, vk_or64_atom, K0, I64(0x100000100), {6.0, 177, 80}},
-    {"xor64", "cast_spin64", "ATOMS.CAST.SPIN.64", 64, 1, -1, FV_XOR, vk_xor64_full, vk_xor64_atom, K0, I64(0xA5A500005A5A), {6.0, 185, 140}},
+    {"min64",
+     "min",
+     "ATOMS.CAST.SPIN.64 (conditional loop)",
+     64,
+     1,
+     -1,
+     FV_MIN64,
+     vk_min64_full,
+     vk_min64_atom,
+     K0,
+     I64(-5),
+     {6.0, 64, 64}},
+    {"max64",
+     "max",
+     "ATOMS.CAST.SPIN.64 (conditional loop)",
+     64,
+     1,
+     -1,
+     FV_MAX64,
+     vk_max64_full,
+     vk_max64_atom,
+     K0,
+     I64(0x100000001),
+     {6.0, 64, 64}},
+    {"cast_spin64",
+     "cast_spin64",
+     "ATOMS.CAST.SPIN.64",
+     64,
+     1,
+     -1,
+     FV_ADD64,
+     vk_cast_spin64_full,
+     vk_cast_spin64_atom,
+     0,
+     I64(0x100000001),
+     {6.0, 185, 140}},
+    {"and64",
+     "cast_spin64",
+     "ATOMS.CAST.SPIN.64",
+     64,
+     1,
+     -1,
+     FV_AND,
+     vk_and64_full,
+     vk_and64_atom,
+     I64(0xFFFFFFFF00003039),
+     I64(0x100000001),
+     {6.0, 177, 80}},
+    {"or64",
+     "cast_spin64",
+     "ATOMS.CAST.SPIN.64",
+     64,
+     1,
+     -1,
+     FV_OR,
+     vk_or64_full,
+     vk_or64_atom,
+     K0,
+     I64(0x100000100),
+     {6.0, 177, 80}},
+    {"xor64",
+     "cast_spin64",
+     "ATOMS.CAST.SPIN.64",
+     64,
+     1,
+     -1,
+     FV_XOR,
+     vk_xor64_full,
+     vk_xor64_atom,
+     K0,
+     I64(0xA5A500005A5A),
+     {6.0, 185, 140}},
 };
 #define NFOPS (int)(sizeof fops / sizeof fops[0])
 
@@ -604,8 +734,7 @@ typedef struct {
 static point pts[MAXPOINTS];
 static int npts;
 
-static void add_point(const char *cls, int op, int pattern, int d, int q, int L, int G, int bnum,
-                      int bden, int warps)
+static void add_point(const char *cls, int op, int pattern, int d, int q, int L, int G, int bnum, int bden, int warps)
 {
     if (npts >= MAXPOINTS) {
         fprintf(stderr, "validation: more than %d points (raise MAXPOINTS)\n", MAXPOINTS);
@@ -649,8 +778,12 @@ static void add_point(const char *cls, int op, int pattern, int d, int q, int L,
      * 32 warps per SM (the same launch, or reshaped to it), as unit_bound's; none for the CAS
      * mixes (no single case) */
     const int ref_2x32 = warps != 32 || (bnum == 2 && bden == 1);
-    const char *ubop = op == OP_ADD ? "add" : op == OP_POPC ? "popc_inc" : op == OP_CAS64 ? "cas64"
-                     : op == OP_FADD ? "cast_spin" : op == OP_IADD64 ? "cast_spin64" : NULL;
+    const char *ubop = op == OP_ADD      ? "add"
+                       : op == OP_POPC   ? "popc_inc"
+                       : op == OP_CAS64  ? "cas64"
+                       : op == OP_FADD   ? "cast_spin"
+                       : op == OP_IADD64 ? "cast_spin64"
+                                         : NULL;
     if (!ref_2x32 || !ubop)
         return;
     if (pattern == PAT_ADDR) {
@@ -709,8 +842,8 @@ static double dsmem_t_estimate(double est, int L)
  * the same with dsmem_t_estimate, up to 8192 (its remote jobs cost up to 255 cycles). */
 static void family_levels(double est, int loop, int wide, int dsmem, int L[4])
 {
-    static const int cand[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
-                               768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+    static const int cand[] = {1,   2,   3,   4,   6,   8,   12,   16,   24,   32,   48,   64,   96,
+                               128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
     static const double target[3] = {0.70, 0.40, 0.15};
     const size_t ncand = sizeof cand / sizeof *cand - (dsmem ? 0 : 2);
     L[0] = 0;
@@ -758,10 +891,8 @@ static const struct {
     const char *name;
     double own, ring[3];
 } dpats[NDPATS] = {
-    {"distinct", 2.0, {14.2, 15.9, 15.7}},
-    {"bank32", 32.0, {96.0, 112.5, 111.6}},
-    {"hashed", 3.5, {113.6, 135.8, 130.8}},
-    {"word_ownrow", 32.0, {111.0, 111.0, 111.0}},
+    {"distinct", 2.0, {14.2, 15.9, 15.7}},        {"bank32", 32.0, {96.0, 112.5, 111.6}},
+    {"hashed", 3.5, {113.6, 135.8, 130.8}},       {"word_ownrow", 32.0, {111.0, 111.0, 111.0}},
     {"word_onerow", 32.0, {240.5, 255.5, 253.8}},
 };
 static const int dclusters[3] = {2, 4, 8};
@@ -974,9 +1105,7 @@ static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsig
     case FV_MIN64: /* operands v - k, k = 0 .. iters-1 */
         x = (long long)I < (long long)(v - (iters - 1)) ? I : v - (iters - 1);
         break;
-    case FV_MAX64: /* operands v + k */
-        x = I > v + (iters - 1) ? I : v + (iters - 1);
-        break;
+    case FV_MAX64: /* operands v + k */ x = I > v + (iters - 1) ? I : v + (iters - 1); break;
     case FV_MAX: x = I > v ? I : v; break;
     case FV_AND: x = I & ~v; break; /* the job is atomicAnd(p, ~v) */
     case FV_OR: x = I | v; break;
@@ -1046,13 +1175,13 @@ typedef struct {
     unsigned *h_smid;
     unsigned long long *h_sum64;
     long long *h_t0, *h_t1;
-    unsigned *d_res, *h_res;      /* dsmem kernels: per block, the sum of its lanes' results */
+    unsigned *d_res, *h_res; /* dsmem kernels: per block, the sum of its lanes' results */
     int maxgrid, sm;
     cudaEvent_t e0, e1;
-    int ds_ok;                    /* dsmem class: 1 if it can run here (ds_why says why not) */
+    int ds_ok; /* dsmem class: 1 if it can run here (ds_why says why not) */
     char ds_why[200];
-    int ds_smem;                  /* dynamic shared memory of every dsmem launch */
-    int ds_clusters[3];           /* clusters of C = 2, 4, 8 launched at once (0: size left out) */
+    int ds_smem;        /* dynamic shared memory of every dsmem launch */
+    int ds_clusters[3]; /* clusters of C = 2, 4, 8 launched at once (0: size left out) */
 } ctx;
 
 static int cmp_double(const void *a, const void *b)
@@ -1065,8 +1194,7 @@ static int cmp_double(const void *a, const void *b)
 /* Cycles per job of an atomics-only launch from its blocks' clocks: per SM that holds exactly `eb`
  * blocks, (last end - first start) / its jobs; the median over those SMs (NAN if none), their
  * number in *used.  Returns 0, or 1 after printing what failed. */
-static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double jobs_per_block,
-                          double *out, int *used)
+static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double jobs_per_block, double *out, int *used)
 {
     static int cnt[MAXSMID];
     static long long lo[MAXSMID], hi[MAXSMID];
@@ -1078,8 +1206,8 @@ static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double
             return 1;
         }
         if (c->h_t0[b] == -1 || c->h_t1[b] == -1 || c->h_t1[b] < c->h_t0[b]) {
-            fprintf(stderr, "validation: %s: block %d recorded no valid clocks (%lld, %lld)\n", p->name, b,
-                    c->h_t0[b], c->h_t1[b]);
+            fprintf(stderr, "validation: %s: block %d recorded no valid clocks (%lld, %lld)\n", p->name, b, c->h_t0[b],
+                    c->h_t1[b]);
             return 1;
         }
         maxid = c->h_smid[b] > maxid ? c->h_smid[b] : maxid;
@@ -1111,8 +1239,8 @@ static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double
 /* One launch, timed with events when ms != NULL; its checksums are poisoned before and checked
  * after.  With cpj != NULL (atomics-only kernels) the blocks' clocks are poisoned too, and
  * *cpj, *cpj_sms get cycles_per_job's result.  Returns 0, or 1 after printing what failed. */
-static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point *p, unsigned iters,
-                  float *ms, double *cpj, int *cpj_sms)
+static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point *p, unsigned iters, float *ms,
+                  double *cpj, int *cpj_sms)
 {
     const int fam = p->fop >= 0 && p->op < 0; /* the family kernels: 64-bit checksum */
     CUDA_CHECK(cudaMemset(c->d_sum, 0xFF, (size_t)grid * sizeof(double)));
@@ -1135,16 +1263,16 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
         int ok = 1;
         unsigned long long want = fam_expected(p, block / 32, iters, &ok);
         if (!ok) {
-            fprintf(stderr, "validation: %s: the checksum cannot be computed exactly for %u jobs per thread\n",
-                    p->name, iters);
+            fprintf(stderr, "validation: %s: the checksum cannot be computed exactly for %u jobs per thread\n", p->name,
+                    iters);
             return 1;
         }
-        CUDA_CHECK(cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost));
+        CUDA_CHECK(
+            cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
         for (int b = 0; b < grid; ++b)
             if (c->h_sum64[b] != want) {
-                fprintf(stderr, "validation: %s: block %d reports %#llx, expected %#llx\n", p->name, b,
-                        c->h_sum64[b], want);
+                fprintf(stderr, "validation: %s: block %d reports %#llx, expected %#llx\n", p->name, b, c->h_sum64[b],
+                        want);
                 return 1;
             }
     } else {
@@ -1152,8 +1280,8 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
         double want = expected_sum(p, block / 32, iters);
         for (int b = 0; b < grid; ++b)
             if (!(c->h_sum[b] == want)) {
-                fprintf(stderr, "validation: %s: block %d reports %.1f, expected %.1f\n", p->name, b,
-                        c->h_sum[b], want);
+                fprintf(stderr, "validation: %s: block %d reports %.1f, expected %.1f\n", p->name, b, c->h_sum[b],
+                        want);
                 return 1;
             }
     }
@@ -1173,8 +1301,7 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
 }
 
 /* The launch configuration of a dsmem point: `grid` blocks of `warps` warps in clusters of C. */
-static cudaLaunchConfig_t dsmem_config(const ctx *c, int cluster, int grid, int warps,
-                                       cudaLaunchAttribute *attr)
+static cudaLaunchConfig_t dsmem_config(const ctx *c, int cluster, int grid, int warps, cudaLaunchAttribute *attr)
 {
     cudaLaunchConfig_t cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -1197,8 +1324,8 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
     int can = 0;
     c->ds_ok = 0;
     if (prop->major < 9) {
-        snprintf(c->ds_why, sizeof c->ds_why, "compute capability %d.%d: thread block clusters need 9.0",
-                 prop->major, prop->minor);
+        snprintf(c->ds_why, sizeof c->ds_why, "compute capability %d.%d: thread block clusters need 9.0", prop->major,
+                 prop->minor);
         return 0;
     }
     CUDA_CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
@@ -1216,8 +1343,10 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
     const long half = (long)prop->sharedMemPerMultiprocessor / 2 + 1;
     const long smem = half > DS_SMEM_FLOOR ? half : DS_SMEM_FLOOR;
     if (smem > (long)prop->sharedMemPerBlockOptin) {
-        snprintf(c->ds_why, sizeof c->ds_why, "a block can have %zu bytes of shared memory, %ld are needed "
-                 "to keep it alone on its SM", prop->sharedMemPerBlockOptin, smem);
+        snprintf(c->ds_why, sizeof c->ds_why,
+                 "a block can have %zu bytes of shared memory, %ld are needed "
+                 "to keep it alone on its SM",
+                 prop->sharedMemPerBlockOptin, smem);
         return 0;
     }
     c->ds_smem = (int)smem;
@@ -1253,13 +1382,15 @@ static int dsmem_clusters(const ctx *c, int cluster)
 /* One launch of a dsmem kernel (as launch() does for the others): `grid` blocks of `warps` warps
  * (32, or 16 with twice the jobs) in clusters of p->cluster, `iters` jobs per lane; both checksums
  * of every block checked, and that no two blocks shared an SM. */
-static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const point *p, unsigned iters,
-                        float *ms, double *cpj, int *cpj_sms, double *win)
+static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const point *p, unsigned iters, float *ms,
+                        double *cpj, int *cpj_sms, double *win)
 {
     static unsigned char seen[MAXSMID];
     if ((warps != 32 && warps != 16) || iters % UNROLL) {
-        fprintf(stderr, "validation: %s: %d warps of %u jobs: the dsmem kernels take 32 or 16 warps and a "
-                        "multiple of %d jobs\n", p->name, warps, iters, UNROLL);
+        fprintf(stderr,
+                "validation: %s: %d warps of %u jobs: the dsmem kernels take 32 or 16 warps and a "
+                "multiple of %d jobs\n",
+                p->name, warps, iters, UNROLL);
         return 1;
     }
     CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)));
@@ -1293,13 +1424,13 @@ static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const
             return 1;
         }
         if (seen[id]++) {
-            fprintf(stderr, "validation: %s: two blocks ran on SM %u (%d bytes of shared memory each)\n",
-                    p->name, id, c->ds_smem);
+            fprintf(stderr, "validation: %s: two blocks ran on SM %u (%d bytes of shared memory each)\n", p->name, id,
+                    c->ds_smem);
             return 1;
         }
         if (c->h_sum64[b] != want || c->h_res[b] != want_r) {
-            fprintf(stderr, "validation: %s: block %d reports words %#llx, results %#x; expected %#llx, %#x\n",
-                    p->name, b, c->h_sum64[b], c->h_res[b], want, want_r);
+            fprintf(stderr, "validation: %s: block %d reports words %#llx, results %#x; expected %#llx, %#x\n", p->name,
+                    b, c->h_sum64[b], c->h_res[b], want, want_r);
             return 1;
         }
     }
@@ -1450,15 +1581,17 @@ static int run_dsmem_point(ctx *cx, int i, const point *p, shape s, int grid, VP
         fprintf(stderr, "validation: %s: a launch's blocks recorded no clocks; its cycles per job left empty\n",
                 p->name);
     const double jobs_per_sm = 32.0 * s.iters;
-    fprintf(fo, "%d,%s,%s,dsmem_%s,%s,%s,0,0,%d,0,%d,%d,%u,%.0f,%d,%d,%u,0,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
-                "%s,%d,%.3f,%s,%d,,%d,%s,16,%s,%d,%s,%.5f,%.4f\n",
-            i, p->name, p->cls, tname, p->family, dpats[p->dpat].name, p->L, grid, 1024, s.iters, jobs_per_sm,
-            grid, 1024, s.iters, bmax, bmin, mf, ma, te, te, ut, ur, fname, aname, "ATOM.E.ADD (generic)",
-            p->level, p->est / p->t_est, cpj_s[1], n[1] > 0 ? smin[1] : 0, p->cluster, tname, cpj_s[2],
-            n[2] > 0 ? smin[2] : 0, cpj_s[0], u_sm, sp);
+    fprintf(fo,
+            "%d,%s,%s,dsmem_%s,%s,%s,0,0,%d,0,%d,%d,%u,%.0f,%d,%d,%u,0,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
+            "%s,%d,%.3f,%s,%d,,%d,%s,16,%s,%d,%s,%.5f,%.4f\n",
+            i, p->name, p->cls, tname, p->family, dpats[p->dpat].name, p->L, grid, 1024, s.iters, jobs_per_sm, grid,
+            1024, s.iters, bmax, bmin, mf, ma, te, te, ut, ur, fname, aname, "ATOM.E.ADD (generic)", p->level,
+            p->est / p->t_est, cpj_s[1], n[1] > 0 ? smin[1] : 0, p->cluster, tname, cpj_s[2], n[2] > 0 ? smin[2] : 0,
+            cpj_s[0], u_sm, sp);
     fflush(fo);
-    fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job, "
-                    "16 warps %8.3f (%.3f); full %8.3f, U_true per SM %5.1f %%, spread %.3f\n",
+    fprintf(stderr,
+            "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job, "
+            "16 warps %8.3f (%.3f); full %8.3f, U_true per SM %5.1f %%, spread %.3f\n",
             i, p->name, mf, ma, 100 * ut, cpj[1], cpj[2], cpj[1] / cpj[2], cpj[0], 100 * u_sm, sp);
     (void)th;
     return 0;
@@ -1503,12 +1636,11 @@ typedef struct vopts {
 /* Reads the options into o; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, vopts *o)
 {
-    static const struct option opts[] = {
-        {"mode", required_argument, 0, 'm'}, {"out", required_argument, 0, 'o'},
-        {"reps", required_argument, 0, 'r'}, {"scale", required_argument, 0, 's'},
-        {"filter", required_argument, 0, 'f'}, {"list", no_argument, 0, 'l'},
-        {"no-warm", no_argument, 0, 'W'},    {"help", no_argument, 0, 'h'},
-        {"exclude", required_argument, 0, 'x'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"mode", required_argument, 0, 'm'},    {"out", required_argument, 0, 'o'},
+                                         {"reps", required_argument, 0, 'r'},    {"scale", required_argument, 0, 's'},
+                                         {"filter", required_argument, 0, 'f'},  {"list", no_argument, 0, 'l'},
+                                         {"no-warm", no_argument, 0, 'W'},       {"help", no_argument, 0, 'h'},
+                                         {"exclude", required_argument, 0, 'x'}, {0, 0, 0, 0}};
     *o = vopts{"time", NULL, NULL, NULL, 7, 0, 1, 0, 1};
     int c;
     while ((c = getopt_long(argc, argv, "m:o:r:s:f:x:lWh", opts, NULL)) != -1) {
@@ -1559,8 +1691,8 @@ static void list_points(const vopts *o)
         if (!selected(p, o->filter, o->exclude))
             continue;
         shape s = shape_of(p, 132, o->scale);
-        printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g",
-               i, p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm, s.jobs_per_sm * p->est);
+        printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g", i,
+               p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm, s.jobs_per_sm * p->est);
         if (p->fop >= 0 || p->dpat >= 0)
             printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
         if (p->dpat >= 0)
@@ -1624,8 +1756,8 @@ static int ctx_free(ctx *cx)
 /* The output's header lines of the mode. */
 static void print_header(FILE *fo, const vopts *o, const cudaDeviceProp *prop, int clock_khz)
 {
-    fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", o->mode,
-            prop->name, prop->multiProcessorCount, clock_khz / 1000.0, o->reps, o->scale);
+    fprintf(fo, "# validation mode=%s gpu=\"%s\" sm_count=%d clock_mhz=%.0f reps=%d scale=%g\n", o->mode, prop->name,
+            prop->multiProcessorCount, clock_khz / 1000.0, o->reps, o->scale);
     if (o->profile)
         fprintf(fo, "seq,idx,name,class,role,kernel\n");
     else
@@ -1659,8 +1791,8 @@ static void kernels_of(const point *p, point_kernels *k)
 }
 
 /* --mode profile: one point's launches (warm-up, full, atomics-only), named in fo. */
-static int profile_point(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp,
-                         const vopts *o, FILE *fo, int *seq)
+static int profile_point(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp, const vopts *o,
+                         FILE *fo, int *seq)
 {
     if ((o->warm && launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL)) ||
         launch(cx, k->full, s.grid, s.block, vp, p, s.iters, NULL, NULL, NULL))
@@ -1707,15 +1839,17 @@ static int time_point(ctx *cx, const point *p, shape s, const point_kernels *k, 
         *acpj = nca % 2 ? ca[nca / 2] : 0.5 * (ca[nca / 2 - 1] + ca[nca / 2]);
         *min_sms = ca_min_sms;
     } else {
-        fprintf(stderr, "validation: %s: no SM held exactly the expected blocks of the atomics-only "
-                        "launch; atom_cycles_per_job left empty\n", p->name);
+        fprintf(stderr,
+                "validation: %s: no SM held exactly the expected blocks of the atomics-only "
+                "launch; atom_cycles_per_job left empty\n",
+                p->name);
     }
     return 0;
 }
 
 /* --mode time: one point's row (times, U_true, the atomics-only cycles per job, residency). */
-static int time_point_row(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp,
-                          const vopts *o, FILE *fo, int *per_sm)
+static int time_point_row(ctx *cx, int i, const point *p, shape s, const point_kernels *k, VParams vp, const vopts *o,
+                          FILE *fo, int *per_sm)
 {
     const int sm = cx->sm, reps = o->reps;
     float tf[64], ta[64], te_f, te_a;
@@ -1744,20 +1878,23 @@ static int time_point_row(ctx *cx, int i, const point *p, shape s, const point_k
         return 1;
     float mf = median(tf, reps), ma = median(ta, reps);
     double ut = (ma - te_a) / (mf - te_f), ur = ma / mf;
-    static const char *const old_sass[NOPS] = {"ATOMS.ADD", "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
-                                               "ATOMS.CAS.64", "ATOMS.CAST.SPIN", "ATOMS.CAST.SPIN.64"};
+    static const char *const old_sass[NOPS] = {"ATOMS.ADD",    "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
+                                               "ATOMS.CAS.64", "ATOMS.CAST.SPIN",   "ATOMS.CAST.SPIN.64"};
     const char *patname = k->fo ? fpats[p->fpat].name : p->pattern == PAT_ADDR ? "same_addr" : "same_bank";
-    const int cas_pct = k->fo ? (strncmp(k->fo->family, "cas", 3) == 0 ? 100 : 0)
-                              : p->op == OP_MIX ? 25 * p->q : p->op == OP_CAS64 ? 100 : 0;
-    fprintf(fo, "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
-                "%s,%s,%s,%s,%d,%s",
+    const int cas_pct = k->fo               ? (strncmp(k->fo->family, "cas", 3) == 0 ? 100 : 0)
+                        : p->op == OP_MIX   ? 25 * p->q
+                        : p->op == OP_CAS64 ? 100
+                                            : 0;
+    fprintf(fo,
+            "%d,%s,%s,%s,%s,%s,%d,%d,%d,%d,%d,%d,%u,%.0f,%d,%d,%u,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s,%s,"
+            "%s,%s,%s,%s,%d,%s",
             i, p->name, p->cls, k->kop, p->family, patname, p->d, cas_pct, p->L, p->G, s.grid, s.block, s.iters,
-            s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f, te_a, ut, ur,
-            k->fname, k->aname, k->fo ? k->fo->sass : old_sass[p->op], level, est_u, acpj_s, min_sms, p->ub_case);
+            s.jobs_per_sm, s.agrid, s.ablock, s.aiters, s.reshaped, bmax, bmin, mf, ma, te_f, te_a, ut, ur, k->fname,
+            k->aname, k->fo ? k->fo->sass : old_sass[p->op], level, est_u, acpj_s, min_sms, p->ub_case);
     fputs(",,,,,,,,\n", fo); /* the dsmem class's columns */
     fflush(fo);
-    fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n", i,
-            p->name, mf, ma, 100 * ut, acpj);
+    fprintf(stderr, "%3d %-29s T_full %8.4f ms  T_atom %8.4f ms  U_true %5.1f %%  atom %8.3f cycles/job\n", i, p->name,
+            mf, ma, 100 * ut, acpj);
     return 0;
 }
 
@@ -1771,8 +1908,8 @@ static int run_point(ctx *cx, int i, VParams vp, const vopts *o, FILE *fo, int *
             return 0;
         const int ncl = dsmem_clusters(cx, p->cluster);
         if (ncl < 1) {
-            fprintf(stderr, "validation: %s: no cluster of %d blocks fits with one block per SM; skipped\n",
-                    p->name, p->cluster);
+            fprintf(stderr, "validation: %s: no cluster of %d blocks fits with one block per SM; skipped\n", p->name,
+                    p->cluster);
             return 0;
         }
         return run_dsmem_point(cx, i, p, s, ncl * p->cluster, vp, o->profile, o->warm, o->reps, fo, seq, per_sm);
@@ -1789,7 +1926,8 @@ static int run_point(ctx *cx, int i, VParams vp, const vopts *o, FILE *fo, int *
     vp.L = p->L, vp.G = p->G, vp.pattern = p->pattern, vp.d = p->d, vp.q = p->q;
     vp.W = p->W, vp.B = p->B;
     vp.init = k.fo ? k.fo->init : 0, vp.v = k.fo ? k.fo->v : 0;
-    return o->profile ? profile_point(cx, i, p, s, &k, vp, o, fo, seq) : time_point_row(cx, i, p, s, &k, vp, o, fo, per_sm);
+    return o->profile ? profile_point(cx, i, p, s, &k, vp, o, fo, seq)
+                      : time_point_row(cx, i, p, s, &k, vp, o, fo, per_sm);
 }
 
 int main(int argc, char **argv)

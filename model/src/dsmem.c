@@ -35,8 +35,8 @@ static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode
 /* The counted ATOMS of a launch without local wavefronts (cluster set) were priced at one pass:
  * *scale = S(add, n, 32) / S(add, n, 1), the factor of their busy time at 32 passes; 1 when their
  * passes were counted or there are none. */
-static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w, double N,
-                             au_busy_mode busy, double *scale)
+static int atoms_upper_scale(const au_table *t, const au_result *res, int have_w, double N, au_busy_mode busy,
+                             double *scale)
 {
     *scale = 1;
     if (have_w || !(res->jobs > 0) || !au_table_has_family(t, "add"))
@@ -93,8 +93,8 @@ static int atomic_share(const au_counters *gpu, au_result *res, double *f, doubl
     return *f > 0 && *f < AU_DSMEM_ALL_ATOMIC;
 }
 
-int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
-                   au_busy_mode busy, au_result *res)
+int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr, au_busy_mode busy,
+                   au_result *res)
 {
     if (!t || !gpu || !res || sm_count <= 0)
         return au_set_error(AU_E_INVAL, "au_dsmem_apply: invalid argument");
@@ -150,8 +150,8 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
         if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
             return rc;
         b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
-        b_all_hi = fmax(b_mixed_hi, mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX)
-                                          : b_remote_hi);
+        b_all_hi = fmax(b_mixed_hi,
+                        mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX) : b_remote_hi);
     }
     /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
      * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */

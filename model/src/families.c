@@ -7,10 +7,9 @@
 #include <string.h>
 
 static const au_family_def registry[] = {
-#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what)             \
+#define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
     {#name, opcode, AU_KIND_##kind, wf_per_pass, 0, 0, 0},
-#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what)                                    \
-    {#name, opcode, AU_KIND_DSMEM, 1, cluster, shift, row},
+#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what) {#name, opcode, AU_KIND_DSMEM, 1, cluster, shift, row},
 #include "atomutil/families.def"
 #undef AU_FAMILY
 #undef AU_DSMEM_FAMILY

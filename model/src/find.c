@@ -15,8 +15,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor,
-                  char **path_out, unsigned *flags, int *skipped)
+int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor, char **path_out, unsigned *flags,
+                  int *skipped)
 {
     *path_out = NULL;
     if (skipped)

@@ -49,8 +49,8 @@ static double at_pair(const au_table *t, const au_family *f, int i, int j, doubl
     return p->s.service_cycles * (1 - w) + q->s.service_cycles * w;
 }
 
-int au_table_interp(const au_table *t, const char *family, double n, double a, double c,
-                    double *service_cycles, unsigned *flags)
+int au_table_interp(const au_table *t, const char *family, double n, double a, double c, double *service_cycles,
+                    unsigned *flags)
 {
     unsigned fl = 0;
     if (!t || !family || !service_cycles || !t->finalized)

@@ -149,8 +149,8 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
         }
     size_t used = 0;
     for (size_t c = 0; c < o->nclass && J > 0 && o->cls[c].jobs > 0 && used < sizeof o->classes; ++c) {
-        int w = snprintf(o->classes + used, sizeof o->classes - used, "%s%s %.0f%%", c ? ", " : "",
-                         o->cls[c].family, 100.0 * o->cls[c].jobs / J);
+        int w = snprintf(o->classes + used, sizeof o->classes - used, "%s%s %.0f%%", c ? ", " : "", o->cls[c].family,
+                         100.0 * o->cls[c].jobs / J);
         if (w < 0)
             break;
         used += (size_t)w;
@@ -167,8 +167,8 @@ static void keep_unpriced(au_opsplit *o, au_launch *l, size_t ninstr_generic)
     l->ops = o;
 }
 
-int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n,
-                            const au_thresholds *thr, au_busy_mode busy)
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
+                            au_busy_mode busy)
 {
     if (!l || !t || (!in && n) || !thr)
         return au_set_error(AU_E_INVAL, "au_launch_apply_opcodes: invalid argument");
@@ -217,16 +217,18 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         for (size_t c = 0; c < o->nclass; ++c) {
             double jobs = o->cls[c].jobs * scale;
             int loop = au_family_is_cas_loop(o->cls[c].family);
-            cj[c] = (au_class_jobs){o->cls[c].family, jobs,
-                                    jobs * a * (au_family_is_cas_class(o->cls[c].family) ? 2 : 1),
-                                    !loop ? 0 : loads ? lw[v] * scale * o->cls[c].jobs / loop_jobs : -1};
+            cj[c] =
+                (au_class_jobs){o->cls[c].family, jobs, jobs * a * (au_family_is_cas_class(o->cls[c].family) ? 2 : 1),
+                                !loop   ? 0
+                                : loads ? lw[v] * scale * o->cls[c].jobs / loop_jobs
+                                        : -1};
         }
-        rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy,
-                                   v ? &rb[v - 1] : &r, v ? NULL : share);
+        rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, busy, v ? &rb[v - 1] : &r,
+                                   v ? NULL : share);
         /* the queue mode's U may exceed the unit's capacity: its plausibility is checked there */
         if (rc == AU_OK && v == 0 && busy != AU_BUSY_SATURATED)
-            rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr,
-                                       AU_BUSY_SATURATED, &sat, NULL);
+            rc = au_model_eval_classes(t, cj, o->nclass, l->res.queue_len, l->res.active, thr, AU_BUSY_SATURATED, &sat,
+                                       NULL);
     }
     if (rc) {
         au_opsplit_free(o);

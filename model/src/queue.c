@@ -30,8 +30,7 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
     for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; ++i) {
         if (!(flags & (1u << i)))
             continue;
-        int k = snprintf(buf + used, size > used ? size - used : 0, "%s%s", used ? "," : "",
-                         flag_names[i]);
+        int k = snprintf(buf + used, size > used ? size - used : 0, "%s%s", used ? "," : "", flag_names[i]);
         if (k < 0 || (size_t)k >= size - used)
             break;
         used += (size_t)k;
@@ -39,8 +38,8 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
     return buf;
 }
 
-int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
-                    double *service_cycles, unsigned *flags)
+int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt, double *service_cycles,
+                    unsigned *flags)
 {
     if (!t || !family || !service_cycles || !(wf_attempt >= 0))
         return au_set_error(AU_E_INVAL, "au_loop_service: invalid argument");
@@ -96,7 +95,7 @@ au_verdict au_verdict_of(double u, const au_thresholds *thr)
     au_thresholds d = AU_THRESHOLDS_DEFAULT;
     if (!thr)
         thr = &d;
-    return u >= thr->bound ? AU_VERDICT_BOUND
+    return u >= thr->bound         ? AU_VERDICT_BOUND
            : u >= thr->significant ? AU_VERDICT_SIGNIFICANT
                                    : AU_VERDICT_NOT_LIMITING;
 }
@@ -173,9 +172,9 @@ static unsigned needed_counters(const au_counters *ctr, double jobs, au_busy_mod
     return need;
 }
 
-static int eval_one(const au_table *t, const au_family_def *fam, const au_counters *ctr, double jobs,
-                    double cas, double wavefronts, const loop_loads *ld, const au_thresholds *thr,
-                    au_busy_mode busy, au_result *res)
+static int eval_one(const au_table *t, const au_family_def *fam, const au_counters *ctr, double jobs, double cas,
+                    double wavefronts, const loop_loads *ld, const au_thresholds *thr, au_busy_mode busy,
+                    au_result *res)
 {
     memset(res, 0, sizeof *res);
     res->missing = needed_counters(ctr, jobs, busy) & ~ctr->have;
@@ -285,7 +284,8 @@ void au_result_check_util(au_result *res, double util_saturated)
     char why[sizeof res->why];
     snprintf(why, sizeof why,
              "U above %.0f %% at the unit's capacity: the busy time the counters give does not fit in "
-             "the active cycles", AU_U_IMPLAUSIBLE * 100);
+             "the active cycles",
+             AU_U_IMPLAUSIBLE * 100);
     au_result_unusable(res, AU_F_IMPLAUSIBLE, 0, why);
 }
 
@@ -361,8 +361,7 @@ static int price_gpu(const au_table *t, const au_family_def *fam, const au_count
         ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
         ld.w *= k, ld.lo *= k, ld.hi *= k;
     }
-    int rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr,
-                      busy, res);
+    int rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr, busy, res);
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
     if (rc == AU_OK)
@@ -370,8 +369,8 @@ static int price_gpu(const au_table *t, const au_family_def *fam, const au_count
     return rc;
 }
 
-int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
-                  const au_thresholds *thr, au_busy_mode busy, au_result *res)
+int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count, const au_thresholds *thr,
+                  au_busy_mode busy, au_result *res)
 {
     if (!t || !family || !gpu || !res || sm_count <= 0)
         return au_set_error(AU_E_INVAL, "au_model_eval: invalid argument");
@@ -395,9 +394,8 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
     return rc;
 }
 
-int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
-                         size_t nsm, const au_thresholds *thr, au_busy_mode busy, au_result *out,
-                         au_result *total)
+int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm, size_t nsm,
+                         const au_thresholds *thr, au_busy_mode busy, au_result *out, au_result *total)
 {
     if (!t || !family || !per_sm || !out || !total || nsm == 0)
         return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
@@ -451,8 +449,8 @@ int au_model_eval_per_sm(const au_table *t, const char *family, const au_counter
 /* ------------------------------------------------------------------ per-class evaluation */
 
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
-                          double active_cycles, const au_thresholds *thr, au_busy_mode busy,
-                          au_result *res, double *busy_share)
+                          double active_cycles, const au_thresholds *thr, au_busy_mode busy, au_result *res,
+                          double *busy_share)
 {
     if (!t || (!cls && ncls) || !res)
         return au_set_error(AU_E_INVAL, "au_model_eval_classes: invalid argument");
@@ -508,8 +506,8 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
         int rc;
         if (have && loop && cls[k].load_wavefronts >= 0) {
             /* an attempt of a CAS loop: its wavefronts, its load's included */
-            rc = au_loop_service(t, fam, n, (cls[k].wavefronts + cls[k].load_wavefronts) / cls[k].jobs,
-                                 &s0, &res->flags);
+            rc = au_loop_service(t, fam, n, (cls[k].wavefronts + cls[k].load_wavefronts) / cls[k].jobs, &s0,
+                                 &res->flags);
         } else {
             if (have && loop)
                 res->flags |= AU_F_LOOP_LOADS_UNKNOWN;

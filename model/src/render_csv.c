@@ -51,8 +51,8 @@ void au_render_csv(const au_report *r, FILE *out)
         if (x->flags & AU_F_UNUSABLE) /* the eight figures below, empty */
             fprintf(out, ",,,,,,,,");
         else
-            fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len,
-                    x->cas_queued, x->service, x->busy, x->active, x->util * 100);
+            fprintf(out, "%.2f,%.4f,%.3f,%.3f,%.4f,%.1f,%.1f,%.3f,", x->jobs, x->a, x->queue_len, x->cas_queued,
+                    x->service, x->busy, x->active, x->util * 100);
         /* flags are comma separated: one quoted field */
         fprintf(out, "%s,", au_verdict_name(x->verdict));
         csv_str(out, fl);

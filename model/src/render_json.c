@@ -67,20 +67,20 @@ void au_render_json(const au_report *r, FILE *out)
         json_str(out, au_table_path(r->table));
         fprintf(out, ", \"gpu_name\": ");
         json_str(out, m->gpu_name);
-        fprintf(out, ", \"compute_capability\": \"%d.%d\", \"method\": \"%s\", \"status\": \"%s\"}",
-                m->cc_major, m->cc_minor, m->method, m->status);
+        fprintf(out, ", \"compute_capability\": \"%d.%d\", \"method\": \"%s\", \"status\": \"%s\"}", m->cc_major,
+                m->cc_minor, m->method, m->status);
     } else {
         fprintf(out, "null");
     }
-    fprintf(out, ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
-                 "\"significant\": %.6g},\n  \"launches\": [",
+    fprintf(out,
+            ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
+            "\"significant\": %.6g},\n  \"launches\": [",
             r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
         int ok = !(x->flags & AU_F_UNUSABLE);
-        fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "",
-                l->id, l->pid);
+        fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "", l->id, l->pid);
         json_str(out, l->kernel ? l->kernel : "");
         fprintf(out, ", \"grid\": ");
         json_str(out, l->grid);

@@ -150,19 +150,21 @@ static void render_table_head(const au_report *r, FILE *out)
         char gpu[sizeof m->gpu_name * 3];
         fputs("table:  ", out);
         au_fput_text(out, au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", AU_TEXT_PLAIN);
-        fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0),
-                m->cc_major, m->cc_minor, m->method, m->status,
+        fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0), m->cc_major,
+                m->cc_minor, m->method, m->status,
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
     }
     if (by_opcodes == r->count)
         fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes)\n");
     else if (by_opcodes)
-        fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes), the other launches' "
-                     "non-CAS jobs as '%s'\n", r->family);
+        fprintf(out,
+                "jobs:   priced by the opcodes of each kernel's code (flag opcodes), the other launches' "
+                "non-CAS jobs as '%s'\n",
+                r->family);
     else
         fprintf(out, "jobs:   non-CAS jobs priced as '%s'\n", r->family);
-    fprintf(out, "busy:   %s\n", r->busy == AU_BUSY_QUEUE
-                                     ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
+    fprintf(out, "busy:   %s\n",
+            r->busy == AU_BUSY_QUEUE ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
                                      : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
     fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
             r->thr.significant * 100);
@@ -185,8 +187,8 @@ static void dims_text(const char *src, char *dst, size_t size)
 /* One table row per launch. */
 static void render_table_rows(const au_report *r, FILE *out)
 {
-    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel",
-            "grid", "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
+    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel", "grid",
+            "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
@@ -197,20 +199,20 @@ static void render_table_rows(const au_report *r, FILE *out)
         dims_text(l->block, b, sizeof b);
         if (x->flags & AU_F_UNUSABLE) {
             int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
-            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n",
-                    l->id, kn, g, b, "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict),
-                    names ? "missing: " : "", names ? l->missing_names : fl);
+            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", l->id, kn, g, b,
+                    "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict), names ? "missing: " : "",
+                    names ? l->missing_names : fl);
             continue;
         }
         char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
             fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
-        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n",
-                l->id, kn, g, b, human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
+        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", l->id, kn, g, b,
+                human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
                 fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
                 fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
-                human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu),
-                um, au_verdict_name(x->verdict), fl);
+                human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu), um,
+                au_verdict_name(x->verdict), fl);
     }
     fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
                  "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
@@ -228,17 +230,19 @@ static void render_ranges(const au_report *r, FILE *out)
         if (!(x->flags & AU_F_RANGE))
             continue;
         if (!ranges++)
-            fprintf(out, "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
-                         "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
-                         "launches with clusters are measured with counters\nthat do not count the passes of "
-                         "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
-                         "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
-                         "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
-                         "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
-                         "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
-                         "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
-        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100,
-                x->util_lo * 100, x->util_hi * 100);
+            fprintf(
+                out,
+                "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
+                "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
+                "launches with clusters are measured with counters\nthat do not count the passes of "
+                "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
+                "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
+                "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
+                "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
+                "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
+                "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
+        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100, x->util_lo * 100,
+                x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) { /* the range spans two verdicts: name them */
             au_verdict lo, hi;
             au_range_verdicts(x, &r->thr, &lo, &hi);
@@ -263,21 +267,24 @@ static void render_dsmem(const au_report *r, FILE *out)
                          "shared atomics) and of the\nDSMEM path (requests to other SMs of the cluster); "
                          "U is the larger (docs/model.md, \"DSMEM\"):\n");
         if (x->flags & AU_F_DSMEM_UNCALIBRATED)
-            fprintf(out, "%4lld  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
-                         "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
+            fprintf(out,
+                    "%4lld  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
+                    "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
                     l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
         else
-            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n",
-                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs,
-                    x->util_local * 100, x->util_remote * 100,
+            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n", l->id,
+                    (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs, x->util_local * 100,
+                    x->util_remote * 100,
                     (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
     }
     size_t other = 0;
     for (size_t i = 0; i < r->count; ++i)
         other += (r->launches[i].res.flags & (AU_F_DSMEM_OTHER_TRAFFIC | AU_F_DSMEM)) == AU_F_DSMEM_OTHER_TRAFFIC;
     if (other)
-        fprintf(out, "\n%zu launch%s sent loads or stores, not atomics, to other SMs' shared memory (flag "
-                     "dsmem_other_traffic): not in U\n", other, other == 1 ? "" : "es");
+        fprintf(out,
+                "\n%zu launch%s sent loads or stores, not atomics, to other SMs' shared memory (flag "
+                "dsmem_other_traffic): not in U\n",
+                other, other == 1 ? "" : "es");
 }
 
 void au_render_table(const au_report *r, FILE *out)

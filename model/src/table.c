@@ -16,9 +16,9 @@
 #include <strings.h>
 
 #define TABLE_MAX_BYTES ((size_t)256 << 20)
-#define MAGIC "# atomutil-table v1"
-#define HEADER "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles"
-#define NCOLS 8
+#define MAGIC           "# atomutil-table v1"
+#define HEADER          "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles"
+#define NCOLS           8
 
 /* ------------------------------------------------------------ building */
 
@@ -122,8 +122,7 @@ static int family_index_hashed(au_table *t, fam_hash *h, const char *name)
 
 /* Adds one row; line is the source line (0 when built in memory) for messages; h, when not NULL,
  * indexes the families by name (reading a file). */
-static int add_row(au_table *t, const char *family, long n, long a, long c, const au_sample *s,
-                   long line, fam_hash *h)
+static int add_row(au_table *t, const char *family, long n, long a, long c, const au_sample *s, long line, fam_hash *h)
 {
     if (!valid_family_name(family))
         return au_set_error_at(AU_E_PARSE, t->name, line,
@@ -131,26 +130,23 @@ static int add_row(au_table *t, const char *family, long n, long a, long c, cons
                                "at most %d characters)",
                                family, AU_FAMILY_MAX - 1);
     if (n < 1 || n > t->meta.max_warps_per_sm)
-        return au_set_error_at(AU_E_PARSE, t->name, line, "n=%ld outside 1..%d (max_warps_per_sm)",
-                               n, t->meta.max_warps_per_sm);
+        return au_set_error_at(AU_E_PARSE, t->name, line, "n=%ld outside 1..%d (max_warps_per_sm)", n,
+                               t->meta.max_warps_per_sm);
     if (a < 1 || a > AU_A_MAX)
         return au_set_error_at(AU_E_PARSE, t->name, line, "a=%ld outside 1..%d", a, AU_A_MAX);
     if (c < 0 || c > n)
         return au_set_error_at(AU_E_PARSE, t->name, line, "c=%ld outside 0..n (n=%ld)", c, n);
     if (!(s->service_cycles > 0) || !isfinite(s->service_cycles) || !isfinite(s->min_cycles) ||
         !isfinite(s->max_cycles) || !isfinite(s->mad_cycles))
-        return au_set_error_at(AU_E_PARSE, t->name, line,
-                               "service_cycles must be a finite number > 0");
+        return au_set_error_at(AU_E_PARSE, t->name, line, "service_cycles must be a finite number > 0");
     static const char *const col[4] = {"service_cycles", "min_cycles", "max_cycles", "mad_cycles"};
     const double v[4] = {s->service_cycles, s->min_cycles, s->max_cycles, s->mad_cycles};
     for (int i = 0; i < 4; ++i)
         if (v[i] > AU_SERVICE_CYCLES_MAX)
             return au_set_error_at(AU_E_PARSE, t->name, line, "%s %.6g above %.0f cycles per job: not a service time",
                                    col[i], v[i], AU_SERVICE_CYCLES_MAX);
-    if (!(s->min_cycles > 0 && s->min_cycles <= s->service_cycles &&
-          s->service_cycles <= s->max_cycles))
-        return au_set_error_at(AU_E_PARSE, t->name, line,
-                               "need 0 < min_cycles <= service_cycles <= max_cycles");
+    if (!(s->min_cycles > 0 && s->min_cycles <= s->service_cycles && s->service_cycles <= s->max_cycles))
+        return au_set_error_at(AU_E_PARSE, t->name, line, "need 0 < min_cycles <= service_cycles <= max_cycles");
     if (!(s->mad_cycles >= 0))
         return au_set_error_at(AU_E_PARSE, t->name, line, "mad_cycles must be >= 0");
     int fi = h ? family_index_hashed(t, h, family) : family_index(t, family, 1);
@@ -306,8 +302,7 @@ int au_table_finalize(au_table *t)
         const au_row *p = &t->rows[i - 1], *q = &t->rows[i];
         if (p->fam == q->fam && p->n == q->n && p->a == q->a && p->c == q->c) {
             long l1 = p->line < q->line ? p->line : q->line, l2 = p->line < q->line ? q->line : p->line;
-            return au_set_error_at(AU_E_PARSE, t->name, l2,
-                                   "duplicate row %s,%d,%d,%d (first at line %ld)",
+            return au_set_error_at(AU_E_PARSE, t->name, l2, "duplicate row %s,%d,%d,%d (first at line %ld)",
                                    t->fam[q->fam].name, q->n, q->a, q->c, l1);
         }
     }
@@ -349,22 +344,21 @@ static const struct meta_key {
     int type, required;
     size_t off, size;
 } meta_keys[] = {
-#define S_(k, req) {#k, K_STR, req, offsetof(au_table_meta, k), sizeof(((au_table_meta *)0)->k)}
-#define I_(k, req) {#k, K_INT, req, offsetof(au_table_meta, k), 0}
-    S_(gpu_name, 1),
-    {"compute_capability", K_CC, 1, 0, 0},
-    I_(sm_count, 1),
-    I_(max_warps_per_sm, 1),
-    S_(method, 1),
-    {"sm_clock_mhz", K_DBL, 0, offsetof(au_table_meta, sm_clock_mhz), 0},
-    S_(cuda_version, 0),
-    S_(driver_version, 0),
-    I_(jobs_per_warp, 0),
-    I_(repetitions, 0),
-    S_(date, 0),
-    S_(tool_version, 0),
-    S_(status, 0),
-    S_(note, 0),
+#define S_(k, req)                                                                  \
+    {                                                                               \
+#k, K_STR, req, offsetof(au_table_meta, k), sizeof(((au_table_meta *)0)->k) \
+    }
+#define I_(k, req)                                    \
+    {                                                 \
+#k, K_INT, req, offsetof(au_table_meta, k), 0 \
+    }
+    S_(gpu_name, 1),      {"compute_capability", K_CC, 1, 0, 0},
+    I_(sm_count, 1),      I_(max_warps_per_sm, 1),
+    S_(method, 1),        {"sm_clock_mhz", K_DBL, 0, offsetof(au_table_meta, sm_clock_mhz), 0},
+    S_(cuda_version, 0),  S_(driver_version, 0),
+    I_(jobs_per_warp, 0), I_(repetitions, 0),
+    S_(date, 0),          S_(tool_version, 0),
+    S_(status, 0),        S_(note, 0),
 #undef S_
 #undef I_
 };
@@ -402,14 +396,13 @@ static int parse_meta_line(au_table *t, char *line, long lineno, unsigned *seen)
     switch (mk->type) {
     case K_STR:
         if (vl >= mk->size)
-            return au_set_error_at(AU_E_PARSE, t->name, lineno, "value of '%s' longer than %zu characters",
-                                   mk->key, mk->size - 1);
+            return au_set_error_at(AU_E_PARSE, t->name, lineno, "value of '%s' longer than %zu characters", mk->key,
+                                   mk->size - 1);
         memcpy(base + mk->off, val, vl + 1);
         break;
     case K_INT:
         if (au_parse_long(val, &iv) || iv < 1 || iv > 1000000)
-            return au_set_error_at(AU_E_PARSE, t->name, lineno, "'%s' must be an integer in 1..1000000",
-                                   mk->key);
+            return au_set_error_at(AU_E_PARSE, t->name, lineno, "'%s' must be an integer in 1..1000000", mk->key);
         *(int *)(base + mk->off) = (int)iv;
         break;
     case K_DBL:
@@ -420,8 +413,7 @@ static int parse_meta_line(au_table *t, char *line, long lineno, unsigned *seen)
     case K_CC: {
         int maj, min, used = 0;
         if (sscanf(val, "%2d.%2d%n", &maj, &min, &used) != 2 || val[used] || maj < 1 || min < 0)
-            return au_set_error_at(AU_E_PARSE, t->name, lineno,
-                                   "compute_capability must read MAJOR.MINOR, e.g. 9.0");
+            return au_set_error_at(AU_E_PARSE, t->name, lineno, "compute_capability must read MAJOR.MINOR, e.g. 9.0");
         t->meta.cc_major = maj;
         t->meta.cc_minor = min;
         break;
@@ -434,8 +426,8 @@ static int check_meta(au_table *t, unsigned seen, long lineno)
 {
     for (size_t k = 0; k < NKEYS; ++k)
         if (meta_keys[k].required && !(seen & (1u << k)))
-            return au_set_error_at(AU_E_PARSE, t->name, lineno,
-                                   "required metadata '%s' missing before the header", meta_keys[k].key);
+            return au_set_error_at(AU_E_PARSE, t->name, lineno, "required metadata '%s' missing before the header",
+                                   meta_keys[k].key);
     if (!t->meta.gpu_name[0])
         return au_set_error_at(AU_E_PARSE, t->name, lineno, "gpu_name is empty");
     if (strcmp(t->meta.method, "steady") != 0 && strcmp(t->meta.method, "burst") != 0)
@@ -450,8 +442,7 @@ static int check_meta(au_table *t, unsigned seen, long lineno)
 /* ------------------------------------------------------------ reading */
 
 /* Parses one data line with libcsv in strict mode. */
-static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, size_t len,
-                           long lineno, fam_hash *h)
+static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, size_t len, long lineno, fam_hash *h)
 {
     au_csv_line rf = {.max = NCOLS};
     int rc = AU_OK, st = au_csv_split(p, line, len, &rf);
@@ -464,24 +455,22 @@ static int parse_data_line(au_table *t, struct csv_parser *p, const char *line, 
         goto out;
     }
     if (rf.overflow || rf.n != NCOLS) {
-        rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "expected %d fields (%s), got %s%d", NCOLS,
-                             HEADER, rf.overflow ? "more than " : "", rf.n);
+        rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "expected %d fields (%s), got %s%d", NCOLS, HEADER,
+                             rf.overflow ? "more than " : "", rf.n);
         goto out;
     }
-    static const char *const names[NCOLS] = {"family", "n", "a", "c", "service_cycles",
-                                             "min_cycles", "max_cycles", "mad_cycles"};
+    static const char *const names[NCOLS] = {"family",         "n",          "a",          "c",
+                                             "service_cycles", "min_cycles", "max_cycles", "mad_cycles"};
     long iv[3];
     double dv[4];
     for (int i = 1; i < 4; ++i)
         if (au_parse_long(rf.f[i], &iv[i - 1])) {
-            rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not an integer", names[i],
-                                 rf.f[i]);
+            rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not an integer", names[i], rf.f[i]);
             goto out;
         }
     for (int i = 4; i < 8; ++i)
         if (au_parse_double(rf.f[i], &dv[i - 4])) {
-            rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not a finite number",
-                                 names[i], rf.f[i]);
+            rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "%s: '%.40s' is not a finite number", names[i], rf.f[i]);
             goto out;
         }
     au_sample s = {dv[0], dv[1], dv[2], dv[3]};
@@ -514,11 +503,10 @@ static int check_magic(const char *name, const char *line, long lineno)
      * it, CR-only line ends) is not a table we know */
     int other = strncmp(line, "# atomutil-table v", 18) == 0 && line[18] &&
                 strspn(line + 18, "0123456789") == strlen(line + 18);
-    return other ? au_set_error_at(AU_E_PARSE, name, lineno,
-                                   "unsupported table format version v%.20s (this atomutil reads '%s')",
-                                   line + 18, MAGIC)
-                 : au_set_error_at(AU_E_PARSE, name, lineno, "not an atomutil table: first line must be '%s'",
-                                   MAGIC);
+    return other
+               ? au_set_error_at(AU_E_PARSE, name, lineno,
+                                 "unsupported table format version v%.20s (this atomutil reads '%s')", line + 18, MAGIC)
+               : au_set_error_at(AU_E_PARSE, name, lineno, "not an atomutil table: first line must be '%s'", MAGIC);
 }
 
 /* meta_only: stop at the header line once the metadata is checked (no rows, not finalized). */
@@ -603,9 +591,9 @@ static int parse_table(const char *name, const char *buf, size_t len, int meta_o
     if (rc)
         goto fail;
     if (state != DATA) {
-        rc = au_set_error_at(AU_E_PARSE, name, lineno, state == WANT_MAGIC
-                                                           ? "empty file (expected '" MAGIC "')"
-                                                           : "truncated: no header line '" HEADER "'");
+        rc = au_set_error_at(AU_E_PARSE, name, lineno,
+                             state == WANT_MAGIC ? "empty file (expected '" MAGIC "')"
+                                                 : "truncated: no header line '" HEADER "'");
         goto fail;
     }
     if (meta_only)
@@ -668,7 +656,7 @@ int au_table_load(const char *path, au_table **out)
         return au_set_error(AU_E_INVAL, "au_table_load: no path");
     int rc = au_parse_file(path, TABLE_MAX_BYTES, parse_table_file, out);
     if (rc == AU_OK)
-        au_strlcpy((*out)->path, path, sizeof (*out)->path);
+        au_strlcpy((*out)->path, path, sizeof(*out)->path);
     return rc;
 }
 
@@ -698,16 +686,14 @@ int au_table_write(const au_table *t, FILE *f)
             if (*(const double *)(base + mk->off) > 0)
                 fprintf(f, "# %s: %.1f\n", mk->key, *(const double *)(base + mk->off));
             break;
-        case K_CC:
-            fprintf(f, "# %s: %d.%d\n", mk->key, m->cc_major, m->cc_minor);
-            break;
+        case K_CC: fprintf(f, "# %s: %d.%d\n", mk->key, m->cc_major, m->cc_minor); break;
         }
     }
     fprintf(f, "%s\n", HEADER);
     for (size_t i = 0; i < t->nrows; ++i) {
         const au_row *r = &t->rows[i];
-        fprintf(f, "%s,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", t->fam[r->fam].name, r->n, r->a, r->c,
-                r->s.service_cycles, r->s.min_cycles, r->s.max_cycles, r->s.mad_cycles);
+        fprintf(f, "%s,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", t->fam[r->fam].name, r->n, r->a, r->c, r->s.service_cycles,
+                r->s.min_cycles, r->s.max_cycles, r->s.mad_cycles);
     }
     if (ferror(f))
         return au_set_error(AU_E_IO, "write error: %s", strerror(errno));
@@ -727,9 +713,18 @@ int au_table_save(const au_table *t, const char *path)
 
 /* ------------------------------------------------------------ queries */
 
-const au_table_meta *au_table_get_meta(const au_table *t) { return &t->meta; }
-const char *au_table_path(const au_table *t) { return t->path; }
-size_t au_table_family_count(const au_table *t) { return t->nfam; }
+const au_table_meta *au_table_get_meta(const au_table *t)
+{
+    return &t->meta;
+}
+const char *au_table_path(const au_table *t)
+{
+    return t->path;
+}
+size_t au_table_family_count(const au_table *t)
+{
+    return t->nfam;
+}
 
 const char *au_table_family_name(const au_table *t, size_t i)
 {

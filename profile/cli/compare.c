@@ -181,8 +181,7 @@ int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FIL
                      "duration; U: active-time weighted over a kernel's launches; -: not on that side, or "
                      "no such figure\n\n");
         fprintf(out, "%-*s %10s %10s %-6s %8s %9s %9s %6s %6s %6s %6s %6s  %s\n", NAME_COLS, "kernel", "time A",
-                "time B", "unit", "change", "jobs A", "jobs B", "a A", "a B", "U% A", "U% B", "dU",
-                "verdict A -> B");
+                "time B", "unit", "change", "jobs A", "jobs B", "a A", "a B", "U% A", "U% B", "dU", "verdict A -> B");
     }
     int cut = 0;
     for (size_t i = 0; i < n; ++i)

@@ -47,7 +47,7 @@ static int resolve_target(const char *name, char *out, size_t size)
     int seen_noexec = 0;
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *p = path;; ) {
+    for (const char *p = path;;) {
         const char *colon = strchr(p, ':');
         size_t dl = colon ? (size_t)(colon - p) : strlen(p);
         snprintf(out, size, "%.*s/%s", (int)dl, dl ? p : ".", name);
@@ -237,8 +237,7 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         return LIVE_EXIT_NOEXEC;
     }
     if (find_injection(inject, sizeof inject) != 0) {
-        fprintf(stderr, "%s: injection library not found at %s (set ATOMUTIL_INJECTION_LIB)\n", prog,
-                inject);
+        fprintf(stderr, "%s: injection library not found at %s (set ATOMUTIL_INJECTION_LIB)\n", prog, inject);
         return LIVE_EXIT_SETUP;
     }
     /* our own process must not load an injection library a caller may have set */
@@ -251,8 +250,7 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
             return LIVE_EXIT_SETUP;
         void *h = dlopen(inject, RTLD_LAZY | RTLD_LOCAL);
         if (!h) {
-            fprintf(stderr, "%s: cannot load the injection library (is CUPTI installed?): %s\n",
-                    prog, dlerror());
+            fprintf(stderr, "%s: cannot load the injection library (is CUPTI installed?): %s\n", prog, dlerror());
             return LIVE_EXIT_SETUP;
         }
         dlclose(h);
@@ -329,7 +327,7 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
 /* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
  * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
  * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
-#define TIMING_MAX_S 1e8
+#define TIMING_MAX_S        1e8
 #define TIMING_MAX_LAUNCHES 1000000000000000LL
 
 /* Adds the seconds written as `text` to *sum: 1 done, 0 not a number of seconds (the line is not
@@ -369,8 +367,9 @@ static int timing_line(const au_cf_line *l, void *ud)
     if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
         if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
             t->setups++;
-    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a,
-                      b, &end) == 3 && end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
+    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a, b,
+                      &end) == 3 &&
+               end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
         long v = 0;
         double cb = t->callbacks_s, ml = t->module_loads_s;
         int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);

@@ -9,13 +9,13 @@
 enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 };
 
 typedef struct live_result {
-    int started;        /* the target was started */
-    int exit_status;    /* the target's status: its exit code, or 128 + signal */
-    int signal;         /* the signal that ended it, 0 if it exited */
-    int tool_errors;    /* '==ATOMUTIL== error' lines the injection library wrote */
-    int permission;     /* one of them was a missing profiling permission */
-    long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
-    double run_s;       /* the target's wall time, from fork to exit */
+    int started;     /* the target was started */
+    int exit_status; /* the target's status: its exit code, or 128 + signal */
+    int signal;      /* the signal that ended it, 0 if it exited */
+    int tool_errors; /* '==ATOMUTIL== error' lines the injection library wrote */
+    int permission;  /* one of them was a missing profiling permission */
+    long rows;       /* CSV data rows in the counters file (0: no launch was measured) */
+    double run_s;    /* the target's wall time, from fork to exit */
 } live_result;
 
 /* One run of the target: the file the injection library appends to, its header, the environment

@@ -185,8 +185,22 @@ static int exit_for(int status)
 }
 
 /* getopt_long's ids of the options without a short form */
-enum { O_FAMILY = 256, O_BOUND, O_SIGNIF, O_SKIP, O_COUNT, O_CSV, O_JSON, O_METRICS, O_COMPARE, O_BUSY, O_OPCODES,
-       O_NO_OPCODES, O_NO_CACHE, O_TIMING };
+enum {
+    O_FAMILY = 256,
+    O_BOUND,
+    O_SIGNIF,
+    O_SKIP,
+    O_COUNT,
+    O_CSV,
+    O_JSON,
+    O_METRICS,
+    O_COMPARE,
+    O_BUSY,
+    O_OPCODES,
+    O_NO_OPCODES,
+    O_NO_CACHE,
+    O_TIMING
+};
 
 /* The command line, parsed (parse_options).  ops: the files of --compare (the first two, nops
  * counting all operands); program: PROGRAM and its arguments where live. */
@@ -268,8 +282,7 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
         if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
             fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path, l->missing_names);
         else
-            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld: %s)\n", prog, path, l->id,
-                    l->res.why);
+            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld: %s)\n", prog, path, l->id, l->res.why);
         rc = EXIT_NOLAUNCH;
         goto done;
     }
@@ -281,8 +294,10 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
         if (strcmp(m->status, "provisional") == 0)
             fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
         if (tflags & AU_F_TABLE_OTHER_GPU)
-            fprintf(stderr, "%s: warning: no table for this GPU's name; using %s (%s, same compute "
-                            "capability)\n", prog, table_path, gpu);
+            fprintf(stderr,
+                    "%s: warning: no table for this GPU's name; using %s (%s, same compute "
+                    "capability)\n",
+                    prog, table_path, gpu);
     }
 done:
     free(picked);
@@ -303,8 +318,8 @@ static void warn_unusable(const au_report *rep)
             size_t rest = 1;
             while (++i < rep->count)
                 rest += (rep->launches[i].res.flags & AU_F_UNUSABLE) != 0;
-            fprintf(stderr, "%s: warning: %zu more launch%s with verdict unknown (see the report's flags)\n",
-                    prog, rest, rest == 1 ? "" : "es");
+            fprintf(stderr, "%s: warning: %zu more launch%s with verdict unknown (see the report's flags)\n", prog,
+                    rest, rest == 1 ? "" : "es");
             return;
         }
         char kshort[64], kn[200], fl[256];
@@ -335,9 +350,9 @@ static int output_base(char *name, au_format fmt)
             name[nl - el - 2] == '/')
             continue;
         if (f != (int)fmt) {
-            fprintf(stderr, "%s: -o %s ends in .%s but the report is %s (.%s): give -o %.*s.%s, or %s for %s\n",
-                    prog, name, report_ext[f], what[fmt], report_ext[fmt], (int)(nl - el - 1), name,
-                    report_ext[fmt], how[f], what[f]);
+            fprintf(stderr, "%s: -o %s ends in .%s but the report is %s (.%s): give -o %.*s.%s, or %s for %s\n", prog,
+                    name, report_ext[f], what[fmt], report_ext[fmt], (int)(nl - el - 1), name, report_ext[fmt], how[f],
+                    what[f]);
             return -1;
         }
         name[nl - el - 1] = '\0';
@@ -391,13 +406,13 @@ static double now_s(void)
 /* --timing (docs/cli.md, "Timing"): the seconds of each phase, summed where a phase ran several
  * times; "n/a" for a phase that did not run or whose figures the counters file lacks. */
 typedef struct {
-    double start;       /* main() began */
-    int live;           /* the target ran (run_s) */
-    double run_s;       /* its wall time, fork to exit */
-    int have_inject;    /* the injection library's figures were read (inject) */
+    double start;    /* main() began */
+    int live;        /* the target ran (run_s) */
+    double run_s;    /* its wall time, fork to exit */
+    int have_inject; /* the injection library's figures were read (inject) */
     live_timing inject;
-    double report_s;    /* reading the counters, the model, writing the report */
-    int opcodes_ran;    /* the opcodes phase ran (opcodes_s, op) */
+    double report_s; /* reading the counters, the model, writing the report */
+    int opcodes_ran; /* the opcodes phase ran (opcodes_s, op) */
     double opcodes_s;
     au_opcodes_stats op;
 } timing;
@@ -446,8 +461,8 @@ static void print_timing(const timing *tm)
  * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (the first
  * max_ops, all counted in *nops) and the scan goes on after it.  "--" ends the options (PROGRAM and
  * its arguments follow, never read as options).  *at: where the option just returned was read. */
-static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops,
-                       int max_ops, int *nops)
+static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops, int max_ops,
+                       int *nops)
 {
     for (;;) {
         int c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL);
@@ -467,8 +482,10 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
     switch (c) {
     case 'i':
         if (o->import) { /* last-wins would drop a file without a word */
-            fprintf(stderr, "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
-                            "compares two (see --help)\n", prog, o->import, optarg);
+            fprintf(stderr,
+                    "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
+                    "compares two (see --help)\n",
+                    prog, o->import, optarg);
             return EXIT_USAGE;
         }
         o->import = optarg;
@@ -477,15 +494,27 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
     case 'k': o->regex = optarg; break;
     case 'o': o->out_base = optarg; break; /* shortened by output_base() */
     case 'q': o->quiet = 1; break;
-    case O_FAMILY: o->family = optarg; o->family_given = 1; break;
-    case O_BOUND: if (parse_pct("--bound", optarg, &o->thr.bound)) return EXIT_USAGE; break;
+    case O_FAMILY:
+        o->family = optarg;
+        o->family_given = 1;
+        break;
+    case O_BOUND:
+        if (parse_pct("--bound", optarg, &o->thr.bound))
+            return EXIT_USAGE;
+        break;
     case O_SIGNIF:
         if (parse_pct("--significant", optarg, &o->thr.significant))
             return EXIT_USAGE;
         *signif_given = 1;
         break;
-    case O_SKIP: if (parse_count("--launch-skip", optarg, &o->skip)) return EXIT_USAGE; break;
-    case O_COUNT: if (parse_count("--launch-count", optarg, &o->count)) return EXIT_USAGE; break;
+    case O_SKIP:
+        if (parse_count("--launch-skip", optarg, &o->skip))
+            return EXIT_USAGE;
+        break;
+    case O_COUNT:
+        if (parse_count("--launch-count", optarg, &o->count))
+            return EXIT_USAGE;
+        break;
     case O_CSV:
     case O_JSON:
         if (o->fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && o->fmt != AU_FMT_TABLE) {
@@ -512,12 +541,8 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
         break;
     case 'h': usage(stdout); return EXIT_OK;
     case 'V': printf("atomutil-profile %s\n", AU_VERSION_STRING); return EXIT_OK;
-    case ':':
-        fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, opt_text);
-        return EXIT_USAGE;
-    default:
-        fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, opt_text);
-        return EXIT_USAGE;
+    case ':': fprintf(stderr, "%s: option '%s' needs an argument (see --help)\n", prog, opt_text); return EXIT_USAGE;
+    default: fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, opt_text); return EXIT_USAGE;
     }
     return -1;
 }
@@ -530,8 +555,8 @@ static int check_options(cli_options *o, int signif_given)
     if (!signif_given && o->thr.significant > o->thr.bound)
         o->thr.significant = o->thr.bound;
     if (o->thr.significant > o->thr.bound) {
-        fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog,
-                o->thr.significant * 100, o->thr.bound * 100);
+        fprintf(stderr, "%s: --significant (%g) must not exceed --bound (%g)\n", prog, o->thr.significant * 100,
+                o->thr.bound * 100);
         return EXIT_USAGE;
     }
     if (o->metrics) {
@@ -571,8 +596,7 @@ static int check_options(cli_options *o, int signif_given)
         return EXIT_USAGE;
     }
     if (!o->live && !o->import) {
-        fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n",
-                prog);
+        fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n", prog);
         return EXIT_USAGE;
     }
     return -1;
@@ -581,20 +605,28 @@ static int check_options(cli_options *o, int signif_given)
 /* The whole command line into *o.  -1 to go on, or the exit status (after its message). */
 static int parse_options(int argc, char **argv, cli_options *o)
 {
-    static const struct option opts[] = {
-        {"import", required_argument, 0, 'i'},     {"table", required_argument, 0, 't'},
-        {"family", required_argument, 0, O_FAMILY}, {"bound", required_argument, 0, O_BOUND},
-        {"significant", required_argument, 0, O_SIGNIF},
-        {"kernel", required_argument, 0, 'k'},     {"launch-skip", required_argument, 0, O_SKIP},
-        {"launch-count", required_argument, 0, O_COUNT},
-        {"csv", no_argument, 0, O_CSV},            {"json", no_argument, 0, O_JSON},
-        {"output", required_argument, 0, 'o'},     {"quiet", no_argument, 0, 'q'},
-        {"print-ncu-metrics", no_argument, 0, O_METRICS},
-        {"compare", no_argument, 0, O_COMPARE},    {"busy", required_argument, 0, O_BUSY},
-        {"opcodes", no_argument, 0, O_OPCODES},   {"no-opcodes", no_argument, 0, O_NO_OPCODES},
-        {"no-cache", no_argument, 0, O_NO_CACHE}, {"timing", no_argument, 0, O_TIMING},
-        {"help", no_argument, 0, 'h'},             {"version", no_argument, 0, 'V'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"import", required_argument, 0, 'i'},
+                                         {"table", required_argument, 0, 't'},
+                                         {"family", required_argument, 0, O_FAMILY},
+                                         {"bound", required_argument, 0, O_BOUND},
+                                         {"significant", required_argument, 0, O_SIGNIF},
+                                         {"kernel", required_argument, 0, 'k'},
+                                         {"launch-skip", required_argument, 0, O_SKIP},
+                                         {"launch-count", required_argument, 0, O_COUNT},
+                                         {"csv", no_argument, 0, O_CSV},
+                                         {"json", no_argument, 0, O_JSON},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"print-ncu-metrics", no_argument, 0, O_METRICS},
+                                         {"compare", no_argument, 0, O_COMPARE},
+                                         {"busy", required_argument, 0, O_BUSY},
+                                         {"opcodes", no_argument, 0, O_OPCODES},
+                                         {"no-opcodes", no_argument, 0, O_NO_OPCODES},
+                                         {"no-cache", no_argument, 0, O_NO_CACHE},
+                                         {"timing", no_argument, 0, O_TIMING},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
+                                         {0, 0, 0, 0}};
     static const au_thresholds thr_default = AU_THRESHOLDS_DEFAULT;
     memset(o, 0, sizeof *o);
     o->family = "add";
@@ -671,8 +703,7 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
-    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL,
-                      o->opcodes ? f->cubin_dir : NULL};
+    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, o->opcodes ? f->cubin_dir : NULL};
     int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;
@@ -691,19 +722,20 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     char name[1024]; /* the program's name, cleaned for the terminal */
     au_text_fit(o->program[0], name, sizeof name, 0, 0);
     if (lr->signal && !o->quiet)
-        fprintf(stderr, "%s: warning: %s was ended by signal %d; the report covers the launches "
-                        "measured before it (counters kept in %s)\n",
+        fprintf(stderr,
+                "%s: warning: %s was ended by signal %d; the report covers the launches "
+                "measured before it (counters kept in %s)\n",
                 prog, name, lr->signal, f->counters);
     else if (lr->exit_status != 0 && !o->quiet)
-        fprintf(stderr, "%s: warning: %s exited with status %d; the report covers the launches "
-                        "measured before it ended (counters kept in %s)\n",
+        fprintf(stderr,
+                "%s: warning: %s exited with status %d; the report covers the launches "
+                "measured before it ended (counters kept in %s)\n",
                 prog, name, lr->exit_status, f->counters);
     return -1;
 }
 
 /* Prices the jobs by their opcodes where the kernels' code is at f->cubin_dir.  The exit status. */
-static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table,
-                          timing *tm)
+static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
 {
     /* by default, a run or file without kernel code (an ncu export, code not captured) is
      * priced as --family without a word; --opcodes makes that an error */

@@ -82,7 +82,7 @@ static void add_listing(listing *l, const char *path)
  * (made now if missing); without it (an --import of kept listings), every <crc>-*.sass of dir
  * together.  NULL if none can be had. */
 static const listing *listing_for(lister *L, listing **parsed, size_t *n, size_t *cap, const char *dir,
-                                   const code_line *k)
+                                  const code_line *k)
 {
     char path[8192];
     if (k->have_cubin) {
@@ -135,12 +135,14 @@ static void warn_no_atomics(const listing *ls, const code_line *k, const au_laun
                              (head && snprintf(head, hl, "Function : %s", k->mangled) > 0 && strstr(ls->text, head)));
     free(head);
     if (holds)
-        fprintf(stderr, "%s: warning: %s: the listing %s has no shared-atomic instruction of kernel %s, though the "
-                        "counters show %.0f jobs per SM (atomics in a called, not inlined function?): priced as '%s'\n",
+        fprintf(stderr,
+                "%s: warning: %s: the listing %s has no shared-atomic instruction of kernel %s, though the "
+                "counters show %.0f jobs per SM (atomics in a called, not inlined function?): priced as '%s'\n",
                 prog, k->demangled, ls->path, k->mangled, l->res.jobs, family);
     else
-        fprintf(stderr, "%s: warning: %s: the listing %s does not hold kernel %s, though the counters show %.0f "
-                        "shared-atomic jobs per SM (listing unreadable or not this kernel's%s%s): priced as '%s'\n",
+        fprintf(stderr,
+                "%s: warning: %s: the listing %s does not hold kernel %s, though the counters show %.0f "
+                "shared-atomic jobs per SM (listing unreadable or not this kernel's%s%s): priced as '%s'\n",
                 prog, k->demangled, ls->path, k->mangled, l->res.jobs, ls->unread[0] ? ": " : "", ls->unread, family);
 }
 
@@ -309,8 +311,7 @@ static int make_listings(lister *L, const au_report *rep, const char *cubin_dir,
     for (size_t i = 0; i < rep->count; ++i) {
         const au_launch *l = &rep->launches[i];
         code_line *k;
-        if (l->ctr.jobs > 0 && !(l->res.flags & AU_F_UNUSABLE) && (k = code_for(code, ncode, l)) != NULL &&
-            !k->want)
+        if (l->ctr.jobs > 0 && !(l->res.flags & AU_F_UNUSABLE) && (k = code_for(code, ncode, l)) != NULL && !k->want)
             k->want = 1;
     }
     return au_op_list_wanted(L, cubin_dir, code, ncode);
@@ -325,8 +326,7 @@ typedef struct {
 /* Prices graph launch l by the instructions of all of g's kernels together; a graph none of whose
  * kernels has a listing counts in *unlisted.  AU_OK, or < 0. */
 static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, code_line *code, size_t ncode,
-                              const graph_line *g, au_report *rep, au_launch *l, const au_table *t,
-                              size_t *unlisted)
+                              const graph_line *g, au_report *rep, au_launch *l, const au_table *t, size_t *unlisted)
 {
     au_instr *all = NULL;
     size_t nall = 0, listed = 0;
@@ -465,11 +465,14 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     if (rc)
         return rc;
     if (!L.quiet && nocode)
-        fprintf(stderr, "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s: priced as "
-                        "'%s'\n", prog, nocode, counters_path, rep->family);
+        fprintf(stderr,
+                "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s: priced as "
+                "'%s'\n",
+                prog, nocode, counters_path, rep->family);
     if (!L.quiet && unlisted)
-        fprintf(stderr, "%s: warning: %zu launches with shared-atomic jobs: their kernel could not be listed from "
-                        "%s (nvdisasm and cuobjdump of the CUDA toolkit missing?): priced as '%s'\n", prog, unlisted,
-                cubin_dir, rep->family);
+        fprintf(stderr,
+                "%s: warning: %zu launches with shared-atomic jobs: their kernel could not be listed from "
+                "%s (nvdisasm and cuobjdump of the CUDA toolkit missing?): priced as '%s'\n",
+                prog, unlisted, cubin_dir, rep->family);
     return AU_OK;
 }

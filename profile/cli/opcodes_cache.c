@@ -111,8 +111,8 @@ int au_op_cache_open(lister *L)
         why = strerror(errno);
     if (why) {
         if (!L->quiet)
-            fprintf(stderr, "%s: note: listing cache %s cannot be used (%s); listing without it\n", prog,
-                    L->cache_dir, why);
+            fprintf(stderr, "%s: note: listing cache %s cannot be used (%s); listing without it\n", prog, L->cache_dir,
+                    why);
         return 0;
     }
     L->cache = 1;
@@ -121,8 +121,8 @@ int au_op_cache_open(lister *L)
 
 /* The key of k's listing made with `flags` (the cubin's content, the function's symbol index, the
  * disassembler and its flags) and the path of its entry; -1 if k's listings are not cached. */
-static int cache_entry(const lister *L, const code_line *k, const char *flags, char *key, size_t ksize,
-                       char *path, size_t psize)
+static int cache_entry(const lister *L, const code_line *k, const char *flags, char *key, size_t ksize, char *path,
+                       size_t psize)
 {
     if (L->cache <= 0 || !k->hashed || k->sym < 0 || !L->nvdisasm_id[0])
         return -1;
@@ -169,7 +169,8 @@ int au_op_cache_get(lister *L, const code_line *k, const char *flags, const char
 {
     char key[1700], path[4400], *buf, *body;
     size_t len, blen;
-    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 || au_op_read_code_file(path, &buf, &len) != AU_OK)
+    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 ||
+        au_op_read_code_file(path, &buf, &len) != AU_OK)
         return 0;
     int hit = 0;
     if (entry_body(buf, len, key, &body, &blen) && au_op_listing_ok(body, blen, k->mangled)) {
@@ -187,7 +188,8 @@ int au_op_cache_get(lister *L, const code_line *k, const char *flags, const char
 void au_op_cache_put(lister *L, const code_line *k, const char *flags, const char *listing, size_t len)
 {
     char key[1700], path[4400], tmp[4200];
-    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 || !au_op_listing_ok(listing, len, k->mangled))
+    if (cache_entry(L, k, flags, key, sizeof key, path, sizeof path) != 0 ||
+        !au_op_listing_ok(listing, len, k->mangled))
         return;
     snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", L->cache_dir);
     int fd = mkstemp(tmp);
@@ -206,4 +208,3 @@ void au_op_cache_put(lister *L, const code_line *k, const char *flags, const cha
     if (!ok || rename(tmp, path) != 0)
         unlink(tmp);
 }
-

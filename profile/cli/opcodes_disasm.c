@@ -93,7 +93,12 @@ static uint64_t le(const unsigned char *p, int n)
  * nvdisasm --cuda-function-index; -1 if not found or not a cubin. */
 static long elf_function_index(const unsigned char *f, size_t size, const char *name)
 {
-    if (size < 64 || memcmp(f, "\x7f" "ELF", 4) != 0 || f[4] != 2 || f[5] != 1)
+    if (size < 64 ||
+        memcmp(f,
+               "\x7f"
+               "ELF",
+               4) != 0 ||
+        f[4] != 2 || f[5] != 1)
         return -1;
     uint64_t shoff = le(f + 0x28, 8), shentsize = le(f + 0x3a, 2), shnum = le(f + 0x3c, 2);
     if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize)
@@ -122,7 +127,6 @@ static long elf_function_index(const unsigned char *f, size_t size, const char *
     }
     return -1;
 }
-
 
 /* FNV-1a, 64 bits, continued from h (FNV_START for a new hash): the listing cache's hash of a
  * cubin's content, of a key and of an entry's listing. */
@@ -290,7 +294,7 @@ typedef struct {
     size_t *fn; /* its functions: indices of code lines */
     size_t n;
     pid_t pid;
-    int ok;     /* nvdisasm exited with 0 */
+    int ok; /* nvdisasm exited with 0 */
 } batch;
 
 static void batch_free(batch *b)

@@ -15,15 +15,15 @@
 typedef struct {
     char *demangled, *mangled;
     uint32_t crc;
-    int want;            /* a launch with shared-atomic jobs needs its listing (2: cubin read) */
-    int have_cubin;      /* its cubin could be read */
-    long sym;            /* its symbol index in the cubin, -1 if not found */
-    uint64_t hash;       /* FNV-1a of the cubin's bytes (hashed: for the listing cache) */
-    size_t size;         /* the cubin's size */
+    int want;       /* a launch with shared-atomic jobs needs its listing (2: cubin read) */
+    int have_cubin; /* its cubin could be read */
+    long sym;       /* its symbol index in the cubin, -1 if not found */
+    uint64_t hash;  /* FNV-1a of the cubin's bytes (hashed: for the listing cache) */
+    size_t size;    /* the cubin's size */
     int hashed;
     au_load_sites sites; /* where the kernel's shared loads sit (found once, at its first launch) */
     int have_sites;
-    int warned;          /* its listing's lack of atomics was said */
+    int warned; /* its listing's lack of atomics was said */
 } code_line;
 
 /* What lists the kernels: the tools, the listing cache, the counts for --timing. */

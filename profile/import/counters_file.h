@@ -28,10 +28,10 @@ typedef enum {
 /* One line as the reader hands it over (NUL-terminated, in the reader's buffer, writable). */
 typedef struct {
     au_cf_kind kind;
-    char *line;    /* the whole line */
-    char *level;   /* tagged lines: what follows "<pid> " ("error: ...", "code: ..."); else NULL */
-    char *text;    /* CODE, GRAPH, TIMING: what follows "code: ", "graph: ", "info: timing: " */
-    long lineno;   /* 1-based */
+    char *line;  /* the whole line */
+    char *level; /* tagged lines: what follows "<pid> " ("error: ...", "code: ..."); else NULL */
+    char *text;  /* CODE, GRAPH, TIMING: what follows "code: ", "graph: ", "info: timing: " */
+    long lineno; /* 1-based */
 } au_cf_line;
 
 /* The kind of `line` (NUL-terminated), with l filled in. */

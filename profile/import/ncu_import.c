@@ -24,13 +24,12 @@
 #include <string.h>
 
 #define EXPORT_MAX_BYTES ((size_t)1 << 30)
-#define MAX_COLS 64
+#define MAX_COLS         64
 
 /* Columns we read; index into col[] */
 enum { C_ID, C_PID, C_KERNEL, C_BLOCK, C_GRID, C_CC, C_METRIC, C_UNIT, C_VALUE, C_N };
-static const char *const col_names[C_N] = {"ID",  "Process ID",  "Kernel Name", "Block Size",
-                                           "Grid Size", "CC", "Metric Name", "Metric Unit",
-                                           "Metric Value"};
+static const char *const col_names[C_N] = {"ID", "Process ID",  "Kernel Name", "Block Size",  "Grid Size",
+                                           "CC", "Metric Name", "Metric Unit", "Metric Value"};
 static const int col_required[C_N] = {1, 0, 1, 0, 0, 0, 1, 0, 1};
 
 /* One error message format for the whole reader. */
@@ -83,8 +82,8 @@ static int unit_scale(const char *unit, const char *metric, double *scale)
     static const struct {
         const char *u;
         double k;
-    } time_units[] = {{"ns", 1},      {"nsecond", 1},  {"us", 1e3},    {"usecond", 1e3},
-                      {"ms", 1e6},    {"msecond", 1e6}, {"s", 1e9},     {"second", 1e9}};
+    } time_units[] = {{"ns", 1},   {"nsecond", 1},   {"us", 1e3}, {"usecond", 1e3},
+                      {"ms", 1e6}, {"msecond", 1e6}, {"s", 1e9},  {"second", 1e9}};
     *scale = 1;
     if (!*unit)
         return AU_OK;
@@ -109,8 +108,8 @@ static int unit_scale(const char *unit, const char *metric, double *scale)
         base = unit + 1;
     else
         k = 1;
-    static const char *const bases[] = {"inst", "cycle", "warp", "byte", "sector", "request",
-                                        "wavefront", "SM", "block", "thread", "pass", "register"};
+    static const char *const bases[] = {"inst",      "cycle", "warp",  "byte",   "sector", "request",
+                                        "wavefront", "SM",    "block", "thread", "pass",   "register"};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; ++i) {
         size_t bl = strlen(bases[i]);
         /* accept "cycle", "cycle/cycle" style ratios only without prefix */
@@ -219,7 +218,7 @@ typedef struct {
     const au_metric_def *defs;
     size_t ndefs;
     struct csv_parser p;
-    au_csv_line fs;     /* the fields of the current line */
+    au_csv_line fs; /* the fields of the current line */
     launch_map map;
     launch_extra *extra; /* per launch read from this export, from first_launch on */
     size_t extra_cap, first_launch;
@@ -390,8 +389,8 @@ static int read_row(import_state *st, const char *line, size_t ll)
     if (strncmp(line, "\"ID\",", 5) == 0) {
         /* two exports appended into one file: the same header again is read on */
         if (strcmp(line, st->header) != 0)
-            return fail(st->name, st->lineno,
-                        "a second CSV header, unlike the one on line %ld (two exports appended?)", st->header_line);
+            return fail(st->name, st->lineno, "a second CSV header, unlike the one on line %ld (two exports appended?)",
+                        st->header_line);
         st->header_again = st->lineno;
         return AU_OK;
     }

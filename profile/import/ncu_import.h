@@ -14,9 +14,9 @@ extern "C" {
 
 /* The header row of Nsight Compute's long CSV format, which atomutil's own counters files use too
  * (docs/live-profiling.md). */
-#define AU_NCU_CSV_HEADER                                                                          \
+#define AU_NCU_CSV_HEADER                                                                         \
     "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","           \
-    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\","  \
+    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\"," \
     "\"Metric Unit\",\"Metric Value\"\n"
 
 /* Appends one au_launch per profiled launch (in the order of first appearance) to r and sets

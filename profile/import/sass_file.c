@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define SASS_MAX_BYTES ((size_t)1 << 31)
-#define NCOL 10
+#define NCOL           10
 
 /* Keeps s (owned) in d's string list, reusing one of the last two strings when equal (rows of a
  * launch repeat its kernel and function names). */
@@ -93,8 +93,7 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
         static const int numeric[NCOL] = {1, 1, 0, 1, 0, 1, 1, 1, 1, 1};
         for (int i = 0; i < NCOL && rc == AU_OK; ++i)
             if (numeric[i] && num(fs.f[i], &v[i], i < 7))
-                rc = au_set_error_at(AU_E_PARSE, name, lineno, "field %d '%.30s' is not a number >= 0",
-                                     i + 1, fs.f[i]);
+                rc = au_set_error_at(AU_E_PARSE, name, lineno, "field %d '%.30s' is not a number >= 0", i + 1, fs.f[i]);
         if (rc == AU_OK && (v[3] > 4294967295.0 || v[5] > 4294967295.0 || v[6] > 1e6))
             rc = au_set_error_at(AU_E_PARSE, name, lineno, "cubin_crc, pc_offset or sm out of range");
         if (rc == AU_OK && au_grow(&d->rows, &d->cap, d->count, sizeof *d->rows, 1024) != 0)
@@ -107,8 +106,8 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
             if (!k || !fn)
                 rc = au_set_error(AU_E_NOMEM, "out of memory");
             else
-                d->rows[d->count++] = (au_sass_row){(long long)v[0], (long long)v[1], k, (uint32_t)v[3], fn,
-                                                    (uint32_t)v[5], (int)v[6], v[7], v[8], v[9]};
+                d->rows[d->count++] = (au_sass_row){(long long)v[0], (long long)v[1], k,    (uint32_t)v[3], fn,
+                                                    (uint32_t)v[5],  (int)v[6],       v[7], v[8],           v[9]};
         }
         au_csv_line_clear(&fs);
     }
@@ -259,7 +258,8 @@ int au_sass_ops_parse(const char *text, size_t len, au_sass_ops *ops)
         if (!fn || !instruction(line, &pc, &op, &ol))
             continue;
         in_block = 0;
-        if (!((ol >= 5 && strncmp(op, "ATOMS", 5) == 0) || (ol >= 4 && strncmp(op, "ATOM", 4) == 0 && (op[4] == '.' || op[4] == ' ' || ol == 4))))
+        if (!((ol >= 5 && strncmp(op, "ATOMS", 5) == 0) ||
+              (ol >= 4 && strncmp(op, "ATOM", 4) == 0 && (op[4] == '.' || op[4] == ' ' || ol == 4))))
             continue;
         if (au_grow(&ops->v, &ops->cap, ops->count, sizeof *ops->v, 64) != 0) {
             free(fn);
@@ -298,7 +298,6 @@ void au_sass_ops_free(au_sass_ops *ops)
     memset(ops, 0, sizeof *ops);
 }
 
-
 /* ------------------------------------------------------------------ load sites of CAS loops */
 
 enum { SITE_OTHER = 0, SITE_LOAD, SITE_CAST, SITE_BRANCH };
@@ -306,8 +305,8 @@ enum { SITE_OTHER = 0, SITE_LOAD, SITE_CAST, SITE_BRANCH };
 typedef struct {
     uint32_t pc;
     int kind;
-    long target;      /* SITE_BRANCH: target pc, -1 unknown */
-    char label[48];   /* SITE_BRANCH: nvdisasm label of the target, "" when an address */
+    long target;    /* SITE_BRANCH: target pc, -1 unknown */
+    char label[48]; /* SITE_BRANCH: nvdisasm label of the target, "" when an address */
 } site_ins;
 
 typedef struct {
@@ -399,8 +398,8 @@ int au_sass_load_sites(const char *text, size_t len, const char *function, au_lo
             int cas = 0, inner = 1;
             for (size_t i = first; i <= b; ++i) {
                 cas |= ins[i].kind == SITE_CAST;
-                if (i != b && ins[i].kind == SITE_BRANCH && ins[i].target >= 0 &&
-                    ins[i].target <= (long)ins[i].pc && ins[i].target >= (long)ins[first].pc)
+                if (i != b && ins[i].kind == SITE_BRANCH && ins[i].target >= 0 && ins[i].target <= (long)ins[i].pc &&
+                    ins[i].target >= (long)ins[first].pc)
                     inner = 0;
             }
             cas = cas && inner && b - first + 1 <= 24;

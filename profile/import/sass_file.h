@@ -14,8 +14,7 @@
 extern "C" {
 #endif
 
-#define AU_SASS_CSV_HEADER \
-    "launch_id,process_id,kernel,cubin_crc,function,pc_offset,sm,inst,threads,wavefronts\n"
+#define AU_SASS_CSV_HEADER "launch_id,process_id,kernel,cubin_crc,function,pc_offset,sm,inst,threads,wavefronts\n"
 
 /* One row: one shared-atomic instruction of one launch on one SM. */
 typedef struct au_sass_row {
@@ -45,8 +44,8 @@ void au_sass_free(au_sass_data *d);
 typedef struct au_sass_op {
     char *function; /* mangled */
     uint32_t pc;
-    char opcode[32]; /* "ATOMS.POPC.INC.32", "ATOMS.CAS", ... (mnemonic with modifiers) */
-    char source[160];/* "file.cu:64" from nvdisasm -g line info, else "" */
+    char opcode[32];  /* "ATOMS.POPC.INC.32", "ATOMS.CAS", ... (mnemonic with modifiers) */
+    char source[160]; /* "file.cu:64" from nvdisasm -g line info, else "" */
 } au_sass_op;
 
 typedef struct au_sass_ops {

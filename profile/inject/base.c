@@ -21,8 +21,10 @@
 /* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .graph_done = PTHREAD_COND_INITIALIZER,
-                     .launch_done = PTHREAD_COND_INITIALIZER, .fd = -1};
+inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                     .graph_done = PTHREAD_COND_INITIALIZER,
+                     .launch_done = PTHREAD_COND_INITIALIZER,
+                     .fd = -1};
 
 /* ------------------------------------------------------------------ output */
 
@@ -90,14 +92,14 @@ void au_report_cupti(const char *call, CUptiResult r)
         name = fn;
     }
     switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        au_diag("error", "permission: %s: %s", name, cupti_err(r));
-        break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: au_diag("error", "permission: %s: %s", name, cupti_err(r)); break;
     case CUPTI_ERROR_HARDWARE_BUSY:
         /* measured: children of a profiled process on the same GPU (multiprocessing) get this
          * while the parent's range profiler is enabled (docs/live-profiling.md) */
-        au_diag("error", "busy: %s: the GPU's counters are held by another process (one process at a time "
-                "can profile a GPU): the launches of process %ld on this device are not measured", name, au_g.pid);
+        au_diag("error",
+                "busy: %s: the GPU's counters are held by another process (one process at a time "
+                "can profile a GPU): the launches of process %ld on this device are not measured",
+                name, au_g.pid);
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
         au_diag("error", "subscriber: %s: %s", name, cupti_err(r));
@@ -107,11 +109,8 @@ void au_report_cupti(const char *call, CUptiResult r)
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_SUPPORTED:
-        au_diag("error", "unsupported: %s: %s", name, cupti_err(r));
-        break;
-    default:
-        au_diag("error", "cupti: %s: %s", name, cupti_err(r));
+    case CUPTI_ERROR_NOT_SUPPORTED: au_diag("error", "unsupported: %s: %s", name, cupti_err(r)); break;
+    default: au_diag("error", "cupti: %s: %s", name, cupti_err(r));
     }
 }
 

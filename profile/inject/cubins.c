@@ -43,7 +43,7 @@ static struct {
     pthread_mutex_t lock;
     cubin **v;
     size_t n, cap;
-    double t_loaded; /* seconds in the module-load callback */
+    double t_loaded;   /* seconds in the module-load callback */
     seen_kernel *seen; /* au_g.lock */
     size_t nseen, capseen;
 } s = {.lock = PTHREAD_MUTEX_INITIALIZER};

@@ -46,7 +46,6 @@ static void disable_ctx(ctx_state *c)
     if (c->npend)
         au_diag("warning", "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
-
 }
 
 static ctx_state *find_ctx(CUcontext ctx)
@@ -90,13 +89,15 @@ static ctx_state *get_ctx(CUcontext ctx)
     ds.api = au_g.col == &au_sass_collector ? CUPTI_PROFILER_SASS_METRICS : CUPTI_PROFILER_RANGE_PROFILING;
     if (cuptiProfilerDeviceSupported(&ds) == CUPTI_SUCCESS &&
         ds.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-        const char *why = ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "architecture (needs compute capability 7.5 or newer)"
-                          : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "virtualized GPU (vGPU) without profiling enabled"
-                          : ds.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing mode"
-                          : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "crypto-mining processor"
-                          : ds.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL"
-                          : ds.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI"
-                                                                              : "configuration";
+        const char *why =
+            ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                ? "architecture (needs compute capability 7.5 or newer)"
+            : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "virtualized GPU (vGPU) without profiling enabled"
+            : ds.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing mode"
+            : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "crypto-mining processor"
+            : ds.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "WSL"
+            : ds.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "SLI"
+                                                                               : "configuration";
         au_diag("error", "unsupported: device %d (%s) cannot be profiled: %s", (int)c->dev, c->dev_name, why);
         c->failed = 1;
         return c;
@@ -117,7 +118,8 @@ static int func_attr(CUfunction f, CUfunction_attribute a, int *v)
     if (cuFuncGetAttribute(v, a, f) == CUDA_SUCCESS)
         return 0;
     CUdevice dev;
-    return cuCtxGetDevice(&dev) == CUDA_SUCCESS && cuKernelGetAttribute(v, a, (CUkernel)f, dev) == CUDA_SUCCESS ? 0 : -1;
+    return cuCtxGetDevice(&dev) == CUDA_SUCCESS && cuKernelGetAttribute(v, a, (CUkernel)f, dev) == CUDA_SUCCESS ? 0
+                                                                                                                : -1;
 }
 
 /* Blocks per cluster a kernel was compiled for (__cluster_dims__), 0 when none. */
@@ -161,8 +163,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
         l->func = p->f;
         if (p->config) {
             l->grid[0] = p->config->gridDimX, l->grid[1] = p->config->gridDimY, l->grid[2] = p->config->gridDimZ;
-            l->block[0] = p->config->blockDimX, l->block[1] = p->config->blockDimY,
-            l->block[2] = p->config->blockDimZ;
+            l->block[0] = p->config->blockDimX, l->block[1] = p->config->blockDimY, l->block[2] = p->config->blockDimZ;
             *stream = p->config->hStream;
             for (unsigned i = 0; p->config->attrs && i < p->config->numAttrs; ++i)
                 if (p->config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
@@ -175,8 +176,7 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
         }
         return 1;
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -224,8 +224,10 @@ static void wait_launches(const ctx_state *c)
     while (others_in_flight(c) && !au_g.exiting)
         if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
             if (au_g.launch_wait_timeouts++ == 0)
-                au_diag("warning", "a launch waited %d s for another thread's launch in its context and went on: "
-                        "launches running at the same time may be measured wrongly", AU_LAUNCH_WAIT_S);
+                au_diag("warning",
+                        "a launch waited %d s for another thread's launch in its context and went on: "
+                        "launches running at the same time may be measured wrongly",
+                        AU_LAUNCH_WAIT_S);
             break;
         }
     au_g.t_launch_wait += au_now() - t0;
@@ -376,8 +378,8 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     l->cluster = 1;
     if (p->hStream)
         cuptiGetStreamId(cb->context, p->hStream, &l->stream_id);
-    if (au_share_acquire(c) != 0 || c->failed || c->in_graph || au_g.graph_open || au_g.captures > 0 ||
-        au_g.exiting || au_g.col->graph_begin(c) != 0) {
+    if (au_share_acquire(c) != 0 || c->failed || c->in_graph || au_g.graph_open || au_g.captures > 0 || au_g.exiting ||
+        au_g.col->graph_begin(c) != 0) {
         free(l->kernel);
         l->kernel = NULL;
         au_g.graph_skipped++;
@@ -443,27 +445,27 @@ static void wait_for_graph(void)
 }
 
 /* The driver calls the library follows, each once: its kind and CUPTI_DRIVER_TRACE_CBID_<name>. */
-#define AU_DRIVER_CALLBACKS(X)                                                                     \
-    X(LAUNCH, cuLaunchKernel)                                                                      \
-    X(LAUNCH, cuLaunchKernel_ptsz)                                                                 \
-    X(LAUNCH, cuLaunchKernelEx)                                                                    \
-    X(LAUNCH, cuLaunchKernelEx_ptsz)                                                               \
-    X(LAUNCH, cuLaunchCooperativeKernel)                                                           \
-    X(LAUNCH, cuLaunchCooperativeKernel_ptsz)                                                      \
-    X(GRAPH_LAUNCH, cuGraphLaunch)                                                                 \
-    X(GRAPH_LAUNCH, cuGraphLaunch_ptsz)                                                            \
-    X(BEGIN_CAPTURE, cuStreamBeginCapture)                                                         \
-    X(BEGIN_CAPTURE, cuStreamBeginCapture_ptsz)                                                    \
-    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2)                                                      \
-    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2_ptsz)                                                 \
-    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph)                                                  \
-    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph_ptsz)                                             \
-    X(END_CAPTURE, cuStreamEndCapture)                                                             \
-    X(END_CAPTURE, cuStreamEndCapture_ptsz)                                                        \
-    X(INSTANTIATE, cuGraphInstantiate)                                                             \
-    X(INSTANTIATE, cuGraphInstantiate_v2)                                                          \
-    X(INSTANTIATE, cuGraphInstantiateWithFlags)                                                    \
-    X(INSTANTIATE, cuGraphInstantiateWithParams)                                                   \
+#define AU_DRIVER_CALLBACKS(X)                         \
+    X(LAUNCH, cuLaunchKernel)                          \
+    X(LAUNCH, cuLaunchKernel_ptsz)                     \
+    X(LAUNCH, cuLaunchKernelEx)                        \
+    X(LAUNCH, cuLaunchKernelEx_ptsz)                   \
+    X(LAUNCH, cuLaunchCooperativeKernel)               \
+    X(LAUNCH, cuLaunchCooperativeKernel_ptsz)          \
+    X(GRAPH_LAUNCH, cuGraphLaunch)                     \
+    X(GRAPH_LAUNCH, cuGraphLaunch_ptsz)                \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture)             \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_ptsz)        \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2)          \
+    X(BEGIN_CAPTURE, cuStreamBeginCapture_v2_ptsz)     \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph)      \
+    X(BEGIN_CAPTURE, cuStreamBeginCaptureToGraph_ptsz) \
+    X(END_CAPTURE, cuStreamEndCapture)                 \
+    X(END_CAPTURE, cuStreamEndCapture_ptsz)            \
+    X(INSTANTIATE, cuGraphInstantiate)                 \
+    X(INSTANTIATE, cuGraphInstantiate_v2)              \
+    X(INSTANTIATE, cuGraphInstantiateWithFlags)        \
+    X(INSTANTIATE, cuGraphInstantiateWithParams)       \
     X(INSTANTIATE, cuGraphInstantiateWithParams_ptsz)
 
 typedef enum { CB_OTHER, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_BEGIN_CAPTURE, CB_END_CAPTURE, CB_INSTANTIATE } cb_kind;
@@ -471,13 +473,11 @@ typedef enum { CB_OTHER, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_BEGIN_CAPTURE, CB_END_CA
 static cb_kind driver_cb_kind(CUpti_CallbackId id)
 {
     switch (id) {
-#define AU_CB_CASE(kind, name)                                                                     \
-    case CUPTI_DRIVER_TRACE_CBID_##name:                                                           \
-        return CB_##kind;
+#define AU_CB_CASE(kind, name) \
+    case CUPTI_DRIVER_TRACE_CBID_##name: return CB_##kind;
         AU_DRIVER_CALLBACKS(AU_CB_CASE)
 #undef AU_CB_CASE
-    default:
-        return CB_OTHER;
+    default: return CB_OTHER;
     }
 }
 
@@ -580,29 +580,31 @@ static void at_exit(void)
         return;
     }
     au_g.exiting = 1;
-    pthread_cond_broadcast(&au_g.graph_done); /* launches waiting for a graph go on, unmeasured */
+    pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
     pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
     au_share_report();
     if (au_g.share_skipped)
-        au_diag("warning", "not measured: %lld launches on a GPU whose counters another profiled process held "
-                "(a wait of %.0f s ran out)", au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
+        au_diag("warning",
+                "not measured: %lld launches on a GPU whose counters another profiled process held "
+                "(a wait of %.0f s ran out)",
+                au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
     if (au_g.graph_skipped)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)
         au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
-    au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads",
-            au_g.measured, au_g.t_launch, au_cubin_load_seconds());
-    au_diag("info", "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
+    au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads", au_g.measured,
+            au_g.t_launch, au_cubin_load_seconds());
+    au_diag("info",
+            "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
             "switching counter sets (%lld switches; %lld launches without clusters kept in the cluster set), "
             "%.3f s keeping kernels' code; %.3f s waiting for other threads' launches (%lld waits, %lld ran out)",
             au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code, au_g.t_launch_wait,
             au_g.launch_waits, au_g.launch_wait_timeouts);
     if (au_g.capture_skipped)
-        au_diag("warning", "not measured: %lld launches made while a stream was being captured",
-                au_g.capture_skipped);
+        au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
     if (au_g.fd >= 0) {
         close(au_g.fd);
         au_g.fd = -1;
@@ -670,23 +672,23 @@ EXPORT int InitializeInjection(void)
                 strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
                 continue;
             if (au_g.nmetrics[set] == AU_INJECT_MAX_METRICS) {
-                au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
-                        defs[i].name);
+                au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected", defs[i].name);
                 break;
             }
             unsigned ctr = defs[i].counter;
-            au_g.atomic_metric[set][au_g.nmetrics[set]] =
-                ctr == AU_C_JOBS || ctr == AU_C_CAS || ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
-                ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
+            au_g.atomic_metric[set][au_g.nmetrics[set]] = ctr == AU_C_JOBS || ctr == AU_C_CAS ||
+                                                          ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
+                                                          ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
             au_g.metrics[set][au_g.nmetrics[set]++] = defs[i].name;
         }
 
     CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
-    CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
-                                    CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING), goto fail);
+    CUPTI_CHECK(
+        cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
+        goto fail);
     if (au_g.cubin_dir && *au_g.cubin_dir)
-        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE,
-                                        CUPTI_CBID_RESOURCE_MODULE_LOADED), goto fail);
+        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+                    goto fail);
     static const CUpti_CallbackId launches[] = {
 #define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
         AU_DRIVER_CALLBACKS(AU_CB_ID)

@@ -49,32 +49,32 @@ typedef struct ctx_state {
     uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
-    int next_set;  /* the set the collector's enable() starts with (the next launch's) */
-    int in_graph;  /* a graph launch's range is open (range.c) */
+    int next_set;                /* the set the collector's enable() starts with (the next launch's) */
+    int in_graph;                /* a graph launch's range is open (range.c) */
     pending_launch graph_launch; /* ... and the row it will write */
-    char chip[64]; /* the chip name (range.c) */
+    char chip[64];               /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
-    int inflight;  /* measured launch calls of this context between their enter and exit callbacks */
+    int inflight; /* measured launch calls of this context between their enter and exit callbacks */
     struct ctx_state *next;
 } ctx_state;
 
 /* One way of collecting; every function is called with the global lock held. */
 /* The kernel nodes of an instantiated graph (graphs.c). */
 typedef struct au_graph_kernels {
-    long long index;       /* the graph's number in this process (0, 1, ...) */
-    char **names;          /* mangled names of its kernels, each once */
+    long long index; /* the graph's number in this process (0, 1, ...) */
+    char **names;    /* mangled names of its kernels, each once */
     size_t n, cap;
-    size_t kernel_nodes;   /* kernel nodes, child graphs' included */
+    size_t kernel_nodes;        /* kernel nodes, child graphs' included */
     unsigned grid[3], block[3]; /* the first kernel node's */
 } au_graph_kernels;
 
 typedef struct collector {
     const char *name;
-    int (*setup)(ctx_state *c);   /* once per context, at its first launch */
-    int (*enable)(ctx_state *c);  /* make c the collecting context */
-    void (*flush)(ctx_state *c);  /* write what finished launches measured */
-    void (*pause)(ctx_state *c);  /* stop collecting (stream capture, graph launch) */
+    int (*setup)(ctx_state *c);  /* once per context, at its first launch */
+    int (*enable)(ctx_state *c); /* make c the collecting context */
+    void (*flush)(ctx_state *c); /* write what finished launches measured */
+    void (*pause)(ctx_state *c); /* stop collecting (stream capture, graph launch) */
     int (*resume)(ctx_state *c);
     void (*disable)(ctx_state *c);
     int (*use_set)(ctx_state *c, int set); /* counter set of the next launch (NULL: one set) */
@@ -87,19 +87,19 @@ typedef struct collector {
 } collector;
 
 /* One GPU's counters as shared with other profiled processes (share.c). */
-#define AU_INJECT_MAX_DEVS 64
+#define AU_INJECT_MAX_DEVS  64
 #define AU_SHARE_MAX_WAIT_S 60.0 /* a launch waits this long for the lock at most */
 typedef struct share_dev {
-    int tried;         /* the lock files were looked for */
-    int lfd, wfd;      /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
-    int held;          /* this process holds the lock */
-    int acquiring;     /* a thread of this process waits for it */
-    int gave_up;       /* a wait ran out: this process measures nothing more on the GPU */
-    int waited;        /* ... at least once (said so) */
-    int yielded;       /* the lock was given up to a waiter: let it take it first */
-    double since;      /* when it was taken */
-    double active;     /* when this process last launched there (or took the lock) */
-    double t_wait;     /* seconds spent waiting */
+    int tried;     /* the lock files were looked for */
+    int lfd, wfd;  /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
+    int held;      /* this process holds the lock */
+    int acquiring; /* a thread of this process waits for it */
+    int gave_up;   /* a wait ran out: this process measures nothing more on the GPU */
+    int waited;    /* ... at least once (said so) */
+    int yielded;   /* the lock was given up to a waiter: let it take it first */
+    double since;  /* when it was taken */
+    double active; /* when this process last launched there (or took the lock) */
+    double t_wait; /* seconds spent waiting */
     long long handovers, timeouts;
 } share_dev;
 
@@ -123,22 +123,22 @@ typedef struct inject_state {
     size_t max_ranges;
     ctx_state *contexts;
     int profiler_initialized;
-    int captures;              /* stream captures in progress in this process */
-    long long graph_skipped;   /* graph launches, not measured */
-    long long graph_measured;  /* graph launches measured as one range each */
-    int graphs;                /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
-    int graph_open;            /* a graph launch's range is open, by graph_owner's launch call */
+    int captures;             /* stream captures in progress in this process */
+    long long graph_skipped;  /* graph launches, not measured */
+    long long graph_measured; /* graph launches measured as one range each */
+    int graphs;               /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
+    int graph_open;           /* a graph launch's range is open, by graph_owner's launch call */
     pthread_t graph_owner;
-    pthread_cond_t graph_done; /* signalled when it closes */
-    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
-    long long launch_waits;    /* launches that waited for another thread's launch in their context */
-    long long launch_wait_timeouts; /* ... and went on after AU_LAUNCH_WAIT_S */
-    double t_launch_wait;      /* seconds spent so waiting */
-    long long measured;        /* launches measured (rows written) */
-    double t_launch;           /* seconds spent in launch callbacks (module loads: au_cubin_load_seconds) */
+    pthread_cond_t graph_done;        /* signalled when it closes */
+    pthread_cond_t launch_done;       /* signalled when a measured launch's call returns (inject.c, wait_launches) */
+    long long launch_waits;           /* launches that waited for another thread's launch in their context */
+    long long launch_wait_timeouts;   /* ... and went on after AU_LAUNCH_WAIT_S */
+    double t_launch_wait;             /* seconds spent so waiting */
+    long long measured;               /* launches measured (rows written) */
+    double t_launch;                  /* seconds spent in launch callbacks (module loads: au_cubin_load_seconds) */
     double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
-    long long set_switches;    /* counter-set switches (disable and enable) */
-    long long set_kept;        /* launches without clusters measured with the cluster set (quiet kernels) */
+    long long set_switches;           /* counter-set switches (disable and enable) */
+    long long set_kept;               /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     /* kernels by identity (pending_launch.func): 1 if every measured launch was quiet, 2 once one
@@ -153,7 +153,7 @@ typedef struct inject_state {
     share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal (share.c) */
     int watcher_started;
     long long share_skipped; /* launches run unmeasured after waiting too long for the counters */
-    const char *cubin_dir; /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
+    const char *cubin_dir;   /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
 /* base.c: the shared state and what every module uses (it calls no other module). */
@@ -193,13 +193,13 @@ void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
 void au_cubin_write_crc32(uint32_t crc);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
-#define CUPTI_CHECK(call, action)                                                                  \
-    do {                                                                                           \
-        CUptiResult r_ = (call);                                                                   \
-        if (r_ != CUPTI_SUCCESS) {                                                                 \
-            au_report_cupti(#call, r_);                                                            \
-            action;                                                                                \
-        }                                                                                          \
+#define CUPTI_CHECK(call, action)       \
+    do {                                \
+        CUptiResult r_ = (call);        \
+        if (r_ != CUPTI_SUCCESS) {      \
+            au_report_cupti(#call, r_); \
+            action;                     \
+        }                               \
     } while (0)
 
 #endif

@@ -32,8 +32,8 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     snprintf(prefix, sizeof prefix,
              "\"%lld\",\"%ld\",\"%s\",\"localhost\",\"%s\",\"%u\",\"%u\",\"(%u, %u, %u)\","
              "\"(%u, %u, %u)\",\"%d\",\"%d.%d\",\"atomutil\",",
-             l->id, au_g.pid, au_g.proc_name, kq, c->ctx_id, l->stream_id, l->block[0], l->block[1],
-             l->block[2], l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
+             l->id, au_g.pid, au_g.proc_name, kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
+             l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
     for (size_t i = 0; i < nm + 3; ++i) {
         char row[2048];
         int n;
@@ -42,14 +42,11 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         if (i < nm)
             n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%.17g\"\n", prefix, metrics[i], values[i]);
         else if (i == nm)
-            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%s\"\n", prefix, AU_METRIC_DEVICE_NAME,
-                         c->dev_name);
+            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%s\"\n", prefix, AU_METRIC_DEVICE_NAME, c->dev_name);
         else if (i == nm + 1)
-            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%d\"\n", prefix, AU_METRIC_SM_COUNT,
-                         c->sm_count);
+            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%d\"\n", prefix, AU_METRIC_SM_COUNT, c->sm_count);
         else
-            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%u\"\n", prefix, AU_METRIC_CLUSTER_SIZE,
-                         l->cluster);
+            n = snprintf(row, sizeof row, "%s\"%s\",\"\",\"%u\"\n", prefix, AU_METRIC_CLUSTER_SIZE, l->cluster);
         if (n < 0 || (size_t)n >= sizeof row)
             continue;
         if (used + (size_t)n > cap) {
@@ -77,14 +74,14 @@ static void range_flush(ctx_state *c)
     int set = c->cur;
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return);
+    CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return );
     if (dec.numOfRangeDropped)
         au_diag("warning", "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     info.pCounterDataImage = c->cdata[set];
     info.counterDataImageSize = c->cdata_size[set];
-    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), return);
+    CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), return );
     size_t n = info.numTotalRanges;
     if (n > c->npend) {
         au_diag("warning", "%zu ranges for %zu launches: extra ranges ignored", n, c->npend);
@@ -130,25 +127,27 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     hi.pCounterAvailabilityImage = avail;
     CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
     c->host[set] = hi.pHostObject;
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
-        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
+                                                           CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = c->host[set];
     add.ppMetricNames = au_g.metrics[set];
     add.numMetrics = au_g.nmetrics[set];
     CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
-    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
+                                                            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     sz.pHostObject = c->host[set];
     CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&sz), return -1);
     c->config_size[set] = sz.configImageSize;
     if (!(c->config[set] = malloc(c->config_size[set])))
         return -1;
-    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize =
+                                                        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
     ci.pHostObject = c->host[set];
     ci.configImageSize = c->config_size[set];
     ci.pConfigImage = c->config[set];
     CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&ci), return -1);
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize =
+                                                        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
     np.configImageSize = c->config_size[set];
     np.pConfigImage = c->config[set];
     CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&np), return -1);
@@ -163,8 +162,8 @@ static int ensure_set(ctx_state *c, int set)
 {
     if (c->host[set])
         return 0;
-    CUpti_Profiler_GetCounterAvailability_Params av = {
-        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
+                                                           CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     av.ctx = c->ctx;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&av), return -1);
     uint8_t *avail = malloc(av.counterAvailabilityImageSize);
@@ -285,7 +284,7 @@ static void range_pause(ctx_state *c)
     range_flush(c);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), return);
+    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), return );
     c->started = 0;
 }
 
@@ -350,12 +349,12 @@ static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
     c->in_graph = 0;
     CUpti_RangeProfiler_PopRange_Params pp = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
     pp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), range_disable(c); return);
+    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), range_disable(c); return );
     /* the graph has run when its stream is idle */
     cuStreamSynchronize(stream);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), range_disable(c); return);
+    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), range_disable(c); return );
     c->started = 0;
     if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) == 0) {
         c->pend[c->npend++] = *l;
@@ -366,6 +365,6 @@ static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
 }
 
 const collector au_range_collector = {
-    "counters", range_setup, range_enable, range_flush, range_pause, range_resume, range_disable,
-    range_use_set, range_graph_begin, range_graph_end, 1,
+    "counters",    range_setup,   range_enable,      range_flush,     range_pause, range_resume,
+    range_disable, range_use_set, range_graph_begin, range_graph_end, 1,
 };

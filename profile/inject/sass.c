@@ -16,7 +16,6 @@
 
 #include "sass_file.h"
 
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,8 @@ static int sass_setup(ctx_state *c)
     for (int m = 0; m < NM; ++m) {
         CUptiResult r = CUPTI_ERROR_INVALID_METRIC_NAME;
         for (int k = 0; k < 2 && metric_names[m][k] && r != CUPTI_SUCCESS; ++k) {
-            CUpti_SassMetrics_GetProperties_Params gp = {.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+            CUpti_SassMetrics_GetProperties_Params gp = {.structSize =
+                                                             CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
             gp.pChipName = chip.pChipName;
             gp.pMetricName = metric_names[m][k];
             r = cuptiSassMetricsGetProperties(&gp);
@@ -64,7 +64,7 @@ static int sass_setup(ctx_state *c)
         const char *gr = getenv("ATOMUTIL_SASS_GRANULARITY");
         cfg[m].outputGranularity = gr && strcmp(gr, "sm") == 0     ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM
                                    : gr && strcmp(gr, "smsp") == 0 ? CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP
-                                                                    : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+                                                                   : CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
     }
     CUpti_SassMetricsSetConfig_Params sc = {.structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
     sc.numOfMetricConfig = NM;
@@ -87,7 +87,9 @@ static int sass_enable(ctx_state *c)
     return 0;
 }
 
-typedef struct { size_t rec; } rec_ref;
+typedef struct {
+    size_t rec;
+} rec_ref;
 static const CUpti_SassMetrics_Data *sort_recs;
 
 static int cmp_rec(const void *x, const void *y)
@@ -101,8 +103,8 @@ static int cmp_rec(const void *x, const void *y)
 }
 
 /* Writes the shared-atomic instructions of one group of records (one PC, one record per metric). */
-static void write_group(const pending_launch *l, const CUpti_SassMetrics_Data *recs, const rec_ref *grp,
-                        size_t ng, size_t ninst)
+static void write_group(const pending_launch *l, const CUpti_SassMetrics_Data *recs, const rec_ref *grp, size_t ng,
+                        size_t ninst)
 {
     const CUpti_SassMetrics_InstanceValue *val[NM] = {NULL};
     for (size_t k = 0; k < ng; ++k) {
@@ -133,9 +135,9 @@ static void write_group(const pending_launch *l, const CUpti_SassMetrics_Data *r
         uint64_t wav = val[M_WAVES] ? val[M_WAVES][i].value : 0;
         if (inst == 0 && wav == 0)
             continue;
-        int n = snprintf(line, sizeof line, "%lld,%ld,\"%s\",%u,\"%s\",%u,%zu,%llu,%llu,%llu\n", l->id,
-                         au_g.pid, kq, r0->cubinCrc, fq, r0->pcOffset, i, (unsigned long long)inst,
-                         (unsigned long long)thr, (unsigned long long)wav);
+        int n = snprintf(line, sizeof line, "%lld,%ld,\"%s\",%u,\"%s\",%u,%zu,%llu,%llu,%llu\n", l->id, au_g.pid, kq,
+                         r0->cubinCrc, fq, r0->pcOffset, i, (unsigned long long)inst, (unsigned long long)thr,
+                         (unsigned long long)wav);
         if (n < 0 || (size_t)n >= sizeof line)
             continue;
         if (used + (size_t)n > cap) {
@@ -160,7 +162,8 @@ static void sass_flush(ctx_state *c)
         return;
     if (cuCtxSynchronize() != CUDA_SUCCESS)
         au_diag("warning", "cuCtxSynchronize failed before flushing SASS metrics");
-    CUpti_SassMetricsGetDataProperties_Params dp = {.structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+    CUpti_SassMetricsGetDataProperties_Params dp = {.structSize =
+                                                        CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
     dp.ctx = c->ctx;
     CUPTI_CHECK(cuptiSassMetricsGetDataProperties(&dp), goto done);
     size_t nrec = dp.numOfPatchedInstructionRecords, ninst = dp.numOfInstances;

@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #define AU_SHARE_MIN_HOLD_S 1.0
-#define AU_SHARE_IDLE_S 0.02     /* no launch for this long: the holder is idle */
-#define AU_SHARE_YIELD_S 0.1     /* after giving the lock up, how long to leave it to a waiter */
-#define AU_SHARE_POLL_NS 2000000L   /* a waiter's poll of the lock: 2 ms */
-#define AU_SHARE_WATCH_NS 5000000L  /* the watcher's period: 5 ms */
+#define AU_SHARE_IDLE_S     0.02     /* no launch for this long: the holder is idle */
+#define AU_SHARE_YIELD_S    0.1      /* after giving the lock up, how long to leave it to a waiter */
+#define AU_SHARE_POLL_NS    2000000L /* a waiter's poll of the lock: 2 ms */
+#define AU_SHARE_WATCH_NS   5000000L /* the watcher's period: 5 ms */
 
 static void nap(long ns)
 {
@@ -149,8 +149,8 @@ static void *watcher(void *arg)
         for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
             share_dev *d = &au_g.share[dev];
             double t = au_now();
-            if (d->held && (t - d->active >= AU_SHARE_IDLE_S || t - d->since >= AU_SHARE_MIN_HOLD_S) &&
-                !busy(dev) && someone_waits(d))
+            if (d->held && (t - d->active >= AU_SHARE_IDLE_S || t - d->since >= AU_SHARE_MIN_HOLD_S) && !busy(dev) &&
+                someone_waits(d))
                 release(dev, 1);
         }
         pthread_mutex_unlock(&au_g.lock);
@@ -227,7 +227,8 @@ int au_share_acquire(ctx_state *c)
              * this process measures nothing more on the GPU */
             d->timeouts++;
             d->gave_up = 1;
-            au_diag("warning", "sharing: waited %.0f s for device %d's counters (another profiled process holds "
+            au_diag("warning",
+                    "sharing: waited %.0f s for device %d's counters (another profiled process holds "
                     "them): launches of process %ld on this device are not measured from now on",
                     AU_SHARE_MAX_WAIT_S, (int)c->dev, au_g.pid);
             break;
@@ -244,8 +245,8 @@ void au_share_launch_done(ctx_state *c)
     share_dev *d = dev_of(c);
     if (d)
         d->active = au_now();
-    if (!au_g.col->exclusive || !d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S ||
-        busy(c->dev) || !someone_waits(d))
+    if (!au_g.col->exclusive || !d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S || busy(c->dev) ||
+        !someone_waits(d))
         return;
     release(c->dev, 0);
 }
@@ -255,8 +256,10 @@ void au_share_report(void)
     for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
         share_dev *d = &au_g.share[dev];
         if (d->waited || d->handovers)
-            au_diag("info", "sharing: device %d: %.3f s waiting for its counters, %lld times given to another "
-                    "process, %lld waits given up", dev, d->t_wait, d->handovers, d->timeouts);
+            au_diag("info",
+                    "sharing: device %d: %.3f s waiting for its counters, %lld times given to another "
+                    "process, %lld waits given up",
+                    dev, d->t_wait, d->handovers, d->timeouts);
         if (d->held) {
             flock(d->lfd, LOCK_UN);
             d->held = 0;

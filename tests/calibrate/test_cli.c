@@ -10,8 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-static int parse(au_cal_config *cfg, char *err, const char *a0, const char *a1, const char *a2,
-                 const char *a3)
+static int parse(au_cal_config *cfg, char *err, const char *a0, const char *a1, const char *a2, const char *a3)
 {
     char *argv[6] = {"atomutil-calibrate", (char *)a0, (char *)a1, (char *)a2, (char *)a3, NULL};
     int argc = 1;
@@ -56,8 +55,7 @@ static void test_options(void)
     CHECK_EQ_INT(parse(&c, err, "--jobs", "64", NULL, NULL), AU_OK);
     CHECK(c.jobs == 64 && c.dsmem_jobs == 64); /* a given K holds for the dsmem families too */
     /* the dsmem families by name; a table needs add: measured too unless --merge is given */
-    const unsigned loc = 1u << au_cal_family_index("dsmem_local"),
-                   c16 = 1u << au_cal_family_index("dsmem_remote_c16"),
+    const unsigned loc = 1u << au_cal_family_index("dsmem_local"), c16 = 1u << au_cal_family_index("dsmem_remote_c16"),
                    add = 1u << au_cal_family_index("add");
     CHECK_EQ_INT(parse(&c, err, "--families", "add,dsmem_local,dsmem_remote_c16", NULL, NULL), AU_OK);
     CHECK(c.families == (add | loc | c16) && c.named == (add | loc | c16) && !c.add_implied);
@@ -66,8 +64,7 @@ static void test_options(void)
     CHECK_EQ_INT(parse(&c, err, "--families", "all,dsmem_local", NULL, NULL), AU_OK);
     CHECK(c.families == (1u << au_cal_nfamilies) - 1 && c.named == loc);
     {
-        char *argv[] = {"atomutil-calibrate", "--families", "dsmem_local", "--merge", "t.csv",
-                        "-o", "t.csv", NULL};
+        char *argv[] = {"atomutil-calibrate", "--families", "dsmem_local", "--merge", "t.csv", "-o", "t.csv", NULL};
         CHECK_EQ_INT(au_cal_parse_args(7, argv, &c, err, 256), AU_OK);
         CHECK(c.families == loc && strcmp(c.merge, "t.csv") == 0 && strcmp(c.output, "t.csv") == 0);
         CHECK(!c.add_implied);
@@ -77,8 +74,8 @@ static void test_options(void)
     CHECK_EQ_INT(parse(&c, err, "--point", "cast_spin:4:8:0", "--pattern", "bank"), AU_OK); /* a = lanes */
     CHECK_EQ_INT(parse(&c, err, "--point", "add:4:2:1", "--point", "cas64:64:32:0"), AU_OK);
     CHECK(c.mode == AU_CAL_MODE_POINTS && c.npoints == 2);
-    CHECK(c.points[1].family == au_cal_family_index("cas64") && c.points[1].n == 64 &&
-          c.points[1].a == 32 && c.points[1].c == 0);
+    CHECK(c.points[1].family == au_cal_family_index("cas64") && c.points[1].n == 64 && c.points[1].a == 32 &&
+          c.points[1].c == 0);
     CHECK_EQ_INT(parse(&c, err, "--compare", "a.csv", "b.csv", NULL), AU_OK);
     CHECK(c.mode == AU_CAL_MODE_COMPARE && strcmp(c.file_a, "a.csv") == 0 && strcmp(c.file_b, "b.csv") == 0);
     CHECK_EQ_INT(parse(&c, err, "--check-thinning", "f.csv", NULL, NULL), AU_OK);
@@ -181,13 +178,13 @@ static void test_binary(const char *bin, const char *dir)
     CHECK(strstr(line, "/no/such/a.csv") != NULL);
     /* the dsmem families: listed with their opcode and cluster size; --merge reads its table
      * before it looks for a GPU */
-    CHECK(list_has(bin, dir, "family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,"
-                             "cluster_size,operation"));
+    CHECK(list_has(bin, dir,
+                   "family,sass,width,pattern,a_max,wavefronts_per_pass,default_c_grid,"
+                   "cluster_size,operation"));
     CHECK(list_has(bin, dir, "add,ATOMS.ADD,32,bank,32,1,full,0,"));
     CHECK(list_has(bin, dir, "dsmem_local,ATOM.E.ADD,32,spread,32,1,zero,2,"));
     CHECK(list_has(bin, dir, "dsmem_remote_c16,ATOM.E.ADD,32,spread,32,1,zero,16,"));
-    CHECK_EQ_INT(run(bin, dir, "--families dsmem_local --merge /no/such/t.csv -o /dev/null", line,
-                     sizeof line), 1);
+    CHECK_EQ_INT(run(bin, dir, "--families dsmem_local --merge /no/such/t.csv -o /dev/null", line, sizeof line), 1);
     CHECK(strstr(line, "/no/such/t.csv") != NULL);
     /* the usage text ends with examples, and names every option's default */
     const char *u = au_cal_usage();

@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CASES 512
+#define MAX_CASES   512
 /* noise of a table cell: 2 % of its value or 3 MADs of its repetitions, whichever is larger, but
  * never more than 5 % (a cell that noisy hides what this test looks for) */
-#define NOISE_REL 0.02
-#define NOISE_MAD 3.0
-#define NOISE_MAX 0.05
+#define NOISE_REL   0.02
+#define NOISE_MAD   3.0
+#define NOISE_MAX   0.05
 /* a unit-bound measurement confirms a table value within this relative difference */
 #define CONFIRM_REL 0.05
 
@@ -195,14 +195,16 @@ static int check_pair(const char *table_path, const char *ub_path)
         ub_case_name(fam, name, sizeof name);
         const ub_case *c = ub_find(u, name);
         if (!c) {
-            fprintf(stderr, "%s: %s costs %.4f, %.4f above the cheapest (%s), and %s has no case %s to "
-                    "prove it\n", table_path, fam, s[i], s[i] - s[cheapest], au_table_family_name(t, cheapest),
-                    ub_path, name);
+            fprintf(stderr,
+                    "%s: %s costs %.4f, %.4f above the cheapest (%s), and %s has no case %s to "
+                    "prove it\n",
+                    table_path, fam, s[i], s[i] - s[cheapest], au_table_family_name(t, cheapest), ub_path, name);
             bad = 1;
         } else if (fabs(c->cycles - s[i]) > CONFIRM_REL * s[i]) {
-            fprintf(stderr, "%s: %s costs %.4f, %.4f above the cheapest (%s), but the unit-bound kernel %s "
-                    "runs at %.4f cycles per job: the table's kernel is not bound by the unit\n", table_path,
-                    fam, s[i], s[i] - s[cheapest], au_table_family_name(t, cheapest), name, c->cycles);
+            fprintf(stderr,
+                    "%s: %s costs %.4f, %.4f above the cheapest (%s), but the unit-bound kernel %s "
+                    "runs at %.4f cycles per job: the table's kernel is not bound by the unit\n",
+                    table_path, fam, s[i], s[i] - s[cheapest], au_table_family_name(t, cheapest), name, c->cycles);
             bad = 1;
         } else {
             printf("%-12s S %.4f: above the cheapest (%s %.4f), confirmed by %s at %.4f\n", fam, s[i],

@@ -13,8 +13,7 @@
 #include <sys/wait.h>
 
 /* Checks that S at (n, a, c) lies in [lo, hi] cycles per wavefront. */
-static void check_per_wavefront(const au_table *t, const char *fam, int n, int a, int c, double lo,
-                                double hi)
+static void check_per_wavefront(const au_table *t, const char *fam, int n, int a, int c, double lo, double hi)
 {
     au_sample s;
     ++check_count;
@@ -24,8 +23,8 @@ static void check_per_wavefront(const au_table *t, const char *fam, int n, int a
         return;
     }
     const double per = s.service_cycles / a;
-    fprintf(stderr, "%-9s n=%2d a=%2d c=%2d: S = %8.3f cycles = %.3f per wavefront (want %.1f..%.1f)\n",
-            fam, n, a, c, s.service_cycles, per, lo, hi);
+    fprintf(stderr, "%-9s n=%2d a=%2d c=%2d: S = %8.3f cycles = %.3f per wavefront (want %.1f..%.1f)\n", fam, n, a, c,
+            s.service_cycles, per, lo, hi);
     if (!(per >= lo && per <= hi)) {
         ++check_failures;
         fprintf(stderr, "  FAILED: outside the physical limit\n");

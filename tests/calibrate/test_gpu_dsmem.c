@@ -27,8 +27,8 @@ static double s_at(const au_table *t, const char *fam, int n, int a, double lo, 
         fprintf(stderr, "%s n=%d a=%d c=0: missing (%s)\n", fam, n, a, au_last_error());
         return 0;
     }
-    fprintf(stderr, "%-13s n=%2d a=%2d: S = %8.3f cycles per job (min %.3f max %.3f; want %.1f..%.1f)\n",
-            fam, n, a, s.service_cycles, s.min_cycles, s.max_cycles, lo, hi);
+    fprintf(stderr, "%-13s n=%2d a=%2d: S = %8.3f cycles per job (min %.3f max %.3f; want %.1f..%.1f)\n", fam, n, a,
+            s.service_cycles, s.min_cycles, s.max_cycles, lo, hi);
     if (!(s.service_cycles >= lo && s.service_cycles <= hi)) {
         ++check_failures;
         fprintf(stderr, "  FAILED: outside the band\n");
@@ -58,8 +58,8 @@ int main(int argc, char **argv)
     char path[1024], errf[1024], cmd[3200];
     snprintf(path, sizeof path, "%s/gpu-dsmem.csv", argv[2]);
     snprintf(errf, sizeof errf, "%s/gpu-dsmem.err", argv[2]);
-    snprintf(cmd, sizeof cmd, "'%s' --quick --families dsmem_local,dsmem_remote,dsmem_remote_row -o '%s' 2>'%s'", argv[1],
-             path, errf);
+    snprintf(cmd, sizeof cmd, "'%s' --quick --families dsmem_local,dsmem_remote,dsmem_remote_row -o '%s' 2>'%s'",
+             argv[1], path, errf);
     const int st = system(cmd);
     const int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (rc == AU_CAL_EXIT_NODEV) {

@@ -176,7 +176,7 @@ static void test_dsmem(void)
     static const struct {
         const char *name;
         int cluster, shift, row;
-    } want[] = {{"dsmem_local", 2, 0, 0},     {"dsmem_remote", 2, 1, 0},     {"dsmem_remote_c4", 4, 1, 0},
+    } want[] = {{"dsmem_local", 2, 0, 0},     {"dsmem_remote", 2, 1, 0},      {"dsmem_remote_c4", 4, 1, 0},
                 {"dsmem_remote_c8", 8, 1, 0}, {"dsmem_remote_c16", 16, 1, 0}, {"dsmem_remote_row", 2, 1, 1}};
     for (size_t i = 0; i < 6; ++i) {
         const int k = au_cal_family_index(want[i].name);
@@ -201,7 +201,7 @@ static void test_dsmem(void)
     const int loc = au_cal_family_index("dsmem_local"), rem = au_cal_family_index("dsmem_remote");
     CHECK_EQ_INT(au_cal_make_point(rem, 32, 8, 0, 1024, -1, &pt), AU_OK);
     CHECK(pt.lanes_op == 32 && pt.lanes_cas == 0 && pt.pattern == AU_CAL_PAT_SPREAD);
-    CHECK_EQ_INT(au_cal_point_wavefronts(&pt, 1024), -1); /* no ATOMS wavefronts to predict */
+    CHECK_EQ_INT(au_cal_point_wavefronts(&pt, 1024), -1);                 /* no ATOMS wavefronts to predict */
     CHECK(au_cal_make_point(rem, 32, 3, 0, 1024, -1, &pt) == AU_E_INVAL); /* 32 % 3 != 0 */
     CHECK(au_cal_make_point(rem, 33, 1, 0, 1024, -1, &pt) == AU_E_INVAL); /* one block: <= 32 */
     CHECK(au_cal_make_point(rem, 8, 1, 8, 1024, -1, &pt) == AU_E_INVAL);  /* c = 0 only */

@@ -32,7 +32,7 @@ static void test_item_service(void)
     CHECK_EQ_INT(au_cal_item_service(s, &it, 32, &v), AU_CAL_REJ_NONE);
     CHECK_NEAR(v, 4.0, 1e-12);
     CHECK_EQ_INT(au_cal_skew(s, &it, 32), 0); /* one block: nothing to compare */
-    s[0].warps = 0; /* item not run */
+    s[0].warps = 0;                           /* item not run */
     CHECK_EQ_INT(au_cal_item_service(s, &it, 32, &v), AU_CAL_REJ_NOT_RUN);
     s[0].warps = 8;
     s[0].end = 0; /* the runtime-false guard fired */
@@ -67,7 +67,7 @@ static void test_dsmem_service(void)
     CHECK_NEAR(v, 2000.0 / (2 * 50), 1e-12); /* median: an outlier block does not move it */
     CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 4, 1, 10, &v), AU_CAL_REJ_NONE);
     CHECK_NEAR(v, 2500.0 / 10, 1e-12); /* even count: mean of the middle two */
-    smid[3] = 2; /* two blocks on SM 2 */
+    smid[3] = 2;                       /* two blocks on SM 2 */
     CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_SHARED_SM);
     smid[3] = -1; /* a block that did not run (or no sm_90 code) */
     CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_NOT_RUN);
@@ -123,8 +123,7 @@ static double model_s(const au_cal_point *p, int r, double noise)
     return (base > lat ? base : lat) * (1.0 + r * noise);
 }
 
-static int make_table(const char *path, const char *fams, int cgrid, int quick, int maxw,
-                      double scale, int reps)
+static int make_table(const char *path, const char *fams, int cgrid, int quick, int maxw, double scale, int reps)
 {
     unsigned mask;
     au_cal_plan p;
@@ -220,8 +219,7 @@ static void test_merge(void)
     const char *old_path = scratch("merge-old.csv"), *new_path = scratch("merge-new.csv"),
                *out = scratch("merge-out.csv");
     CHECK_EQ_INT(make_table(old_path, "add,cas,dsmem_local", AU_CAL_CGRID_AUTO, 1, 64, 1.0, 3), AU_OK);
-    CHECK_EQ_INT(make_table(new_path, "add,dsmem_local,dsmem_remote", AU_CAL_CGRID_AUTO, 1, 64, 2.0, 3),
-                 AU_OK);
+    CHECK_EQ_INT(make_table(new_path, "add,dsmem_local,dsmem_remote", AU_CAL_CGRID_AUTO, 1, 64, 2.0, 3), AU_OK);
     au_table *old = NULL, *fresh = NULL, *merged = NULL;
     CHECK_EQ_INT(au_table_load(old_path, &old), AU_OK);
     CHECK_EQ_INT(au_table_load(new_path, &fresh), AU_OK);
@@ -239,13 +237,12 @@ static void test_merge(void)
             sm[i * 3 + (size_t)r] = 2.0 * model_s(&p.pts[i], r, 0.01);
     CHECK_EQ_INT(au_cal_merge_check(old, &dev, 0), AU_OK);
     size_t rows = 0;
-    CHECK_EQ_INT(au_cal_merge_table(old, "merged 2026-11-25: dsmem_local dsmem_remote", &p, sm, 3, out,
-                                    &rows), AU_OK);
+    CHECK_EQ_INT(au_cal_merge_table(old, "merged 2026-11-25: dsmem_local dsmem_remote", &p, sm, 3, out, &rows), AU_OK);
     CHECK_EQ_INT(au_table_load(out, &merged), AU_OK);
     if (merged) {
         CHECK_EQ_INT(au_table_family_count(merged), 4);
         const int add_cells = same_family(old, merged, "add", 1.0), cas_cells = same_family(old, merged, "cas", 1.0);
-        CHECK(add_cells > 0 && cas_cells > 0);                          /* kept as they were */
+        CHECK(add_cells > 0 && cas_cells > 0);                        /* kept as they were */
         CHECK(same_family(fresh, merged, "dsmem_local", 1.0) == 36);  /* replaced: the new values */
         CHECK(same_family(fresh, merged, "dsmem_remote", 1.0) == 36); /* added */
         CHECK(same_family(old, merged, "dsmem_local", 2.0) == 36);

@@ -27,22 +27,27 @@ static int passes(const char *chip, const char *const *m, size_t n)
         return -1;
     int p = -1;
     uint8_t image[1 << 16];
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
+                                                           CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = hi.pHostObject;
     add.ppMetricNames = (const char **)m; /* CUPTI does not write them */
     add.numMetrics = n;
-    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
+                                                            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     sz.pHostObject = hi.pHostObject;
     if (cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS &&
         cuptiProfilerHostGetConfigImageSize(&sz) == CUPTI_SUCCESS && sz.configImageSize <= sizeof image) {
-        CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+        CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize =
+                                                            CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
         ci.pHostObject = hi.pHostObject;
         ci.configImageSize = sz.configImageSize;
         ci.pConfigImage = image;
-        CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+        CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize =
+                                                            CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
         np.configImageSize = sz.configImageSize;
         np.pConfigImage = image;
-        if (cuptiProfilerHostGetConfigImage(&ci) == CUPTI_SUCCESS && cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
+        if (cuptiProfilerHostGetConfigImage(&ci) == CUPTI_SUCCESS &&
+            cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
             p = (int)np.numOfPasses;
     }
     CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
@@ -68,7 +73,8 @@ static void report_set(const char *chip, unsigned set, const char *set_name)
             ok[kept++] = defs[i].name;
         } else {
             size_t o = strlen(missing);
-            snprintf(missing + o, sizeof missing - o, "%s%s%s", o ? ", " : "", defs[i].name, defs[i].required ? "!" : "");
+            snprintf(missing + o, sizeof missing - o, "%s%s%s", o ? ", " : "", defs[i].name,
+                     defs[i].required ? "!" : "");
         }
     }
     int p = passes(chip, ok, kept);
@@ -80,7 +86,8 @@ static void report_set(const char *chip, unsigned set, const char *set_name)
 
 int main(void)
 {
-    CUpti_Profiler_Host_GetSupportedChips_Params sc = {.structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+    CUpti_Profiler_Host_GetSupportedChips_Params sc = {.structSize =
+                                                           CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
     if (cuptiProfilerHostGetSupportedChips(&sc) != CUPTI_SUCCESS || sc.numChips == 0) {
         fprintf(stderr, "chip_sets: the Profiler Host API lists no chip\n");
         return 1;

@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                               \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "persm_targets: %s: %s\n", #call, cudaGetErrorString(e_));           \
-            return 1;                                                                             \
-        }                                                                                         \
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess) {                                                       \
+            fprintf(stderr, "persm_targets: %s: %s\n", #call, cudaGetErrorString(e_)); \
+            return 1;                                                                  \
+        }                                                                              \
     } while (0)
 
 #define K 256

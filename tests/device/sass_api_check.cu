@@ -29,18 +29,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define K 256
+#define K    256
 #define SKIP 77
 
-#define CU(call)                                                                                  \
-    do {                                                                                          \
-        CUptiResult r_ = (call);                                                                  \
-        if (r_ != CUPTI_SUCCESS) {                                                                \
-            const char *s_ = "?";                                                                 \
-            cuptiGetResultString(r_, &s_);                                                        \
-            fprintf(stderr, "sass_api_check: %s: %s\n", #call, s_);                               \
-            exit(r_ == CUPTI_ERROR_NOT_SUPPORTED ? SKIP : 2);                                     \
-        }                                                                                         \
+#define CU(call)                                                    \
+    do {                                                            \
+        CUptiResult r_ = (call);                                    \
+        if (r_ != CUPTI_SUCCESS) {                                  \
+            const char *s_ = "?";                                   \
+            cuptiGetResultString(r_, &s_);                          \
+            fprintf(stderr, "sass_api_check: %s: %s\n", #call, s_); \
+            exit(r_ == CUPTI_ERROR_NOT_SUPPORTED ? SKIP : 2);       \
+        }                                                           \
     } while (0)
 
 /* per warp: 8 K jobs on SM 0, 3 K on SM 5, K elsewhere; records each block's SM */
@@ -130,8 +130,7 @@ static flushed flush(void)
     if (!f.records || !f.instances)
         return f;
     CUpti_SassMetrics_Data *d = (CUpti_SassMetrics_Data *)calloc(f.records, sizeof *d);
-    CUpti_SassMetrics_InstanceValue *v =
-        (CUpti_SassMetrics_InstanceValue *)calloc(f.records * f.instances, sizeof *v);
+    CUpti_SassMetrics_InstanceValue *v = (CUpti_SassMetrics_InstanceValue *)calloc(f.records * f.instances, sizeof *v);
     f.skew_inst = (unsigned long long *)calloc(f.instances, sizeof *f.skew_inst);
     for (size_t r = 0; r < f.records; ++r) {
         d[r].structSize = sizeof d[r];
@@ -195,8 +194,7 @@ static int cmp_ull(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int check(const char *name, int ok, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int check(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int check(const char *name, int ok, const char *fmt, ...)
 {
     char buf[512];
@@ -215,8 +213,8 @@ static int run_gpu_total(void)
     launch_skew();
     flushed f = flush();
     unsigned long long want = skew_expected_total();
-    return check("gpu-total", f.skew_total == want, "GPU granularity: %llu jobs counted, %llu executed",
-                 f.skew_total, want);
+    return check("gpu-total", f.skew_total == want, "GPU granularity: %llu jobs counted, %llu executed", f.skew_total,
+                 want);
 }
 
 static int run_per_sm(void)
@@ -287,8 +285,7 @@ static int run_two_kernels(void)
     int rc = check("two-kernels-first", f.skew_total == skew_expected_total(), "first kernel: %llu jobs of %llu",
                    f.skew_total, skew_expected_total());
     rc |= check("two-kernels-second", f.other_total == want_other,
-                "second kernel, same window, one flush: %llu jobs counted, %llu executed", f.other_total,
-                want_other);
+                "second kernel, same window, one flush: %llu jobs counted, %llu executed", f.other_total, want_other);
     return rc;
 }
 
@@ -319,8 +316,8 @@ static int run_info(void)
     cudaRuntimeGetVersion(&rt);
     uint32_t cupti = 0;
     cuptiGetVersion(&cupti);
-    printf("device: %s (cc %d.%d, %d SMs), CUDA driver API %d, runtime %d, CUPTI API %u\n", p.name, p.major,
-           p.minor, p.multiProcessorCount, drv, rt, cupti);
+    printf("device: %s (cc %d.%d, %d SMs), CUDA driver API %d, runtime %d, CUPTI API %u\n", p.name, p.major, p.minor,
+           p.multiProcessorCount, drv, rt, cupti);
     return 0;
 }
 

@@ -21,20 +21,19 @@
 
 namespace cg = cooperative_groups;
 
-#define BINS 256
-#define THREADS 256
-#define BLOCKS 132
-#define N (1 << 20)
+#define BINS       256
+#define THREADS    256
+#define BLOCKS     132
+#define N          (1 << 20)
 #define LATE_ROUND 3
 
-#define CUDA_CHECK(call)                                                                      \
-    do {                                                                                      \
-        cudaError_t err_ = (call);                                                            \
-        if (err_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "set_mix: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,            \
-                    cudaGetErrorString(err_));                                                \
-            exit(1);                                                                          \
-        }                                                                                     \
+#define CUDA_CHECK(call)                                                                                      \
+    do {                                                                                                      \
+        cudaError_t err_ = (call);                                                                            \
+        if (err_ != cudaSuccess) {                                                                            \
+            fprintf(stderr, "set_mix: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
+            exit(1);                                                                                          \
+        }                                                                                                     \
     } while (0)
 
 __global__ void __cluster_dims__(2, 1, 1) exchange(unsigned *out)

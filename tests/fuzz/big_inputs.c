@@ -15,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#define HEAD                                                                                       \
-    "# atomutil-table v1\n# gpu_name: Big GPU\n# compute_capability: 9.0\n# sm_count: 132\n"     \
-    "# max_warps_per_sm: 1000000\n# method: steady\n"                                             \
+#define HEAD                                                                                 \
+    "# atomutil-table v1\n# gpu_name: Big GPU\n# compute_capability: 9.0\n# sm_count: 132\n" \
+    "# max_warps_per_sm: 1000000\n# method: steady\n"                                        \
     "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles\n"
 
 static int failures;

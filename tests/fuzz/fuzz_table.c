@@ -28,9 +28,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * outside it (clamping), with CAS shares 0, 1/2 and 1. */
 static void exercise(const au_table *t)
 {
-    static const double pts[][3] = {{1, 1, 0},    {0.5, 1, 0},  {2.5, 3.7, 1}, {64, 32, 64},
-                                    {1e6, 40, 0}, {30, 1, 15},  {7, 0.2, 7},   {3, 31.9, -1},
-                                    {0, 0, 0},    {1e-9, 1, 1}, {33.3, 2, 40}};
+    static const double pts[][3] = {{1, 1, 0},   {0.5, 1, 0},   {2.5, 3.7, 1}, {64, 32, 64}, {1e6, 40, 0}, {30, 1, 15},
+                                    {7, 0.2, 7}, {3, 31.9, -1}, {0, 0, 0},     {1e-9, 1, 1}, {33.3, 2, 40}};
     const au_table_meta *m = au_table_get_meta(t);
     fuzz_check(m->gpu_name[0] != '\0', "loaded table without gpu_name");
     fuzz_check(au_table_has_family(t, "add"), "loaded table without family add");

@@ -11,34 +11,34 @@
 static int check_failures;
 static int check_count;
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        ++check_count;                                                                 \
-        if (!(cond)) {                                                                 \
-            ++check_failures;                                                          \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-        }                                                                              \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        ++check_count;                                                               \
+        if (!(cond)) {                                                               \
+            ++check_failures;                                                        \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
     } while (0)
 
-#define CHECK_NEAR(got, want, tol)                                                     \
-    do {                                                                               \
-        double g_ = (got), w_ = (want);                                                \
-        ++check_count;                                                                 \
-        if (!(fabs(g_ - w_) <= (tol))) {                                               \
-            ++check_failures;                                                          \
-            fprintf(stderr, "%s:%d: %s = %.9g, want %.9g (tol %g)\n", __FILE__, __LINE__, \
-                    #got, g_, w_, (double)(tol));                                      \
-        }                                                                              \
+#define CHECK_NEAR(got, want, tol)                                                                      \
+    do {                                                                                                \
+        double g_ = (got), w_ = (want);                                                                 \
+        ++check_count;                                                                                  \
+        if (!(fabs(g_ - w_) <= (tol))) {                                                                \
+            ++check_failures;                                                                           \
+            fprintf(stderr, "%s:%d: %s = %.9g, want %.9g (tol %g)\n", __FILE__, __LINE__, #got, g_, w_, \
+                    (double)(tol));                                                                     \
+        }                                                                                               \
     } while (0)
 
-#define CHECK_EQ_INT(got, want)                                                        \
-    do {                                                                               \
-        long long g_ = (got), w_ = (want);                                             \
-        ++check_count;                                                                 \
-        if (g_ != w_) {                                                                \
-            ++check_failures;                                                          \
+#define CHECK_EQ_INT(got, want)                                                                 \
+    do {                                                                                        \
+        long long g_ = (got), w_ = (want);                                                      \
+        ++check_count;                                                                          \
+        if (g_ != w_) {                                                                         \
+            ++check_failures;                                                                   \
             fprintf(stderr, "%s:%d: %s = %lld, want %lld\n", __FILE__, __LINE__, #got, g_, w_); \
-        }                                                                              \
+        }                                                                                       \
     } while (0)
 
 static int check_report(const char *name)

@@ -66,7 +66,7 @@ static void test_odd_lines(void)
     CHECK_EQ_INT(kind_of("==ATOMUTIL== 12 info: timing:", &r), AU_CF_DIAG); /* no text: a plain info */
     CHECK_EQ_INT(kind_of("==ATOMUTIL== 12 error: permission: x", &r), AU_CF_DIAG);
     CHECK(strcmp(r, "error: permission: x") == 0);
-    CHECK_EQ_INT(kind_of("==ATOMUTIL== 12", &r), AU_CF_OTHER);     /* no level */
+    CHECK_EQ_INT(kind_of("==ATOMUTIL== 12", &r), AU_CF_OTHER);          /* no level */
     CHECK_EQ_INT(kind_of("==ATOMUTIL==  code: 1 a b", &r), AU_CF_CODE); /* an empty pid field */
     CHECK_EQ_INT(kind_of("==ATOMUTIL==12 code: 1 a b", &r), AU_CF_OTHER);
     CHECK_EQ_INT(kind_of("\"1\",\"2\"", &r), AU_CF_ROW);

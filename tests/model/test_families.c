@@ -20,7 +20,7 @@ static void test_remote(const char *path)
     static const struct {
         double size;
         const char *family;
-    } want[] = {{1, "dsmem_remote"}, {2, "dsmem_remote"}, {3, "dsmem_remote_c4"}, {4, "dsmem_remote_c4"},
+    } want[] = {{1, "dsmem_remote"},    {2, "dsmem_remote"},      {3, "dsmem_remote_c4"},  {4, "dsmem_remote_c4"},
                 {6, "dsmem_remote_c8"}, {16, "dsmem_remote_c16"}, {64, "dsmem_remote_c16"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         const char *f = au_dsmem_remote_family(t, want[i].size);

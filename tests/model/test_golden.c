@@ -43,9 +43,8 @@ static const struct {
 #define NEXPECT (sizeof expect / sizeof expect[0])
 
 /* saturated mode, launch by launch, and their verdicts at the default thresholds */
-static const double sat_pct[NEXPECT] = {25.1403, 29.7644, 97.4461, 97.5138, 13.6062, 13.6410,
-                                        82.6872, 82.8860, 74.6853, 76.5554, 79.5231, 79.4156,
-                                        38.5698, 38.6878, 35.9188, 36.0418};
+static const double sat_pct[NEXPECT] = {25.1403, 29.7644, 97.4461, 97.5138, 13.6062, 13.6410, 82.6872, 82.8860,
+                                        74.6853, 76.5554, 79.5231, 79.4156, 38.5698, 38.6878, 35.9188, 36.0418};
 
 int main(int argc, char **argv)
 {
@@ -94,7 +93,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sat.count && i < NEXPECT; ++i) {
         const au_launch *l = &sat.launches[i];
         CHECK_NEAR(l->res.util * 100, sat_pct[i], 5e-4);
-        CHECK_EQ_INT(l->res.verdict, sat_pct[i] >= 80 ? AU_VERDICT_BOUND
+        CHECK_EQ_INT(l->res.verdict, sat_pct[i] >= 80   ? AU_VERDICT_BOUND
                                      : sat_pct[i] >= 40 ? AU_VERDICT_SIGNIFICANT
                                                         : AU_VERDICT_NOT_LIMITING);
         CHECK(!(l->res.flags & AU_F_QUEUE_ESTIMATED)); /* N does not enter U here */

@@ -86,8 +86,7 @@ static void test_continuity(void)
             for (double share = 0; share <= 1; share += 0.25) {
                 double h = 1e-7;
                 double s0 = S(n, a, share * n, NULL);
-                double d = fabs(S(n + h, a, share * (n + h), NULL) - s0) +
-                           fabs(S(n, a + h, share * n, NULL) - s0);
+                double d = fabs(S(n + h, a, share * (n + h), NULL) - s0) + fabs(S(n, a + h, share * n, NULL) - s0);
                 if (d > worst)
                     worst = d;
             }
@@ -288,7 +287,8 @@ static void test_cas_class(void)
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j) {
             au_sample add0 = {as[j], as[j], as[j], 0}, addn = {2.0 * as[j], 2.0 * as[j], 2.0 * as[j], 0};
-            au_sample cas0 = {2.0 * as[j], 2.0 * as[j], 2.0 * as[j], 0}, casn = {9.0 * as[j], 9.0 * as[j], 9.0 * as[j], 0};
+            au_sample cas0 = {2.0 * as[j], 2.0 * as[j], 2.0 * as[j], 0},
+                      casn = {9.0 * as[j], 9.0 * as[j], 9.0 * as[j], 0};
             au_table_add(t, "add", ns[i], as[j], 0, &add0);
             au_table_add(t, "add", ns[i], as[j], ns[i], &addn);
             au_table_add(t, "cas", ns[i], as[j], 0, &cas0);
@@ -323,8 +323,8 @@ static void test_strings(void)
     CHECK(strcmp(au_kernel_short("a_very_long_kernel_name_that_goes_on_and_on(int)", buf, sizeof buf, 16),
                  "a_very_long_ker~") == 0);
     CHECK(strcmp(au_kernel_short("", buf, sizeof buf, 16), "") == 0);
-    CHECK(strcmp(au_flags_string(AU_F_CLAMP_A | AU_F_QUEUE_ESTIMATED, buf, sizeof buf),
-                 "clamp_a,queue_estimated") == 0);
+    CHECK(strcmp(au_flags_string(AU_F_CLAMP_A | AU_F_QUEUE_ESTIMATED, buf, sizeof buf), "clamp_a,queue_estimated") ==
+          0);
     CHECK(strcmp(au_flags_string(0, buf, sizeof buf), "") == 0);
     char tiny[8];
     au_flags_string(AU_F_CLAMP_A | AU_F_QUEUE_ESTIMATED, tiny, sizeof tiny);
@@ -362,8 +362,12 @@ static void test_text(void)
     CHECK(strcmp(put_text("a\"b\\c\x1b[1m\x7f\xc2\x9b\xc3\xa9", AU_TEXT_JSON),
                  "\"a\\\"b\\\\c\\u001b[1m\\u007f\\u009b\xc3\xa9\"") == 0);
     /* ill-formed UTF-8: one U+FFFD per maximal subpart, as Python decodes with errors="replace" */
-    CHECK(strcmp(put_text("\xff" "x\xe3\x81" "y", AU_TEXT_JSON), "\"" FFFD "x" FFFD "y\"") == 0);
-    CHECK(strcmp(put_text("\xc0\xaf", AU_TEXT_JSON), "\"" FFFD FFFD "\"") == 0);         /* overlong '/' */
+    CHECK(strcmp(put_text("\xff"
+                          "x\xe3\x81"
+                          "y",
+                          AU_TEXT_JSON),
+                 "\"" FFFD "x" FFFD "y\"") == 0);
+    CHECK(strcmp(put_text("\xc0\xaf", AU_TEXT_JSON), "\"" FFFD FFFD "\"") == 0);          /* overlong '/' */
     CHECK(strcmp(put_text("\xed\xa0\x80", AU_TEXT_JSON), "\"" FFFD FFFD FFFD "\"") == 0); /* surrogate */
     CHECK(strcmp(put_text("\xf4\x90\x80\x80", AU_TEXT_JSON), "\"" FFFD FFFD FFFD FFFD "\"") == 0);
     CHECK(strcmp(put_text("\xf0\x9f\x98\x80", AU_TEXT_JSON), "\"\xf0\x9f\x98\x80\"") == 0); /* U+1F600 */
@@ -529,9 +533,9 @@ static void test_unusable_counters(void)
     CHECK_EQ_INT(r.missing, 0);
     CHECK(strcmp(r.why, "sm__cycles_active.avg given in a unit of another kind") == 0);
     char buf[128];
-    CHECK(strcmp(au_flags_string(AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT | AU_F_MISSING, buf,
-                                 sizeof buf),
-                 "missing,inconsistent_counters,implausible_counters,wrong_unit") == 0);
+    CHECK(
+        strcmp(au_flags_string(AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT | AU_F_MISSING, buf, sizeof buf),
+               "missing,inconsistent_counters,implausible_counters,wrong_unit") == 0);
 }
 
 static void test_grow(void)

@@ -9,30 +9,31 @@
 
 #include <string.h>
 
-#define HDR "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\"," \
-            "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\"," \
-            "\"Metric Value\"\n"
-#define ROW(id, pid, k, m, u, v) \
+#define HDR                                                                                            \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","     \
+    "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\"," \
+    "\"Metric Value\"\n"
+#define ROW(id, pid, k, m, u, v)                                                                         \
     "\"" id "\",\"" pid "\",\"app\",\"127.0.0.1\",\"" k "\",\"1\",\"7\",\"(128, 1, 1)\",\"(66, 1, 1)\"," \
     "\"0\",\"9.0\",\"Command line profiler metrics\",\"" m "\",\"" u "\",\"" v "\"\n"
 
 static const char export_text[] =
     "==PROF== Connected to process 11 (/tmp/app)\n"
-    "some \"app\" output, with commas\n" HDR
-    ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom.sum", "Kinst", "1.5")
-    ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "inst", "0")
-    "app output between rows\n"
-    ROW("0", "11", "void k1(int *)", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "48,000")
-    ROW("0", "11", "void k1(int *)", "sm__cycles_active.avg", "cycle", "1,234.5")
-    ROW("0", "11", "void k1(int *)", "sm__warps_active.avg.per_cycle_active", "warp", "12.25")
-    ROW("0", "11", "void k1(int *)", "gpu__time_duration.sum", "usecond", "2.5")
-    ROW("0", "11", "void k1(int *)", "device__attribute_display_name", "", "NVIDIA H100 80GB HBM3")
-    ROW("0", "11", "void k1(int *)", "device__attribute_multiprocessor_count", "SM", "132")
-    ROW("0", "11", "void k1(int *)", "some__other_metric.sum", "whatever", "x")
+    "some \"app\" output, with commas\n" HDR ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom.sum",
+                                                 "Kinst", "1.5")
+        ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "inst",
+            "0") "app output between rows\n" ROW("0", "11", "void k1(int *)",
+                                                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "48,000")
+            ROW("0", "11", "void k1(int *)", "sm__cycles_active.avg", "cycle", "1,234.5")
+                ROW("0", "11", "void k1(int *)", "sm__warps_active.avg.per_cycle_active", "warp", "12.25")
+                    ROW("0", "11", "void k1(int *)", "gpu__time_duration.sum", "usecond", "2.5")
+                        ROW("0", "11", "void k1(int *)", "device__attribute_display_name", "", "NVIDIA H100 80GB HBM3")
+                            ROW("0", "11", "void k1(int *)", "device__attribute_multiprocessor_count", "SM", "132")
+                                ROW("0", "11", "void k1(int *)", "some__other_metric.sum", "whatever", "x")
     /* same ID in another process is another launch; missing counters, one n/a */
     ROW("0", "12", "void k2()", "smsp__inst_executed_op_shared_atom.sum", "inst", "10")
-    ROW("0", "12", "void k2()", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "", "n/a")
-    "==PROF== Disconnected from process 11\n";
+        ROW("0", "12", "void k2()", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "",
+            "n/a") "==PROF== Disconnected from process 11\n";
 
 int main(void)
 {
@@ -75,10 +76,11 @@ int main(void)
     au_report_free(&r);
 
     /* a row indented by blanks is a row: read, not skipped as program output */
-    static const char indented[] = HDR ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "inst", "64")
-        " " ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "", "2,048")
-        "\t  " ROW("0", "1", "k", "sm__cycles_active.avg", "cycle", "100")
-        "   indented program output is still skipped\n";
+    static const char indented[] =
+        HDR ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "inst",
+                "64") " " ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "",
+                              "2,048") "\t  " ROW("0", "1", "k", "sm__cycles_active.avg", "cycle",
+                                                  "100") "   indented program output is still skipped\n";
     au_report_init(&r);
     CHECK_EQ_INT(au_ncu_import_buffer("indented.csv", indented, strlen(indented), &r), AU_OK);
     CHECK_EQ_INT(r.count, 1);
@@ -97,14 +99,13 @@ int main(void)
 
     /* units of another kind: not stored, marked in wrong_unit, not listed as missing; scaled and
      * ratio units of the metric's own kind are read */
-    static const char units[] = HDR
-        ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "Kinst", "2")
+    static const char units[] = HDR ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom.sum", "Kinst", "2")
         ROW("0", "1", "k", "smsp__inst_executed_op_shared_atom_dot_cas.sum", "cycle", "0")
-        ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "%", "50")
-        ROW("0", "1", "k", "sm__cycles_active.avg", "Mcycle", "1.5")
-        ROW("0", "1", "k", "sm__warps_active.avg.per_cycle_active", "warp/cycle", "12")
-        ROW("0", "1", "k", "sm__cycles_active.max", "inst", "7")
-        ROW("0", "1", "k", "gpu__time_duration.sum", "ms", "1");
+            ROW("0", "1", "k", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "%", "50")
+                ROW("0", "1", "k", "sm__cycles_active.avg", "Mcycle", "1.5")
+                    ROW("0", "1", "k", "sm__warps_active.avg.per_cycle_active", "warp/cycle", "12")
+                        ROW("0", "1", "k", "sm__cycles_active.max", "inst", "7")
+                            ROW("0", "1", "k", "gpu__time_duration.sum", "ms", "1");
     au_report_init(&r);
     CHECK_EQ_INT(au_ncu_import_buffer("units.csv", units, strlen(units), &r), AU_OK);
     if (r.count == 1) {

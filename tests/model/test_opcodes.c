@@ -32,8 +32,8 @@ static au_launch launch(const au_table *t, const char *fam, double jobs, double 
 #define ins check_instr
 
 /* Prices l by code[0..n) and checks that it equals the family fam's price of the same counters. */
-static void same_as_family(const au_table *t, const char *fam, const au_instr *code, size_t n, double jobs,
-                           double cas, double waves, const char *classes)
+static void same_as_family(const au_table *t, const char *fam, const au_instr *code, size_t n, double jobs, double cas,
+                           double waves, const char *classes)
 {
     au_launch l = launch(t, "add", jobs, cas, waves);
     au_launch want = launch(t, fam, jobs, cas, waves);
@@ -89,7 +89,7 @@ static void test_cas_loop_mix(const au_table *t)
     CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.ops && strcmp(l.ops->classes, "cast_spin 98%, popc_inc 2%") == 0);
     CHECK_NEAR(l.res.busy, pop.res.busy + spin.res.busy, 1e-9 * l.res.busy);
-    CHECK_NEAR(l.res.cas_queued, 0, 1e-12); /* no 32-bit CAS among the popc jobs */
+    CHECK_NEAR(l.res.cas_queued, 0, 1e-12);          /* no 32-bit CAS among the popc jobs */
     CHECK(l.res.util > 1.4 * l.ops->by_family.util); /* add's CAS column prices a CAS, not a loop */
     au_opsplit_free(l.ops);
     /* the busiest SM (.max rollups) is priced with the classes too */

@@ -112,11 +112,20 @@ static void test_listing(void)
 static void test_families(void)
 {
     static const char *const pairs[][2] = {
-        {"ATOMS.ADD", "add"},           {"ATOMS.POPC.INC.32", "popc_inc"}, {"ATOMS.CAS", "cas"},
-        {"ATOMS.CAS.64", "cas64"},      {"ATOMS.CAST.SPIN", "cast_spin"},  {"ATOMS.CAST.SPIN.64", "cast_spin64"},
-        {"ATOMS.MIN.S32", "min"},       {"ATOMS.MAX", "max"},              {"ATOMS.EXCH", "exch"},
-        {"ATOMS.AND", "bit_and"},       {"ATOMS.OR", "bit_or"},            {"ATOMS.XOR", "bit_xor"},
-        {"ATOMS.INC", "inc"},           {"ATOMS.DEC", "dec"},
+        {"ATOMS.ADD", "add"},
+        {"ATOMS.POPC.INC.32", "popc_inc"},
+        {"ATOMS.CAS", "cas"},
+        {"ATOMS.CAS.64", "cas64"},
+        {"ATOMS.CAST.SPIN", "cast_spin"},
+        {"ATOMS.CAST.SPIN.64", "cast_spin64"},
+        {"ATOMS.MIN.S32", "min"},
+        {"ATOMS.MAX", "max"},
+        {"ATOMS.EXCH", "exch"},
+        {"ATOMS.AND", "bit_and"},
+        {"ATOMS.OR", "bit_or"},
+        {"ATOMS.XOR", "bit_xor"},
+        {"ATOMS.INC", "inc"},
+        {"ATOMS.DEC", "dec"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
         const char *f = au_opcode_family(pairs[i][0]);
@@ -159,26 +168,25 @@ static void test_classes(const au_table *t)
  * a cuobjdump listing with addresses (a float-add loop, no other load). */
 static void test_load_sites(void)
 {
-    static const char nvd[] =
-        ".text._Z1kv:\n"
-        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
-        ".L_x_1:\n"
-        "        /*0010*/                   LDS.64 R2, [R7] ;\n"           /* hot: in the outer loop */
-        ".L_x_2:\n"
-        "        /*0020*/                   LDS.64 R8, [R4] ;\n"           /* the CAS loop's load */
-        "        /*0030*/                   ISETP.LE.U32.AND P0, PT, R8, UR6, PT ;\n"
-        "        /*0040*/              @P0 BRA `(.L_x_3) ;\n"
-        "        /*0050*/                   ATOMS.CAST.SPIN.64 R16, [R4], R8, R10 ;\n"
-        "        /*0060*/                   ISETP.EQ.U32.AND P0, PT, R16, 0x1, PT ;\n"
-        "        /*0070*/             @!P0 BRA `(.L_x_2) ;\n"
-        ".L_x_3:\n"
-        "        /*0080*/                   IADD3 R5, R5, 0x1, RZ ;\n"
-        "        /*0090*/              @P1 BRA `(.L_x_1) ;\n"
-        "        /*00a0*/                   LDS R6, [R4] ;\n"              /* cold */
-        "        /*00b0*/                   EXIT ;\n"
-        ".text._Z1jv:\n"
-        "        /*0000*/                   LDS R6, [R4] ;\n"
-        "        /*0010*/                   EXIT ;\n";
+    static const char nvd[] = ".text._Z1kv:\n"
+                              "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+                              ".L_x_1:\n"
+                              "        /*0010*/                   LDS.64 R2, [R7] ;\n" /* hot: in the outer loop */
+                              ".L_x_2:\n"
+                              "        /*0020*/                   LDS.64 R8, [R4] ;\n" /* the CAS loop's load */
+                              "        /*0030*/                   ISETP.LE.U32.AND P0, PT, R8, UR6, PT ;\n"
+                              "        /*0040*/              @P0 BRA `(.L_x_3) ;\n"
+                              "        /*0050*/                   ATOMS.CAST.SPIN.64 R16, [R4], R8, R10 ;\n"
+                              "        /*0060*/                   ISETP.EQ.U32.AND P0, PT, R16, 0x1, PT ;\n"
+                              "        /*0070*/             @!P0 BRA `(.L_x_2) ;\n"
+                              ".L_x_3:\n"
+                              "        /*0080*/                   IADD3 R5, R5, 0x1, RZ ;\n"
+                              "        /*0090*/              @P1 BRA `(.L_x_1) ;\n"
+                              "        /*00a0*/                   LDS R6, [R4] ;\n" /* cold */
+                              "        /*00b0*/                   EXIT ;\n"
+                              ".text._Z1jv:\n"
+                              "        /*0000*/                   LDS R6, [R4] ;\n"
+                              "        /*0010*/                   EXIT ;\n";
     au_load_sites s;
     CHECK_EQ_INT(au_sass_load_sites(nvd, sizeof nvd - 1, "_Z1kv", &s), AU_OK);
     CHECK(s.known && s.cas_loops == 1 && s.loop_loads == 1 && s.hot_loads == 1 && s.cold_loads == 1);
@@ -186,16 +194,15 @@ static void test_load_sites(void)
     CHECK(s.known && s.cas_loops == 0 && s.loop_loads == 0 && s.hot_loads == 0 && s.cold_loads == 1);
     CHECK_EQ_INT(au_sass_load_sites(nvd, sizeof nvd - 1, "_Z1nope", &s), AU_OK);
     CHECK(!s.known);
-    static const char cuo[] =
-        "\tcode for sm_90\n"
-        "\t\tFunction : _Z4faddPf\n"
-        "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
-        "        /*0010*/                   LDS R2, [R3] ;\n"
-        "        /*0020*/                   FADD R4, R2, 1 ;\n"
-        "        /*0030*/                   ATOMS.CAST.SPIN R4, [R3], R2, R4 ;\n"
-        "        /*0040*/                   ISETP.EQ.U32.AND P0, PT, R4, 0x1, PT ;\n"
-        "        /*0050*/              @!P0 BRA 0x10 ;\n"
-        "        /*0060*/                   EXIT ;\n";
+    static const char cuo[] = "\tcode for sm_90\n"
+                              "\t\tFunction : _Z4faddPf\n"
+                              "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+                              "        /*0010*/                   LDS R2, [R3] ;\n"
+                              "        /*0020*/                   FADD R4, R2, 1 ;\n"
+                              "        /*0030*/                   ATOMS.CAST.SPIN R4, [R3], R2, R4 ;\n"
+                              "        /*0040*/                   ISETP.EQ.U32.AND P0, PT, R4, 0x1, PT ;\n"
+                              "        /*0050*/              @!P0 BRA 0x10 ;\n"
+                              "        /*0060*/                   EXIT ;\n";
     CHECK_EQ_INT(au_sass_load_sites(cuo, sizeof cuo - 1, "_Z4faddPf", &s), AU_OK);
     CHECK(s.known && s.cas_loops == 1 && s.loop_loads == 1 && s.hot_loads == 0 && s.cold_loads == 0);
 }

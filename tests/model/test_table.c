@@ -318,7 +318,8 @@ static void test_load_meta(const char *tmpdir)
         fputs("# atomutil-table v1\n# gpu_name: NVIDIA H100\n# compute_capability: 9.0\n"
               "# sm_count: 132\n# max_warps_per_sm: 64\n# method: steady\n"
               "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles\n"
-              "add,1,1,0,oops,1,1,0\n", f);
+              "add,1,1,0,oops,1,1,0\n",
+              f);
         fclose(f);
     }
     CHECK_EQ_INT(au_table_load_meta(path, &m), AU_OK);

@@ -16,13 +16,13 @@ extern "C" {
 #define AU_CSV_MAX_FIELDS 64
 
 typedef struct au_csv_line {
-    char *f[AU_CSV_MAX_FIELDS];   /* the fields, malloc'ed copies */
+    char *f[AU_CSV_MAX_FIELDS]; /* the fields, malloc'ed copies */
     size_t len[AU_CSV_MAX_FIELDS];
-    int n;        /* fields kept */
-    int max;      /* fields wanted at most (1..AU_CSV_MAX_FIELDS); a line with more sets overflow */
+    int n;   /* fields kept */
+    int max; /* fields wanted at most (1..AU_CSV_MAX_FIELDS); a line with more sets overflow */
     int overflow;
     int nomem;
-    int csv_err;  /* libcsv's error of a line that did not parse */
+    int csv_err; /* libcsv's error of a line that did not parse */
 } au_csv_line;
 
 /* Splits s[0..len) (one line, no line end) with p, created with csv_init(CSV_STRICT |

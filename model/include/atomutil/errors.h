@@ -6,12 +6,11 @@
 #ifndef ATOMUTIL_ERRORS_H
 #define ATOMUTIL_ERRORS_H
 
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define AU_VERSION_STRING "0.1.0"
+#define AU_VERSION_STRING       "0.1.0"
 #define AU_TABLE_FORMAT_VERSION 1
 
 /* ---------------------------------------------------------------- errors */

@@ -23,51 +23,51 @@ enum {
     AU_C_WAVEFRONTS = 1u << 2,
     AU_C_ACTIVE_CYCLES = 1u << 3,
     AU_C_WARPS = 1u << 4,
-    AU_C_QUEUE = 1u << 5, /* a measured queue length (overrides warps) */
-    AU_C_WAVEFRONTS_MAX = 1u << 6, /* shared-atomic wavefronts of the busiest SM (optional) */
-    AU_C_ACTIVE_MAX = 1u << 7,     /* active cycles of the longest-active SM (optional) */
-    AU_C_SHARED_WAVEFRONTS = 1u << 8, /* all shared-memory wavefronts: loads, stores, atomics (optional) */
-    AU_C_LD_INST = 1u << 9,        /* shared-memory load warp-instructions, LDS (optional) */
-    AU_C_ST_INST = 1u << 10,       /* shared-memory store warp-instructions, STS (optional) */
-    AU_C_GENERIC = 1u << 11,       /* generic-address atomic warp-instructions, ATOM (cluster set) */
-    AU_C_DSHARED_WF = 1u << 12,    /* wavefronts sent to other SMs' shared memory (cluster set) */
-    AU_C_DSHARED_XBAR = 1u << 13,  /* cycles the SM-to-SM (DSMEM) interface was busy (cluster set) */
-    AU_C_CLUSTER = 1u << 14,       /* the launch's cluster size (blocks per cluster) */
-    AU_C_DSHARED_SECT = 1u << 15,  /* sectors of requests to other SMs' shared memory, every
+    AU_C_QUEUE = 1u << 5,              /* a measured queue length (overrides warps) */
+    AU_C_WAVEFRONTS_MAX = 1u << 6,     /* shared-atomic wavefronts of the busiest SM (optional) */
+    AU_C_ACTIVE_MAX = 1u << 7,         /* active cycles of the longest-active SM (optional) */
+    AU_C_SHARED_WAVEFRONTS = 1u << 8,  /* all shared-memory wavefronts: loads, stores, atomics (optional) */
+    AU_C_LD_INST = 1u << 9,            /* shared-memory load warp-instructions, LDS (optional) */
+    AU_C_ST_INST = 1u << 10,           /* shared-memory store warp-instructions, STS (optional) */
+    AU_C_GENERIC = 1u << 11,           /* generic-address atomic warp-instructions, ATOM (cluster set) */
+    AU_C_DSHARED_WF = 1u << 12,        /* wavefronts sent to other SMs' shared memory (cluster set) */
+    AU_C_DSHARED_XBAR = 1u << 13,      /* cycles the SM-to-SM (DSMEM) interface was busy (cluster set) */
+    AU_C_CLUSTER = 1u << 14,           /* the launch's cluster size (blocks per cluster) */
+    AU_C_DSHARED_SECT = 1u << 15,      /* sectors of requests to other SMs' shared memory, every
                                       operation: loads, stores, atomics (cluster set, optional) */
     AU_C_DSHARED_SECT_ATOM = 1u << 16, /* ... of which atomics' (cluster set, optional) */
 };
 /* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
 #define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
 /* The counters that price distributed-shared-memory atomics (docs/model.md, "DSMEM"). */
-#define AU_C_DSMEM (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
+#define AU_C_DSMEM           (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
-#define AU_C_LOOP_LOADS (AU_C_SHARED_WAVEFRONTS | AU_C_LD_INST | AU_C_ST_INST)
-#define AU_C_REQUIRED (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
+#define AU_C_LOOP_LOADS      (AU_C_SHARED_WAVEFRONTS | AU_C_LD_INST | AU_C_ST_INST)
+#define AU_C_REQUIRED        (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
 
 /* Counters of one launch, either of one SM or GPU-wide:
  * GPU-wide: jobs/cas_jobs/wavefronts are sums over all SMs, active_cycles is the average over
  * all SMs (sm__cycles_active.avg), warps the average resident warps per active cycle. */
 typedef struct au_counters {
-    double jobs;          /* J: shared-atomic warp-instructions (ATOMS.*, CAS retries included) */
-    double cas_jobs;      /* of which ATOMS.CAS */
-    double wavefronts;    /* shared-atomic wavefronts */
-    double active_cycles; /* T */
-    double warps;         /* resident warps per active cycle (queue-length estimate) */
-    double queue;         /* measured queue length, when AU_C_QUEUE */
-    unsigned have;        /* AU_C_* bits of the fields that were collected */
-    double wavefronts_max;/* GPU-wide: the most shared-atomic wavefronts of one SM (L1TEX .max) */
-    double active_max;    /* GPU-wide: the most active cycles of one SM (sm__cycles_active.max) */
-    double shared_wavefronts; /* every shared-memory wavefront (l1tex ..._mem_shared.sum) */
-    double ld_inst;       /* LDS warp-instructions */
-    double st_inst;       /* STS warp-instructions */
-    double generic_jobs;  /* ATOM (generic address) warp-instructions: local, remote or global */
-    double dshared_wavefronts; /* wavefronts of requests to other SMs' shared memory (sender side) */
-    double dshared_xbar;  /* cycles the sender's L1TEX-to-crossbar DSMEM interface was active */
-    double cluster_size;  /* blocks per cluster (1 without clusters) */
+    double jobs;                 /* J: shared-atomic warp-instructions (ATOMS.*, CAS retries included) */
+    double cas_jobs;             /* of which ATOMS.CAS */
+    double wavefronts;           /* shared-atomic wavefronts */
+    double active_cycles;        /* T */
+    double warps;                /* resident warps per active cycle (queue-length estimate) */
+    double queue;                /* measured queue length, when AU_C_QUEUE */
+    unsigned have;               /* AU_C_* bits of the fields that were collected */
+    double wavefronts_max;       /* GPU-wide: the most shared-atomic wavefronts of one SM (L1TEX .max) */
+    double active_max;           /* GPU-wide: the most active cycles of one SM (sm__cycles_active.max) */
+    double shared_wavefronts;    /* every shared-memory wavefront (l1tex ..._mem_shared.sum) */
+    double ld_inst;              /* LDS warp-instructions */
+    double st_inst;              /* STS warp-instructions */
+    double generic_jobs;         /* ATOM (generic address) warp-instructions: local, remote or global */
+    double dshared_wavefronts;   /* wavefronts of requests to other SMs' shared memory (sender side) */
+    double dshared_xbar;         /* cycles the sender's L1TEX-to-crossbar DSMEM interface was active */
+    double cluster_size;         /* blocks per cluster (1 without clusters) */
     double dshared_sectors;      /* sectors of requests to other SMs' shared memory */
     double dshared_sectors_atom; /* ... of atomic requests */
-    unsigned wrong_unit;  /* AU_C_* bits of counters given in a unit of another kind (not in have) */
+    unsigned wrong_unit;         /* AU_C_* bits of counters given in a unit of another kind (not in have) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -89,7 +89,7 @@ typedef struct au_metric_def {
     unsigned counter;
     int required;
     const char *meaning;
-    unsigned sets; /* AU_SET_* it belongs to */
+    unsigned sets;    /* AU_SET_* it belongs to */
     const char *unit; /* its base unit ("inst", "cycle", ...): a value given in another is not used */
 } au_metric_def;
 /* Counter sets, one pass each on GH100 (docs/counters.md): the standard set, and the cluster set
@@ -99,9 +99,9 @@ enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_BOTH = 3u };
 /* The metric list, in the order printed by `atomutil-profile --print-ncu-metrics`. */
 const au_metric_def *au_metric_defs(size_t *count);
 /* Well-known descriptive metrics (not counters of the model). */
-#define AU_METRIC_DEVICE_NAME "device__attribute_display_name"
-#define AU_METRIC_SM_COUNT "device__attribute_multiprocessor_count"
-#define AU_METRIC_DURATION "gpu__time_duration.sum"
+#define AU_METRIC_DEVICE_NAME  "device__attribute_display_name"
+#define AU_METRIC_SM_COUNT     "device__attribute_multiprocessor_count"
+#define AU_METRIC_DURATION     "gpu__time_duration.sum"
 #define AU_METRIC_CLUSTER_SIZE "launch__cluster_size"
 /* Stores value v of metric `name` into c (sets the have bit); returns 1 if the metric is one of
  * the model's counters, 0 otherwise. */
@@ -170,14 +170,13 @@ void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count);
  * < 0 only for invalid arguments or an unknown family.  Required: jobs, and with jobs CAS jobs,
  * active cycles, the shared-atomic wavefronts (the standard set) or the three DSMEM counters (the
  * cluster set), warps in AU_BUSY_QUEUE. */
-int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count,
-                  const au_thresholds *thr, au_busy_mode busy, au_result *res);
+int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count, const au_thresholds *thr,
+                  au_busy_mode busy, au_result *res);
 /* Per-SM evaluation: per_sm[i] holds SM i's own counters (active_cycles of that SM).  Fills out[i]
  * and an aggregate *total (sum of busy over sum of active, i.e. active-time weighted mean U;
  * total->jobs is the mean jobs per SM). */
-int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm,
-                         size_t nsm, const au_thresholds *thr, au_busy_mode busy, au_result *out,
-                         au_result *total);
+int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm, size_t nsm,
+                         const au_thresholds *thr, au_busy_mode busy, au_result *out, au_result *total);
 
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown", "uncertain" */
 /* The verdict of utilization u (a fraction) under thr (NULL: AU_THRESHOLDS_DEFAULT). */
@@ -193,10 +192,10 @@ typedef struct au_family_def {
     const char *name;   /* table family */
     const char *opcode; /* its SASS opcode ("ATOMS.CAST.SPIN.64"; the dsmem families': ATOM.E.ADD) */
     au_family_kind kind;
-    int wf_per_pass;    /* wavefronts the counter reports per serialized pass (CAS class: 2) */
-    int cluster;        /* dsmem families: blocks per cluster (0 for the others) */
-    int shift;          /* dsmem families: target rank = (own rank + shift) % cluster */
-    int row;            /* dsmem families: 1 = every warp's words in one 128-byte row */
+    int wf_per_pass; /* wavefronts the counter reports per serialized pass (CAS class: 2) */
+    int cluster;     /* dsmem families: blocks per cluster (0 for the others) */
+    int shift;       /* dsmem families: target rank = (own rank + shift) % cluster */
+    int row;         /* dsmem families: 1 = every warp's words in one 128-byte row */
 } au_family_def;
 /* The registry's entries, in families.def's order; *count receives their number. */
 const au_family_def *au_families(size_t *count);
@@ -221,15 +220,15 @@ int au_family_is_dsmem(const char *family);
  * shared wavefront in about a cycle at saturation, whether the attempt's lanes conflict, fail or
  * share a word (calibrate/tools/unit_bound.cu; docs/calibration.md). */
 #define AU_LOOP_WF_PER_A 3.0
-int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt,
-                    double *service_cycles, unsigned *flags);
+int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt, double *service_cycles,
+                    unsigned *flags);
 
 /* Distributed shared memory (docs/model.md, "DSMEM"): xbar cycles of one remote request of 32
  * lanes on 32 distinct words (measured: docs/results/dsmem-patterns-h100-2026-11-24). */
 #define AU_DSMEM_XBAR_PER_REQUEST 9.0
 /* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
  * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
-#define AU_DSMEM_ALL_ATOMIC 0.995
+#define AU_DSMEM_ALL_ATOMIC       0.995
 /* Table family of a launch's remote requests by its cluster size: of the registry's remote ring
  * families (shift > 0, row 0: dsmem_remote, _c4, _c8, _c16), the one the table holds whose
  * cluster size is nearest (in log2; the first on a tie); NULL when the table has none. */
@@ -243,8 +242,8 @@ const char *au_dsmem_remote_family(const au_table *t, double cluster_size);
  * priced (flags AU_F_DSMEM_OTHER_TRAFFIC, AU_F_DSMEM_MIXED).
  * res must hold au_model_eval's (or the opcode pricing's) result; a launch without DSMEM
  * counters is left as it is. */
-int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr,
-                   au_busy_mode busy, au_result *res);
+int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr, au_busy_mode busy,
+                   au_result *res);
 
 /* ---------------------------------------------------------------- per-SM, per-class model */
 
@@ -279,8 +278,8 @@ typedef struct au_class_jobs {
  * busy_share[k] (may be NULL) receives class k's share of B, apportioned by J_k * S_k(N, a_k, 0).
  * queue_len and active_cycles are this SM's (or estimates, flagged by the caller). */
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,
-                          double active_cycles, const au_thresholds *thr, au_busy_mode busy,
-                          au_result *res, double *busy_share);
+                          double active_cycles, const au_thresholds *thr, au_busy_mode busy, au_result *res,
+                          double *busy_share);
 
 #ifdef __cplusplus
 }

@@ -22,9 +22,9 @@ typedef struct au_instr {
     unsigned pc;
     char opcode[32];
     char family[AU_FAMILY_MAX];
-    char source[160];   /* "file.cu:64" when line info exists, else "" */
+    char source[160]; /* "file.cu:64" when line info exists, else "" */
     double jobs, wavefronts, threads;
-    double busy;        /* its share of the busy cycles, summed over SMs */
+    double busy; /* its share of the busy cycles, summed over SMs */
 } au_instr;
 
 /* One class of a launch's jobs (--opcodes): the jobs of one table family. */
@@ -41,13 +41,13 @@ typedef struct au_class_share {
  * instructions of its kernel's code, and the launch priced class by class. */
 typedef struct au_opsplit {
     size_t ninstr;
-    au_instr *instr;         /* the kernel's ATOMS instructions in code order: function, pc, opcode,
+    au_instr *instr; /* the kernel's ATOMS instructions in code order: function, pc, opcode,
                                 family, source (no counts: jobs, wavefronts, busy are 0) */
     size_t nclass;
     au_class_share cls[AU_MAX_CLASSES]; /* by jobs, largest first */
-    au_result by_family;     /* this launch priced with the single --family, for comparison */
-    char classes[128];       /* "cast_spin 98%, popc_inc 2%" (shares of jobs) */
-    unsigned flags;          /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
+    au_result by_family;                /* this launch priced with the single --family, for comparison */
+    char classes[128];                  /* "cast_spin 98%, popc_inc 2%" (shares of jobs) */
+    unsigned flags;                     /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
 } au_opsplit;
 void au_opsplit_free(au_opsplit *o);
 
@@ -64,20 +64,20 @@ typedef struct au_load_sites {
 
 /* One kernel launch of a report. */
 typedef struct au_launch {
-    long long id;          /* launch id in its source (ncu "ID") */
-    long long pid;         /* process id, -1 when unknown */
-    char *kernel;          /* full (demangled) kernel name */
-    char grid[48];         /* "(528, 1, 1)" */
+    long long id;  /* launch id in its source (ncu "ID") */
+    long long pid; /* process id, -1 when unknown */
+    char *kernel;  /* full (demangled) kernel name */
+    char grid[48]; /* "(528, 1, 1)" */
     char block[48];
     char device[AU_NAME_MAX]; /* device name, "" when unknown */
     int cc_major, cc_minor;   /* 0.0 when unknown */
     int sm_count;             /* 0 when unknown */
     double duration_ns;       /* gpu time, < 0 when unknown */
     au_counters ctr;
-    char missing_names[256];  /* names of the missing metrics, comma separated */
+    char missing_names[256]; /* names of the missing metrics, comma separated */
     au_result res;
-    au_opsplit *ops;          /* opcode classes, NULL unless --opcodes data exists */
-    au_load_sites sites;      /* load sites of the kernel's code (known = 0 without its listing),
+    au_opsplit *ops;     /* opcode classes, NULL unless --opcodes data exists */
+    au_load_sites sites; /* load sites of the kernel's code (known = 0 without its listing),
                                  set before au_launch_apply_opcodes */
 } au_launch;
 
@@ -91,8 +91,8 @@ typedef struct au_launch {
  * (AU_F_OPCODE_MISMATCH).  Every class has the launch's a, N and T.  l->res becomes the class
  * result (au_model_eval_classes), the previous one is kept in l->ops->by_family.  A launch
  * without usable counters gets the instruction list only. */
-int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n,
-                            const au_thresholds *thr, au_busy_mode busy);
+int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n, const au_thresholds *thr,
+                            au_busy_mode busy);
 
 typedef struct au_report {
     au_launch *launches;

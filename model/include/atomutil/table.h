@@ -17,27 +17,27 @@ extern "C" {
 
 /* ---------------------------------------------------------------- table */
 
-#define AU_NAME_MAX 128
+#define AU_NAME_MAX   128
 #define AU_FAMILY_MAX 32
-#define AU_A_MAX 32 /* serialized wavefronts per warp-instruction: 1..32 */
+#define AU_A_MAX      32 /* serialized wavefronts per warp-instruction: 1..32 */
 
 /* Metadata carried by a table (the '# key: value' lines of format v1). Strings are NUL-terminated;
  * numbers are 0 / empty when a key is absent (only the required keys are always present). */
 typedef struct au_table_meta {
-    char gpu_name[AU_NAME_MAX];       /* required, e.g. "NVIDIA H200" */
-    int cc_major, cc_minor;           /* required: compute capability */
-    int sm_count;                     /* required */
-    int max_warps_per_sm;             /* required: upper bound of n */
-    char method[16];                  /* required: "steady" or "burst" */
-    double sm_clock_mhz;              /* SM clock seen during calibration */
-    char cuda_version[32];            /* CUDA runtime/toolkit version */
-    char driver_version[32];          /* driver version */
-    int jobs_per_warp;                /* K of the steady method (1 for burst) */
-    int repetitions;                  /* repetitions per grid point */
-    char date[32];                    /* ISO 8601 date of the measurement */
-    char tool_version[32];            /* atomutil version that measured it */
-    char status[16];                  /* "measured" or "provisional" */
-    char note[256];                   /* free text, one line */
+    char gpu_name[AU_NAME_MAX]; /* required, e.g. "NVIDIA H200" */
+    int cc_major, cc_minor;     /* required: compute capability */
+    int sm_count;               /* required */
+    int max_warps_per_sm;       /* required: upper bound of n */
+    char method[16];            /* required: "steady" or "burst" */
+    double sm_clock_mhz;        /* SM clock seen during calibration */
+    char cuda_version[32];      /* CUDA runtime/toolkit version */
+    char driver_version[32];    /* driver version */
+    int jobs_per_warp;          /* K of the steady method (1 for burst) */
+    int repetitions;            /* repetitions per grid point */
+    char date[32];              /* ISO 8601 date of the measurement */
+    char tool_version[32];      /* atomutil version that measured it */
+    char status[16];            /* "measured" or "provisional" */
+    char note[256];             /* free text, one line */
 } au_table_meta;
 
 /* One measured grid point: median service time per job and its spread, in SM cycles.  A table
@@ -95,14 +95,14 @@ enum {
 };
 /* The flags of a launch whose counters give no U (missing or not right): verdict unknown, and no
  * model figure is reported. */
-#define AU_F_UNUSABLE (AU_F_MISSING | AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT)
+#define AU_F_UNUSABLE      (AU_F_MISSING | AU_F_INCONSISTENT | AU_F_IMPLAUSIBLE | AU_F_WRONG_UNIT)
 /* The bounds of those checks: an SM issues at most four warp-instructions per cycle (one per
  * SMSP); U at the saturated service time reaches 108 % on recorded launches (model error,
  * docs/validation.md), so 150 % is beyond what the hardware can do. */
 #define AU_ISSUE_PER_CYCLE 4.0
-#define AU_U_IMPLAUSIBLE 1.5
+#define AU_U_IMPLAUSIBLE   1.5
 /* The flags that come with a range of U (util_lo..util_hi). */
-#define AU_F_RANGE                                                                                 \
+#define AU_F_RANGE                                                                                      \
     (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED | \
      AU_F_GENERIC_SPACE)
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
@@ -114,8 +114,8 @@ char *au_flags_string(unsigned flags, char *buf, size_t size);
  * the queue's total time T = n * S, then S = T / n, as in the source paper.  Exact at grid points,
  * continuous inside the grid; outside it the arguments are clamped and *flags gets AU_F_CLAMP_*.
  * flags may be NULL. */
-int au_table_interp(const au_table *t, const char *family, double n, double a, double c,
-                    double *service_cycles, unsigned *flags);
+int au_table_interp(const au_table *t, const char *family, double n, double a, double c, double *service_cycles,
+                    unsigned *flags);
 
 /* Table selection: scans DIR for *.csv tables and picks one for a GPU.  Rule (docs/table-format.md):
  * 1. a table whose gpu_name equals gpu_name (case-insensitive) and whose compute capability is
@@ -125,8 +125,8 @@ int au_table_interp(const au_table *t, const char *family, double n, double a, d
  * metadata fail to read are skipped and counted in *skipped (may be NULL); a picked file's rows
  * are checked when it is loaded.
  * On success *path_out is malloc'ed (caller frees); AU_E_NOTFOUND when no table fits. */
-int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor,
-                  char **path_out, unsigned *flags, int *skipped);
+int au_table_find(const char *dir, const char *gpu_name, int cc_major, int cc_minor, char **path_out, unsigned *flags,
+                  int *skipped);
 
 #ifdef __cplusplus
 }
