@@ -123,18 +123,3 @@ void au_range_verdicts(const au_result *x, const au_thresholds *thr, au_verdict 
     *lo = au_verdict_of(x->util_lo, thr);
     *hi = au_verdict_of(x->util_hi, thr);
 }
-
-int au_report_render(const au_report *r, au_format fmt, FILE *out)
-{
-    if (!r || !out)
-        return au_set_error(AU_E_INVAL, "au_report_render: invalid argument");
-    switch (fmt) {
-    case AU_FMT_TABLE: au_render_table(r, out); break;
-    case AU_FMT_CSV: au_render_csv(r, out); break;
-    case AU_FMT_JSON: au_render_json(r, out); break;
-    default: return au_set_error(AU_E_INVAL, "au_report_render: unknown format");
-    }
-    if (ferror(out))
-        return au_set_error(AU_E_IO, "write error on output");
-    return AU_OK;
-}

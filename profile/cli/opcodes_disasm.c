@@ -128,16 +128,6 @@ static long elf_function_index(const unsigned char *f, size_t size, const char *
     return -1;
 }
 
-/* FNV-1a, 64 bits, continued from h (FNV_START for a new hash): the listing cache's hash of a
- * cubin's content, of a key and of an entry's listing. */
-uint64_t au_op_fnv1a(const void *data, size_t n, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; ++i)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 /* Starts argv (argv[0] a path) with stdout to the file `out` and stderr discarded, no shell (paths
  * may hold any character).  Its pid, or -1. */
 static pid_t spawn_to_file(char *const argv[], const char *out)
@@ -172,40 +162,6 @@ static int run_to_file(char *const argv[], const char *out)
     return exited_ok(st) ? 0 : -1;
 }
 
-/* Writes data[0..len) to path; 0 on success, else -1 and no file. */
-int au_op_write_file(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int ok = fwrite(data, 1, len, f) == len;
-    if (fclose(f) != 0 || !ok) {
-        unlink(path);
-        return -1;
-    }
-    return 0;
-}
-
-/* The ".text.NAME:" header line of function `name` in text[0..len) (blanks before it, nothing
- * after it but a '\r'): a pointer to its ".text.", or NULL. */
-const char *au_op_find_section(const char *text, size_t len, const char *name)
-{
-    size_t nl = strlen(name);
-    const char *end = text + len;
-    for (const char *s = text; s < end;) {
-        const char *eol = memchr(s, '\n', (size_t)(end - s)), *le = eol ? eol : end, *t = s;
-        while (t < le && (*t == ' ' || *t == '\t'))
-            ++t;
-        if (le > t && le[-1] == '\r')
-            --le;
-        if ((size_t)(le - t) == nl + 7 && memcmp(t, ".text.", 6) == 0 && memcmp(t + 6, name, nl) == 0 &&
-            t[6 + nl] == ':')
-            return t;
-        s = eol ? eol + 1 : end;
-    }
-    return NULL;
-}
-
 /* Where a function's listing that goes on at `from` ends: at the next ".text." after a blank or a
  * line end (the next function's .section line), else at `end`. */
 static const char *section_end(const char *from, const char *end)
@@ -219,39 +175,12 @@ static const char *section_end(const char *from, const char *end)
     return end;
 }
 
-/* 1 if text[0..len) can be the listing of function `name`: it holds the function's ".text.NAME:"
- * header and parses. */
-int au_op_listing_ok(const char *text, size_t len, const char *name)
-{
-    if (!au_op_find_section(text, len, name))
-        return 0;
-    au_sass_ops ops;
-    memset(&ops, 0, sizeof ops);
-    int ok = au_sass_ops_parse(text, len, &ops) == AU_OK;
-    au_sass_ops_free(&ops);
-    return ok;
-}
-
 /* BASE.cubins/<crc>-<symbol>.sass: the listing of one function. */
 void au_op_sass_path(char *out, size_t size, const char *dir, const code_line *k)
 {
     snprintf(out, size, "%s/%u-%ld.sass", dir, k->crc, k->sym);
 }
 
-/* au_read_file for the kernels' code: regular files of at most CODE_FILE_MAX_BYTES only. */
-int au_op_read_code_file(const char *path, char **buf, size_t *len)
-{
-    struct stat st;
-    *buf = NULL;
-    *len = 0;
-    if (stat(path, &st) != 0)
-        return au_set_error(AU_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return au_set_error(AU_E_IO, "%s: not a regular file", path);
-    if ((unsigned long long)st.st_size > CODE_FILE_MAX_BYTES)
-        return au_set_error(AU_E_PARSE, "%s: larger than %zu MiB", path, CODE_FILE_MAX_BYTES >> 20);
-    return au_read_file(path, CODE_FILE_MAX_BYTES, buf, len);
-}
 /* ------------------------------------------------------------------ listings */
 
 /* Writes the listing of code line k (its cubin dir/<crc>.cubin read, symbol index known) to `out`:
