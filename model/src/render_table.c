@@ -153,6 +153,13 @@ static void render_table_head(const au_report *r, FILE *out)
         fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0), m->cc_major,
                 m->cc_minor, m->method, m->status,
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
+        for (size_t i = 0; i < r->count; ++i)
+            if (r->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
+                fprintf(out, "        WARNING: measured on another architecture than launch %lld's (cc %d.%d): its "
+                             "service times may not hold (flag table_other_arch)\n",
+                        r->launches[i].id, r->launches[i].cc_major, r->launches[i].cc_minor);
+                break;
+            }
     }
     if (by_opcodes == r->count)
         fprintf(out, "jobs:   priced by the opcodes of each kernel's code (flag opcodes)\n");

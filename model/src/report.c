@@ -64,6 +64,8 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
         l->res.flags |= extra;
         if (l->device[0] && strcmp(l->device, m->gpu_name) != 0)
             l->res.flags |= AU_F_TABLE_OTHER_GPU;
+        if (l->cc_major > 0 && (l->cc_major != m->cc_major || l->cc_minor != m->cc_minor))
+            l->res.flags |= AU_F_TABLE_OTHER_ARCH;
     }
     return AU_OK;
 }

@@ -293,6 +293,14 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
         au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0);
         if (strcmp(m->status, "provisional") == 0)
             fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
+        for (size_t i = 0; i < rep->count; ++i)
+            if (rep->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
+                fprintf(stderr, "%s: warning: table %s was measured on compute capability %d.%d, launch %lld ran on "
+                                "%d.%d: another architecture's service times (flag table_other_arch)\n",
+                        prog, table_path, m->cc_major, m->cc_minor, rep->launches[i].id,
+                        rep->launches[i].cc_major, rep->launches[i].cc_minor);
+                break;
+            }
         if (tflags & AU_F_TABLE_OTHER_GPU)
             fprintf(stderr,
                     "%s: warning: no table for this GPU's name; using %s (%s, same compute "

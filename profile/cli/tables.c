@@ -58,7 +58,8 @@ int au_pick_table(const char *gpu_name, int cc_major, int cc_minor, char **path_
     }
     return au_set_error(AU_E_NOTFOUND,
                         "no service-time table for %s (compute capability %d.%d) in %s; measure one "
-                        "with atomutil-calibrate and pass it with --table FILE",
+                        "on that GPU with `atomutil-calibrate -o my-gpu.csv` (seconds of GPU time on an "
+                        "H100; docs/calibration.md) and pass it with --table my-gpu.csv",
                         gpu_name && *gpu_name ? gpu_name : "this GPU", cc_major, cc_minor,
                         used ? searched : "any tables directory (none exists)");
 }
