@@ -256,8 +256,8 @@ struct au_op_cas_mix {
 };
 
 /* The largest block: AU_CAL_BLOCKS_PER_SM blocks fill an SM (runner.c), so half the threads it
- * holds: 2048 on sm_80, 90, 100 and 103, 1536 on sm_86-89, 110 and 120-121, 1024 on sm_75 (ptxas
- * refuses larger launch bounds for the architecture it compiles). */
+ * holds: 2048 on sm_80, 90, 100 and 103; 1536 on sm_86-89 and 120-121 (ptxas refuses 2 x 1024
+ * there and on sm_110, takes 2 x 768); 1024 on sm_75. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define AU_CAL_MAX_THREADS 512
 #elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ > 800 && __CUDA_ARCH__ < 900) || __CUDA_ARCH__ >= 1100)

@@ -644,7 +644,7 @@ int au_table_load_meta(const char *path, au_table_meta *out)
     return rc;
 }
 
-static int parse_table_file(const char *name, const char *buf, size_t len, void *out)
+static int parse_table_file(const char *name, char *buf, size_t len, void *out)
 {
     return au_table_parse(name, buf, len, out);
 }

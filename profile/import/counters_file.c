@@ -43,13 +43,16 @@ au_cf_kind au_cf_classify(char *line, long lineno, au_cf_line *l)
     return l->kind;
 }
 
-int au_cf_read(const char *path, size_t max, au_cf_fn fn, void *ud)
+typedef struct cf_reader {
+    au_cf_fn fn;
+    void *ud;
+} cf_reader;
+
+/* One pass over the file's lines (each cut at its '\n' in place), classified, until fn says stop. */
+static int cf_parse(const char *name, char *buf, size_t len, void *out)
 {
-    char *buf;
-    size_t len;
-    int rc = au_read_file(path, max, &buf, &len);
-    if (rc)
-        return rc;
+    (void)name, (void)len;
+    const cf_reader *r = out;
     long lineno = 0;
     for (char *line = buf; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -57,10 +60,15 @@ int au_cf_read(const char *path, size_t max, au_cf_fn fn, void *ud)
             *nl = '\0';
         au_cf_line l;
         au_cf_classify(line, ++lineno, &l);
-        if (fn(&l, ud))
+        if (r->fn(&l, r->ud))
             break;
         line = nl ? nl + 1 : NULL;
     }
-    free(buf);
     return AU_OK;
+}
+
+int au_cf_read(const char *path, size_t max, au_cf_fn fn, void *ud)
+{
+    cf_reader r = {fn, ud};
+    return au_parse_file(path, max, cf_parse, &r);
 }

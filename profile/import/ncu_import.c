@@ -523,7 +523,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     return rc;
 }
 
-static int parse_export_file(const char *name, const char *buf, size_t len, void *out)
+static int parse_export_file(const char *name, char *buf, size_t len, void *out)
 {
     return au_ncu_import_buffer(name, buf, len, out);
 }

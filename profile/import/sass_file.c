@@ -118,7 +118,7 @@ int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d
     return rc;
 }
 
-static int parse_sass_file(const char *name, const char *buf, size_t len, void *out)
+static int parse_sass_file(const char *name, char *buf, size_t len, void *out)
 {
     return au_sass_parse(name, buf, len, out);
 }

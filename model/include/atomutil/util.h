@@ -32,8 +32,9 @@ int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
 int au_read_file(const char *path, size_t max, char **buf, size_t *len);
 /* Reads a whole file of at most max bytes (au_read_file) and hands it to parse with path as the
- * name for messages; parse's status, or au_read_file's. */
-typedef int (*au_buffer_parser)(const char *name, const char *buf, size_t len, void *out);
+ * name for messages (the buffer is parse's to change in place until it returns); parse's status,
+ * or au_read_file's. */
+typedef int (*au_buffer_parser)(const char *name, char *buf, size_t len, void *out);
 int au_parse_file(const char *path, size_t max, au_buffer_parser parse, void *out);
 /* Strict parsing of a whole string: no blanks or junk around it, finite values only
  * (no nan/inf/hex).  Return AU_OK or AU_E_PARSE. */
