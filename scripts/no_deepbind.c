@@ -1,6 +1,6 @@
 /*
  * no_deepbind.c - LD_PRELOAD shim for scripts/sanitize_inject.sh: CUPTI loads libnvperf_host.so
- * with RTLD_DEEPBIND, which ThreadSanitizer's runtime refuses ("incompatible with sanitizer
+ * with RTLD_DEEPBIND, which both sanitizer runtimes refuse ("incompatible with sanitizer
  * runtime", the process dies).  This dlopen drops the flag and hands on to the next dlopen (the
  * sanitizer's), so that the injection library can run under ThreadSanitizer.  Diagnostic use only.
  */

@@ -51,12 +51,13 @@ for san in ${sans//,/ }; do
           lib="$out/no_deepbind.so:$($cc -print-file-name=libtsan.so)"
           env_opts="TSAN_OPTIONS=halt_on_error=0:report_signal_unsafe=0:second_deadlock_stack=1:log_path=$out/tsan" ;;
     asan) dir=build-asan opt=-DATOMUTIL_SANITIZE=ON
-          # ASan's runtime first in the list (it checks), then the shim
-          lib="$($cc -print-file-name=libasan.so):$out/no_deepbind.so"
+          # the shim before ASan's runtime: ASan's dlopen interceptor refuses the flag itself, so
+          # the shim's dlopen must be found first (ASan's link-order check is turned off for it)
+          lib="$out/no_deepbind.so:$($cc -print-file-name=libasan.so)"
           # atomutil-profile itself is instrumented too and calls cuInit
-          export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0
+          export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0:verify_asan_link_order=0
           # the CUDA driver maps memory in ASan's shadow gap
-          env_opts="ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0:halt_on_error=1:log_path=$out/asan" ;;
+          env_opts="ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0:verify_asan_link_order=0:halt_on_error=1:log_path=$out/asan" ;;
     *) echo "sanitize_inject.sh: unknown sanitizer $san" >&2; exit 2 ;;
     esac
     build "$dir" "$opt" || { echo "sanitize_inject.sh: $dir did not build ($out/$dir.build.log)"; summary+=("$san: build failed"); continue; }

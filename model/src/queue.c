@@ -337,58 +337,6 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
     return rc;
 }
 
-int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm, size_t nsm,
-                         const au_thresholds *thr, au_busy_mode busy, au_result *out, au_result *total)
-{
-    if (!t || !family || !per_sm || !out || !total || nsm == 0)
-        return au_set_error(AU_E_INVAL, "au_model_eval_per_sm: invalid argument");
-    if (!au_table_has_family(t, family))
-        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", family);
-    au_family_def buf;
-    const au_family_def *fam = au_family_resolve(family, &buf);
-    memset(total, 0, sizeof *total);
-    double sum_busy = 0, sum_active = 0, sum_jobs = 0, sum_wave = 0, sum_passw = 0, sum_q = 0, sum_c = 0;
-    for (size_t i = 0; i < nsm; ++i) {
-        const au_counters *c = &per_sm[i];
-        int rc = eval_one(t, fam, c, c->jobs, c->cas_jobs, c->wavefronts, NULL, thr, busy, &out[i]);
-        if (rc)
-            return rc;
-        total->flags |= out[i].flags & ~AU_F_NO_ATOMICS;
-        total->missing |= out[i].missing;
-        sum_busy += out[i].busy;
-        sum_active += out[i].active;
-        sum_jobs += out[i].jobs;
-        /* passes, the unit a counts in: a_i * (J_i + J_cas,i) */
-        double passes_w = out[i].jobs + (out[i].jobs > 0 ? per_sm[i].cas_jobs : 0);
-        sum_wave += out[i].a * passes_w;
-        sum_passw += passes_w;
-        /* queue length and CAS share weighted by active time, like U */
-        sum_q += out[i].queue_len * out[i].active;
-        sum_c += out[i].cas_queued * out[i].active;
-    }
-    if (total->missing) {
-        total->flags |= AU_F_MISSING;
-        total->verdict = AU_VERDICT_UNKNOWN;
-        return AU_OK;
-    }
-    total->jobs = sum_jobs / (double)nsm;
-    total->busy = sum_busy / (double)nsm;
-    total->active = sum_active / (double)nsm;
-    total->a = sum_passw > 0 ? sum_wave / sum_passw : 0;
-    total->queue_len = sum_active > 0 ? sum_q / sum_active : 0;
-    total->cas_queued = sum_active > 0 ? sum_c / sum_active : 0;
-    total->service = sum_jobs > 0 ? sum_busy / sum_jobs : 0;
-    if (sum_jobs > 0 && sum_active > 0) {
-        total->util = sum_busy / sum_active;
-        total->flags &= ~AU_F_OVER_100;
-    } else {
-        total->util = 0;
-        total->flags |= AU_F_NO_ATOMICS;
-    }
-    au_result_finish(total, thr, 0);
-    return AU_OK;
-}
-
 /* ------------------------------------------------------------------ per-class evaluation */
 
 int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t ncls, double queue_len,

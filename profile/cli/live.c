@@ -297,8 +297,6 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         sigaction(SIGQUIT, &old_quit, NULL);
         setenv("CUDA_INJECTION64_PATH", inject, 1);
         setenv(pass->path_env, counters_abs, 1);
-        if (pass->mode)
-            setenv("ATOMUTIL_MODE", pass->mode, 1);
         if (pass->cubin_dir)
             setenv("ATOMUTIL_CUBIN_DIR", cubins_abs, 1);
         execv(target, argv);

@@ -22,7 +22,7 @@ typedef struct live_result {
  * variable that names it, the library's mode (NULL: counters) and, in sass mode, the directory for
  * cubins. */
 typedef struct live_pass {
-    const char *path, *header, *path_env, *mode, *cubin_dir;
+    const char *path, *header, *path_env, *cubin_dir;
 } live_pass;
 
 /* Runs argv[0..] with the injection library as pass says (the file created with its header first).

@@ -711,7 +711,7 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
-    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, o->opcodes ? f->cubin_dir : NULL};
+    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", o->opcodes ? f->cubin_dir : NULL};
     int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;

@@ -15,7 +15,7 @@
 #include "counters_file.h"
 
 #include "atomutil/util.h"
-#include "sass_file.h"
+#include "sass_listing.h"
 
 #include <dirent.h>
 #include <errno.h>

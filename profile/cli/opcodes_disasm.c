@@ -7,7 +7,7 @@
 #include "opcodes_internal.h"
 
 #include "atomutil/util.h"
-#include "sass_file.h"
+#include "sass_listing.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
  * written to that directory as <crc>.cubin, and a line
  *     ==ATOMUTIL== <pid> code: <crc> <mangled name> <demangled name>
  * goes to the output file, so that atomutil-profile can disassemble the kernel and read the opcodes
- * of its shared atomics.  Both collectors use it (sass.c also for its records' CRCs).
+ * of its shared atomics.
  */
 #include "inject_internal.h"
 
@@ -110,17 +110,6 @@ double au_cubin_load_seconds(void)
     return t;
 }
 
-/* The kept cubin a SASS record's 32-bit CRC refers to (which half of cuptiGetCubinCrc's 64 bits
- * the record carries is not documented: both are tried). */
-static cubin *by_crc32(uint32_t crc)
-{
-    cubin *cb;
-    for (size_t i = 0; (cb = cubin_at(i)) != NULL; ++i)
-        if (crc_of(cb) == 0 && ((uint32_t)cb->crc == crc || (uint32_t)(cb->crc >> 32) == crc))
-            return cb;
-    return NULL;
-}
-
 /* Writes cb to the cubin directory as <name>.cubin (once); 0 on success. */
 static int write_cubin(cubin *cb, const char *name)
 {
@@ -144,17 +133,6 @@ static int write_cubin(cubin *cb, const char *name)
     }
     cb->written = 1;
     return 0;
-}
-
-void au_cubin_write_crc32(uint32_t crc)
-{
-    cubin *cb = by_crc32(crc);
-    char name[32];
-    snprintf(name, sizeof name, "%u", crc);
-    if (!cb)
-        au_diag("warning", "no cubin kept for crc %u: its opcodes will be unknown", crc);
-    else if (!cb->written && write_cubin(cb, name) == 0)
-        au_diag("info", "cubin %u %s/%s.cubin", crc, au_g.cubin_dir, name);
 }
 
 static uint64_t fnv1a(const char *p)

@@ -1,7 +1,7 @@
 /*
  * inject.c - atomutil's CUPTI injection library (libatomutil_inject.so): entry point, callbacks,
  * per-context bookkeeping and output.  What is collected is the collector's business (range.c:
- * the model's counters per launch; sass.c: per-SM, per-instruction shared-atomic counts).
+ * the model's counters per launch).
  *
  * atomutil-profile sets CUDA_INJECTION64_PATH to this library; the CUDA driver loads it into the
  * unmodified target at cuInit and calls InitializeInjection, its only exported symbol.  Each
@@ -11,9 +11,7 @@
  * atomutil-profile relays.
  *
  * Environment (set by atomutil-profile; docs/live-profiling.md):
- *   ATOMUTIL_MODE           counters (default) or sass
- *   ATOMUTIL_COUNTERS_FILE  counters mode: the file to append to (default atomutil-<pid>.counters.csv)
- *   ATOMUTIL_SASS_FILE      sass mode: the file to append to (default atomutil-<pid>.sass.csv)
+ *   ATOMUTIL_COUNTERS_FILE  the file to append to (default atomutil-<pid>.counters.csv)
  *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
  *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 64)
  */
@@ -24,7 +22,6 @@
 #include "atomutil/model.h"
 #include "counters_file.h"
 #include "ncu_import.h"
-#include "sass_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -86,7 +83,7 @@ static ctx_state *get_ctx(CUcontext ctx)
 
     CUpti_Profiler_DeviceSupported_Params ds = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
     ds.cuDevice = c->dev;
-    ds.api = au_g.col == &au_sass_collector ? CUPTI_PROFILER_SASS_METRICS : CUPTI_PROFILER_RANGE_PROFILING;
+    ds.api = CUPTI_PROFILER_RANGE_PROFILING;
     if (cuptiProfilerDeviceSupported(&ds) == CUPTI_SUCCESS &&
         ds.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
         const char *why =
@@ -191,6 +188,7 @@ static void at_exit(void);
 /* The context of the launch this thread is inside (between its launch call's enter and exit
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
 static __thread ctx_state *tl_in_launch;
+static __thread double tl_driver_t0; /* when this thread's measured launch call went to the driver */
 
 /* A measured launch's counters are decoded by CUPTI inside that launch's driver call (auto range,
  * kernel replay), into its context's counter-data image, after au_g.lock was released.  Another
@@ -321,12 +319,14 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     c->pend[c->npend++] = l;
     c->inflight++;
     tl_in_launch = c;
+    tl_driver_t0 = au_now();
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = find_ctx(cb->context);
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
+        au_g.t_driver += au_now() - tl_driver_t0;
         if (tl_in_launch->inflight > 0)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;
@@ -337,7 +337,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
             au_cubin_note_launch(cb->symbolName);
             au_g.t_code += au_now() - t0;
         }
-        /* the launch has run when the call returns (auto range synchronizes; sass.c synchronizes);
+        /* the launch has run when the call returns (auto range synchronizes);
          * a launch still in flight here (a waiter that went on, wait_launches) flushes later */
         if (c->enabled && c->npend && c->inflight == 0)
             au_g.col->flush(c);
@@ -538,8 +538,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         } else if (kind == CB_GRAPH_LAUNCH) {
             /* the auto-range profiler does not measure graph kernel nodes and disturbs their
              * execution (CUDA 13.0, docs/performance.md): a graph launch is one user range
-             * (range.c); with ATOMUTIL_GRAPHS=off, while a stream is being captured, and in the
-             * SASS mode graphs run with collection stopped */
+             * (range.c); with ATOMUTIL_GRAPHS=off and while a stream is being captured, graphs
+             * run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
                 if (au_g.captures == 0 && au_g.col->graph_begin && au_g.graphs)
                     graph_launch_enter(cb);
@@ -603,6 +603,10 @@ static void at_exit(void)
             "%.3f s keeping kernels' code; %.3f s waiting for other threads' launches (%lld waits, %lld ran out)",
             au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code, au_g.t_launch_wait,
             au_g.launch_waits, au_g.launch_wait_timeouts);
+    au_diag("info",
+            "timing driver: %.3f s inside measured launches' driver calls; of the decoding %.3f s decode, "
+            "%.3f s evaluate, %.3f s write, %.3f s counter-data re-initialization",
+            au_g.t_driver, au_g.t_decode, au_g.t_eval, au_g.t_write, au_g.t_reinit);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
     if (au_g.fd >= 0) {
@@ -614,23 +618,21 @@ static void at_exit(void)
 
 /* ------------------------------------------------------------------ entry */
 
-/* Opens the output file of the mode; a process started without atomutil-profile writes the
- * header itself. */
-static void open_output(int sass)
+/* Opens the counters file; a process started without atomutil-profile writes the header itself. */
+static void open_output(void)
 {
-    const char *path = getenv(sass ? "ATOMUTIL_SASS_FILE" : "ATOMUTIL_COUNTERS_FILE");
+    const char *path = getenv("ATOMUTIL_COUNTERS_FILE");
     char def[64];
     if (!path || !*path) {
-        snprintf(def, sizeof def, "atomutil-%ld.%s.csv", au_g.pid, sass ? "sass" : "counters");
+        snprintf(def, sizeof def, "atomutil-%ld.counters.csv", au_g.pid);
         path = def;
     }
     au_g.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (au_g.fd < 0)
         return;
     off_t end = lseek(au_g.fd, 0, SEEK_END);
-    const char *header = sass ? AU_SASS_CSV_HEADER : AU_NCU_CSV_HEADER;
     if (end == 0)
-        au_write_all(header, strlen(header));
+        au_write_all(AU_NCU_CSV_HEADER, strlen(AU_NCU_CSV_HEADER));
 }
 
 EXPORT int InitializeInjection(void)
@@ -648,18 +650,16 @@ EXPORT int InitializeInjection(void)
             au_g.proc_name[strcspn(au_g.proc_name, "\n\"")] = '\0';
         fclose(f);
     }
-    const char *mode = getenv("ATOMUTIL_MODE");
-    int sass = mode && strcmp(mode, "sass") == 0;
-    au_g.col = sass ? &au_sass_collector : &au_range_collector;
+    au_g.col = &au_range_collector;
     au_g.cubin_dir = getenv("ATOMUTIL_CUBIN_DIR");
     if (au_g.cubin_dir && !*au_g.cubin_dir)
         au_g.cubin_dir = NULL;
-    open_output(sass);
+    open_output();
     const char *mr = getenv("ATOMUTIL_MAX_RANGES");
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 64;
     const char *gr = getenv("ATOMUTIL_GRAPHS");
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
-    /* counters mode: the model's counters and the kernel's duration; device name and SM count
+    /* the model's counters and the kernel's duration; device name and SM count
      * come from the driver (range.c) */
     size_t n;
     const au_metric_def *defs = au_metric_defs(&n);

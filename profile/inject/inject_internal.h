@@ -1,9 +1,7 @@
 /*
  * inject_internal.h - what the parts of atomutil's injection library share: per-context state,
- * the pending launches, the process-wide state, the output helpers and the collector interface.
- * Two collectors exist: the range profiler (range.c: the model's hardware counters per launch,
- * unpatched) and the SASS metrics (sass.c: per-SM, per-instruction counts of shared atomics, by
- * binary patching).  One process uses one of them (ATOMUTIL_MODE).
+ * the pending launches, the process-wide state, the output helpers and the collector interface
+ * (one collector: the range profiler of range.c, the model's hardware counters per launch).
  */
 #ifndef ATOMUTIL_INJECT_INTERNAL_H
 #define ATOMUTIL_INJECT_INTERNAL_H
@@ -13,7 +11,6 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
-#include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
 #include <pthread.h>
@@ -104,7 +101,6 @@ typedef struct share_dev {
 } share_dev;
 
 extern const collector au_range_collector;
-extern const collector au_sass_collector;
 
 /* Metrics one range collects at most (model/src/metrics.c lists them; inject.c warns when they
  * do not fit). */
@@ -114,7 +110,7 @@ typedef struct inject_state {
     pthread_mutex_t lock;
     int initialized;
     CUpti_SubscriberHandle sub;
-    int fd; /* counters file (range) or SASS file (sass), O_APPEND */
+    int fd; /* counters file, O_APPEND */
     long long next_id;
     long pid;
     char proc_name[64];
@@ -137,8 +133,10 @@ typedef struct inject_state {
     long long measured;               /* launches measured (rows written) */
     double t_launch;                  /* seconds spent in launch callbacks (module loads: au_cubin_load_seconds) */
     double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
-    long long set_switches;           /* counter-set switches (disable and enable) */
-    long long set_kept;               /* launches without clusters measured with the cluster set (quiet kernels) */
+    double t_decode, t_eval, t_reinit, t_write; /* ... t_flush's parts (range.c) */
+    double t_driver;        /* seconds inside measured launches' driver calls (between our callbacks) */
+    long long set_switches; /* counter-set switches (disable and enable) */
+    long long set_kept;     /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     /* kernels by identity (pending_launch.func): 1 if every measured launch was quiet, 2 once one
@@ -190,7 +188,6 @@ void au_share_report(void);
 void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
 double au_cubin_load_seconds(void);
 void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
-void au_cubin_write_crc32(uint32_t crc);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
 #define CUPTI_CHECK(call, action)       \

@@ -75,6 +75,8 @@ static void range_flush(ctx_state *c)
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return );
+    double t1 = au_now();
+    au_g.t_decode += t1 - t0;
     if (dec.numOfRangeDropped)
         au_diag("warning", "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
@@ -98,9 +100,13 @@ static void range_flush(ctx_state *c)
         ev.ppMetricNames = au_g.metrics[set];
         ev.numMetrics = au_g.nmetrics[set];
         ev.pMetricValues = values;
+        double t2 = au_now();
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
+        double t3 = au_now();
+        au_g.t_eval += t3 - t2;
         c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
+        au_g.t_write += au_now() - t3;
         /* quiet: every atomic counter of the set read 0 (on_launch_enter's use of it) */
         int quiet = 1;
         for (size_t i = 0; i < au_g.nmetrics[set]; ++i)
@@ -109,12 +115,14 @@ static void range_flush(ctx_state *c)
         au_kernel_seen(c->pend[r].func, quiet);
     }
     au_free_pending(c, n);
+    double t4 = au_now();
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ini.pRangeProfilerObject = c->rp;
     ini.counterDataSize = c->cdata_size[set];
     ini.pCounterData = c->cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
+    au_g.t_reinit += au_now() - t4;
     au_g.t_flush += au_now() - t0;
 }
 

@@ -1,6 +1,6 @@
 /*
- * persm_targets: GPU test targets for atomutil-profile --per-sm with known per-SM, per-class job
- * counts (tests/device/persm_check.py checks what atomutil reports against what this prints).
+ * persm_targets: GPU test targets with known per-SM, per-class job counts
+ * (tests/device/opcodes_check.py checks what atomutil reports against what this prints).
  *   uneven: one block per SM (dynamic shared memory over half the SM's), 8 warps each; the warps
  *           of the block on SM s issue (1 + s % 4) * 256 ATOMS.ADD each.  Prints "smid,jobs" for
  *           every block, so per-SM counts and the SM instance <-> %smid mapping can be checked.

@@ -237,36 +237,6 @@ static void test_zero_and_missing(void)
     CHECK_EQ_INT(au_model_eval(golden, "cas", &nw, 2, NULL, AU_BUSY_QUEUE, &r), AU_E_NOTFOUND);
 }
 
-static void test_per_sm(void)
-{
-    au_result per[3], tot, gpu;
-    /* identical SMs: per-SM aggregate equals the GPU-wide rollup evaluation */
-    au_counters same[3];
-    for (int i = 0; i < 3; ++i)
-        same[i] = counters(1000, 0, 8000, 20000, 40);
-    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", same, 3, NULL, AU_BUSY_QUEUE, per, &tot), AU_OK);
-    au_counters roll = counters(3000, 0, 24000, 20000, 40);
-    CHECK_EQ_INT(au_model_eval(golden, "add", &roll, 3, NULL, AU_BUSY_QUEUE, &gpu), AU_OK);
-    CHECK_NEAR(tot.util, gpu.util, 1e-12);
-    CHECK_NEAR(tot.service, gpu.service, 1e-12);
-    /* uneven SMs, by hand: SM0 a=32 N=16 S=32, 1000 jobs, T=40000 -> U=0.8
-     *                      SM1 a=1 N=64 S=1, 1000 jobs, T=10000 -> U=0.1
-     *                      SM2 no jobs, T=10000 -> U=0 */
-    au_counters uneven[3] = {counters(1000, 0, 32000, 40000, 16), counters(1000, 0, 1000, 10000, 64),
-                             counters(0, 0, 0, 10000, 8)};
-    CHECK_EQ_INT(au_model_eval_per_sm(golden, "add", uneven, 3, NULL, AU_BUSY_QUEUE, per, &tot), AU_OK);
-    CHECK_NEAR(per[0].util, 0.8, 1e-12);
-    CHECK_EQ_INT(per[0].verdict, AU_VERDICT_BOUND);
-    CHECK_NEAR(per[1].util, 0.1, 1e-12);
-    CHECK_NEAR(per[2].util, 0, 0);
-    CHECK(per[2].flags & AU_F_NO_ATOMICS);
-    /* aggregate = sum B / sum T = (32000 + 1000) / 60000 */
-    CHECK_NEAR(tot.util, 33000.0 / 60000, 1e-12);
-    CHECK_NEAR(tot.a, 16.5, 1e-12);
-    CHECK_EQ_INT(tot.verdict, AU_VERDICT_SIGNIFICANT);
-    CHECK(!(tot.flags & AU_F_NO_ATOMICS));
-}
-
 /* CAS-class families (name starts with "cas") are priced at c = 0, and a counts passes: a CAS
  * pass is two wavefronts.  Table: add and cas at n in {1, 64}, a in {1, 32}; cas S = 2 per pass at
  * c = 0 and (a dummy) 9 per pass at c = n, so that pricing at the wrong c shows. */
@@ -576,7 +546,6 @@ int main(int argc, char **argv)
     test_dsmem_uncalibrated();
     test_zero_and_missing();
     test_unusable_counters();
-    test_per_sm();
     test_cas_class();
     test_strings();
     test_text();

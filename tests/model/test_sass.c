@@ -1,11 +1,11 @@
 /*
- * test_sass.c - the SASS-metrics groundwork (docs/per-sm.md) on recorded data: the SASS-file reader,
- * the nvdisasm/cuobjdump listing parser, opcode -> family, and the per-class model
- * au_model_eval_classes with hand-computed values, plus the per-SM renderers.
+ * test_sass.c - SASS listings on recorded data: the nvdisasm/cuobjdump listing parser, opcode ->
+ * family, shared-memory load sites, and the per-class model au_model_eval_classes with
+ * hand-computed values.
  */
 #include "atomutil/model.h"
 #include "check.h"
-#include "sass_file.h"
+#include "sass_listing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,38 +15,6 @@ static const char *dir;
 static void path(char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/%s", dir, name);
-}
-
-static void test_reader(void)
-{
-    char p[1024];
-    path(p, sizeof p, "sass/histogram-h200.sass.csv");
-    au_sass_data d;
-    memset(&d, 0, sizeof d);
-    CHECK_EQ_INT(au_sass_read(p, &d), AU_OK);
-    CHECK_EQ_INT(d.count, 12);
-    if (d.count == 12) {
-        CHECK_EQ_INT(d.rows[0].launch_id, 0);
-        CHECK_EQ_INT(d.rows[0].pid, 1461);
-        CHECK(strcmp(d.rows[0].function, "_Z16hist_asread_popcPK6uchar4mPjS2_") == 0);
-        CHECK(strncmp(d.rows[0].kernel, "hist_asread_popc(", 17) == 0);
-        CHECK_EQ_INT(d.rows[0].crc, 4036624366u);
-        CHECK_EQ_INT(d.rows[0].pc, 0x350);
-        CHECK_EQ_INT(d.rows[11].sm, 2);
-        CHECK_NEAR(d.rows[5].inst, 1000, 0);
-        CHECK_NEAR(d.rows[5].threads, 32000, 0);
-        CHECK_NEAR(d.rows[5].wavefronts, 1000, 0);
-        CHECK(d.rows[0].kernel == d.rows[11].kernel); /* interned */
-    }
-    au_sass_free(&d);
-    static const char bad[] = AU_SASS_CSV_HEADER "0,1,\"k\",5,\"f\",16,0,x,1,1\n";
-    memset(&d, 0, sizeof d);
-    CHECK_EQ_INT(au_sass_parse("bad.csv", bad, strlen(bad), &d), AU_E_PARSE);
-    CHECK(strncmp(au_last_error(), "bad.csv:2: field 8", 18) == 0);
-    au_sass_free(&d);
-    static const char noheader[] = "0,1,\"k\",5,\"f\",16,0,1,1,1\n";
-    CHECK_EQ_INT(au_sass_parse("nh.csv", noheader, strlen(noheader), &d), AU_E_PARSE);
-    au_sass_free(&d);
 }
 
 static void test_listing(void)
@@ -221,7 +189,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_sass: %s\n", au_last_error());
         return 1;
     }
-    test_reader();
     test_listing();
     test_families();
     test_classes(t);

@@ -172,12 +172,6 @@ void au_result_busiest(au_result *res, const au_counters *gpu, int sm_count);
  * cluster set), warps in AU_BUSY_QUEUE. */
 int au_model_eval(const au_table *t, const char *family, const au_counters *gpu, int sm_count, const au_thresholds *thr,
                   au_busy_mode busy, au_result *res);
-/* Per-SM evaluation: per_sm[i] holds SM i's own counters (active_cycles of that SM).  Fills out[i]
- * and an aggregate *total (sum of busy over sum of active, i.e. active-time weighted mean U;
- * total->jobs is the mean jobs per SM). */
-int au_model_eval_per_sm(const au_table *t, const char *family, const au_counters *per_sm, size_t nsm,
-                         const au_thresholds *thr, au_busy_mode busy, au_result *out, au_result *total);
-
 const char *au_verdict_name(au_verdict v); /* "atomic-bound", "significant", "not-limiting", "unknown", "uncertain" */
 /* The verdict of utilization u (a fraction) under thr (NULL: AU_THRESHOLDS_DEFAULT). */
 au_verdict au_verdict_of(double u, const au_thresholds *thr);

@@ -1,11 +1,10 @@
 /*
- * sass_file.h - atomutil's SASS file (BASE.sass.csv, written by the injection library in sass
- * mode, docs/per-sm.md): per launch, per shared-atomic SASS instruction and per SM, the executed
- * warp-instructions, active threads and shared wavefronts; and its reader.  Together with the
- * opcode of each instruction (from the captured cubins) it gives per-SM, per-class job counts.
+ * sass_listing.h - SASS listings of nvdisasm and cuobjdump (docs/opcodes.md): the shared-atomic
+ * opcode at each PC of a kernel and its shared-memory load sites, from which the opcodes pricing
+ * tells each job's family.
  */
-#ifndef ATOMUTIL_SASS_FILE_H
-#define ATOMUTIL_SASS_FILE_H
+#ifndef ATOMUTIL_SASS_LISTING_H
+#define ATOMUTIL_SASS_LISTING_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,32 +12,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define AU_SASS_CSV_HEADER "launch_id,process_id,kernel,cubin_crc,function,pc_offset,sm,inst,threads,wavefronts\n"
-
-/* One row: one shared-atomic instruction of one launch on one SM. */
-typedef struct au_sass_row {
-    long long launch_id, pid;
-    char *kernel;   /* demangled (shared between rows of a launch) */
-    uint32_t crc;   /* the record's cubin CRC */
-    char *function; /* mangled (shared between rows of a launch) */
-    uint32_t pc;    /* offset in the function */
-    int sm;         /* SM instance index */
-    double inst, threads, wavefronts;
-} au_sass_row;
-
-typedef struct au_sass_data {
-    au_sass_row *rows;
-    size_t count, cap;
-    char **strings; /* owned strings the rows point to */
-    size_t nstrings, capstrings;
-} au_sass_data;
-
-/* Reads a SASS file (rows appended to d; '==ATOMUTIL==' lines and foreign lines skipped).
- * Returns AU_OK or < 0 with au_last_error() = "FILE:LINE: what". */
-int au_sass_read(const char *path, au_sass_data *d);
-int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d);
-void au_sass_free(au_sass_data *d);
 
 /* Opcode of each SASS instruction, from `cuobjdump -sass` output of a cubin. */
 typedef struct au_sass_op {

@@ -1,143 +1,15 @@
 /*
- * sass_file.c - reader of atomutil's SASS file and parser of cuobjdump's SASS listing
- * (sass_file.h).  The SASS file is written by the injection library only, but it is read as
- * untrusted input all the same: every row is checked, errors name file and line.
+ * sass_listing.c - parser of nvdisasm's and cuobjdump's SASS listings (sass_listing.h): the
+ * opcode at each PC of each function, and a function's shared-memory load sites.  Listings come
+ * from tools the user installed: every line is read as untrusted input.
  */
-#include "sass_file.h"
+#include "sass_listing.h"
 
-#include "atomutil/csvline.h"
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
-#include <csv.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SASS_MAX_BYTES ((size_t)1 << 31)
-#define NCOL           10
-
-/* Keeps s (owned) in d's string list, reusing one of the last two strings when equal (rows of a
- * launch repeat its kernel and function names). */
-static char *intern(au_sass_data *d, char *s)
-{
-    for (size_t back = 1; back <= 2 && back <= d->nstrings; ++back)
-        if (strcmp(d->strings[d->nstrings - back], s) == 0) {
-            free(s);
-            return d->strings[d->nstrings - back];
-        }
-    if (au_grow(&d->strings, &d->capstrings, d->nstrings, sizeof *d->strings, 64) != 0) {
-        free(s);
-        return NULL;
-    }
-    return d->strings[d->nstrings++] = s;
-}
-
-static int num(const char *s, double *out, int integer)
-{
-    if (integer) {
-        long v;
-        if (au_parse_long(s, &v) || v < 0)
-            return -1;
-        *out = (double)v;
-        return 0;
-    }
-    return au_parse_double(s, out) || *out < 0 ? -1 : 0;
-}
-
-int au_sass_parse(const char *name, const char *buf, size_t len, au_sass_data *d)
-{
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
-        return au_set_error(AU_E_NOMEM, "out of memory");
-    au_csv_line fs = {.max = NCOL};
-    int rc = AU_OK, header = 0;
-    long lineno = 0;
-    if (memchr(buf, '\0', len)) {
-        csv_free(&p);
-        return au_set_error_at(AU_E_PARSE, name, 1, "binary data (NUL byte): not a SASS file");
-    }
-    const char *s = buf, *end = buf + len;
-    while (s < end && rc == AU_OK) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
-        const char *ls = s;
-        s = nl ? nl + 1 : end;
-        ++lineno;
-        if (ll && ls[ll - 1] == '\r')
-            --ll;
-        if (ll == 0 || strncmp(ls, "==", 2) == 0)
-            continue; /* diagnostics */
-        if (!header) {
-            if (ll + 1 == strlen(AU_SASS_CSV_HEADER) && memcmp(ls, AU_SASS_CSV_HEADER, ll) == 0)
-                header = 1;
-            else
-                rc = au_set_error_at(AU_E_PARSE, name, lineno, "not a SASS file: header must read '%.*s'",
-                                     (int)strlen(AU_SASS_CSV_HEADER) - 1, AU_SASS_CSV_HEADER);
-            continue;
-        }
-        int st = au_csv_split(&p, ls, ll, &fs);
-        if (st == AU_E_PARSE) {
-            rc = au_set_error_at(AU_E_PARSE, name, lineno, "CSV syntax error: %s", csv_strerror(fs.csv_err));
-            break;
-        }
-        if (st == AU_E_NOMEM) {
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-            break;
-        }
-        if (fs.overflow || fs.n != NCOL) {
-            rc = au_set_error_at(AU_E_PARSE, name, lineno, "expected %d fields, got %s%d", NCOL,
-                                 fs.overflow ? "more than " : "", fs.n);
-            break;
-        }
-        double v[NCOL];
-        static const int numeric[NCOL] = {1, 1, 0, 1, 0, 1, 1, 1, 1, 1};
-        for (int i = 0; i < NCOL && rc == AU_OK; ++i)
-            if (numeric[i] && num(fs.f[i], &v[i], i < 7))
-                rc = au_set_error_at(AU_E_PARSE, name, lineno, "field %d '%.30s' is not a number >= 0", i + 1, fs.f[i]);
-        if (rc == AU_OK && (v[3] > 4294967295.0 || v[5] > 4294967295.0 || v[6] > 1e6))
-            rc = au_set_error_at(AU_E_PARSE, name, lineno, "cubin_crc, pc_offset or sm out of range");
-        if (rc == AU_OK && au_grow(&d->rows, &d->cap, d->count, sizeof *d->rows, 1024) != 0)
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-        if (rc == AU_OK) {
-            char *k = intern(d, fs.f[2]), *fn;
-            fs.f[2] = NULL;
-            fn = k ? intern(d, fs.f[4]) : NULL;
-            fs.f[4] = NULL;
-            if (!k || !fn)
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-            else
-                d->rows[d->count++] = (au_sass_row){(long long)v[0], (long long)v[1], k,    (uint32_t)v[3], fn,
-                                                    (uint32_t)v[5],  (int)v[6],       v[7], v[8],           v[9]};
-        }
-        au_csv_line_clear(&fs);
-    }
-    au_csv_line_clear(&fs);
-    csv_free(&p);
-    if (rc == AU_OK && !header)
-        rc = au_set_error_at(AU_E_PARSE, name, lineno ? lineno : 1, "empty: no SASS file header");
-    return rc;
-}
-
-static int parse_sass_file(const char *name, char *buf, size_t len, void *out)
-{
-    return au_sass_parse(name, buf, len, out);
-}
-
-int au_sass_read(const char *path, au_sass_data *d)
-{
-    return au_parse_file(path, SASS_MAX_BYTES, parse_sass_file, d);
-}
-
-void au_sass_free(au_sass_data *d)
-{
-    for (size_t i = 0; i < d->nstrings; ++i)
-        free(d->strings[i]);
-    free(d->strings);
-    free(d->rows);
-    memset(d, 0, sizeof *d);
-}
-
-/* ------------------------------------------------------------------ cuobjdump listing */
 
 /* A header of the CUDA toolkit (where atomicAdd & co. are defined), not the user's code. */
 static int toolkit_header(const char *path)
