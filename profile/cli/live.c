@@ -182,7 +182,8 @@ static int relay_line(const au_cf_line *l, void *ud)
         return 0;
     char *level = l->level;
     int is_err = strncmp(level, "error:", 6) == 0;
-    int is_warn = strncmp(level, "warning:", 8) == 0;
+    /* the selection's count (select.c) is said like a warning: what the report leaves out */
+    int is_warn = strncmp(level, "warning:", 8) == 0 || strncmp(level, "info: selection:", 16) == 0;
     int dup = 0;
     for (size_t i = 0; i < r->nseen; ++i)
         dup |= strcmp(r->seen[i], level) == 0;

@@ -77,10 +77,13 @@ static void usage(FILE *f)
             "      --bound PCT        U at or above which a launch is atomic-bound (default: 80)\n"
             "      --significant PCT  U at or above which the unit is a significant cost (default: 40, or\n"
             "                         --bound where that is lower)\n"
-            "Selection:\n"
+            "Selection (a live run measures only the selected launches; the others run unmeasured):\n"
             "  -k, --kernel REGEX     only launches whose kernel name matches (POSIX extended; default: all)\n"
-            "      --launch-skip N    skip the first N selected launches (default: 0)\n"
-            "      --launch-count N   report at most N selected launches (default: all)\n"
+            "      --launch-skip N    skip the first N launches that match (default: 0)\n"
+            "      --launch-count N   at most N launches (default: all)\n"
+            "      --launches-per-kernel N  at most the first N launches of each kernel (default: all)\n"
+            "      --profile-from-start on|off  off: only launches between cudaProfilerStart and\n"
+            "                         cudaProfilerStop (torch.cuda.profiler.start/stop); live runs (default: on)\n"
             "Output (stdout unless -o):\n"
             "      --csv              one CSV row per launch (not with --json)\n"
             "      --json             JSON document\n"
@@ -142,8 +145,18 @@ static void print_ncu_metrics(void)
     printf("\n");
 }
 
-/* Keeps the launches that pass -k / --launch-skip / --launch-count (in order). */
-static int select_launches(au_report *r, const char *regex, long skip, long count)
+/* Launches of the kernels before launch i with the same name (--launches-per-kernel). */
+static long earlier_of_kernel(const au_report *r, size_t keep, const char *name)
+{
+    long n = 0;
+    for (size_t j = 0; j < keep; ++j)
+        n += strcmp(r->launches[j].kernel, name) == 0;
+    return n;
+}
+
+/* Keeps the launches that pass -k / --launch-skip / --launch-count / --launches-per-kernel (in
+ * order), as a live run selects them (profile/inject/select.c). */
+static int select_launches(au_report *r, const char *regex, long skip, long count, long per_kernel)
 {
     regex_t re;
     if (regex) {
@@ -161,7 +174,8 @@ static int select_launches(au_report *r, const char *regex, long skip, long coun
         au_launch *l = &r->launches[i];
         int ok = !regex || regexec(&re, l->kernel, 0, NULL, 0) == 0;
         if (ok) {
-            ok = seen >= skip && (count < 0 || seen - skip < count);
+            ok = seen >= skip && (count < 0 || (long)keep < count) &&
+                 (per_kernel < 0 || earlier_of_kernel(r, keep, l->kernel) < per_kernel);
             ++seen;
         }
         if (ok)
@@ -191,6 +205,8 @@ enum {
     O_SIGNIF,
     O_SKIP,
     O_COUNT,
+    O_PER_KERNEL,
+    O_FROM_START,
     O_CSV,
     O_JSON,
     O_METRICS,
@@ -207,7 +223,8 @@ enum {
 typedef struct {
     const char *import, *table_path, *family, *regex;
     char *out_base; /* -o, shortened by output_base() */
-    long skip, count;
+    long skip, count, per_kernel;
+    const char *from_start; /* --profile-from-start: "on", "off" or NULL */
     int quiet, metrics, compare, family_given, no_cache, timing_on, live;
     int opcodes; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt;
@@ -223,7 +240,8 @@ typedef struct {
 static int load_and_eval(const char *path, const cli_options *o, au_report *rep, au_table **table)
 {
     const char *regex = o->regex, *table_path = o->table_path, *family = o->family;
-    long skip = o->skip, count = o->count;
+    /* a live run measured only the selected launches: its counters file holds just them */
+    long skip = o->live ? 0 : o->skip, count = o->live ? -1 : o->count, per_kernel = o->live ? -1 : o->per_kernel;
     int st;
     char *picked = NULL;
     int rc = EXIT_OK;
@@ -231,11 +249,13 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
     }
-    if (select_launches(rep, regex, skip, count))
+    if (select_launches(rep, regex, skip, count, per_kernel))
         return EXIT_USAGE;
     if (rep->count == 0) {
         fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, path,
-                regex || skip || count >= 0 ? " (check -k / --launch-skip / --launch-count)" : "");
+                regex || skip || count >= 0 || per_kernel >= 0
+                    ? " (check -k / --launch-skip / --launch-count / --launches-per-kernel)"
+                    : "");
         return EXIT_NOLAUNCH;
     }
     unsigned tflags = 0;
@@ -295,10 +315,11 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
             fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
         for (size_t i = 0; i < rep->count; ++i)
             if (rep->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
-                fprintf(stderr, "%s: warning: table %s was measured on compute capability %d.%d, launch %lld ran on "
-                                "%d.%d: another architecture's service times (flag table_other_arch)\n",
-                        prog, table_path, m->cc_major, m->cc_minor, rep->launches[i].id,
-                        rep->launches[i].cc_major, rep->launches[i].cc_minor);
+                fprintf(stderr,
+                        "%s: warning: table %s was measured on compute capability %d.%d, launch %lld ran on "
+                        "%d.%d: another architecture's service times (flag table_other_arch)\n",
+                        prog, table_path, m->cc_major, m->cc_minor, rep->launches[i].id, rep->launches[i].cc_major,
+                        rep->launches[i].cc_minor);
                 break;
             }
         if (tflags & AU_F_TABLE_OTHER_GPU)
@@ -523,6 +544,17 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
         if (parse_count("--launch-count", optarg, &o->count))
             return EXIT_USAGE;
         break;
+    case O_PER_KERNEL:
+        if (parse_count("--launches-per-kernel", optarg, &o->per_kernel))
+            return EXIT_USAGE;
+        break;
+    case O_FROM_START:
+        if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+            fprintf(stderr, "%s: --profile-from-start takes on or off, not '%s'\n", prog, optarg);
+            return EXIT_USAGE;
+        }
+        o->from_start = optarg;
+        break;
     case O_CSV:
     case O_JSON:
         if (o->fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && o->fmt != AU_FMT_TABLE) {
@@ -607,6 +639,10 @@ static int check_options(cli_options *o, int signif_given)
         fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n", prog);
         return EXIT_USAGE;
     }
+    if (o->from_start && !o->live) {
+        fprintf(stderr, "%s: --profile-from-start works with -- PROGRAM only\n", prog);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -621,6 +657,8 @@ static int parse_options(int argc, char **argv, cli_options *o)
                                          {"kernel", required_argument, 0, 'k'},
                                          {"launch-skip", required_argument, 0, O_SKIP},
                                          {"launch-count", required_argument, 0, O_COUNT},
+                                         {"launches-per-kernel", required_argument, 0, O_PER_KERNEL},
+                                         {"profile-from-start", required_argument, 0, O_FROM_START},
                                          {"csv", no_argument, 0, O_CSV},
                                          {"json", no_argument, 0, O_JSON},
                                          {"output", required_argument, 0, 'o'},
@@ -639,6 +677,7 @@ static int parse_options(int argc, char **argv, cli_options *o)
     memset(o, 0, sizeof *o);
     o->family = "add";
     o->count = -1;
+    o->per_kernel = -1;
     o->opcodes = -1;
     o->fmt = AU_FMT_TABLE;
     o->thr = thr_default;
@@ -699,6 +738,23 @@ typedef struct {
     live_result lr;
 } run_files;
 
+/* The selection, for the injection library (profile/inject/select.c); unset where not given, so
+ * that nothing from the caller's environment selects instead. */
+static int selection_env(const cli_options *o)
+{
+    char n[32];
+    int rc = o->regex ? setenv("ATOMUTIL_KERNEL_REGEX", o->regex, 1) : unsetenv("ATOMUTIL_KERNEL_REGEX");
+    snprintf(n, sizeof n, "%ld", o->skip);
+    rc |= o->skip > 0 ? setenv("ATOMUTIL_LAUNCH_SKIP", n, 1) : unsetenv("ATOMUTIL_LAUNCH_SKIP");
+    snprintf(n, sizeof n, "%ld", o->count);
+    rc |= o->count >= 0 ? setenv("ATOMUTIL_LAUNCH_COUNT", n, 1) : unsetenv("ATOMUTIL_LAUNCH_COUNT");
+    snprintf(n, sizeof n, "%ld", o->per_kernel);
+    rc |= o->per_kernel >= 0 ? setenv("ATOMUTIL_LAUNCHES_PER_KERNEL", n, 1) : unsetenv("ATOMUTIL_LAUNCHES_PER_KERNEL");
+    rc |= o->from_start ? setenv("ATOMUTIL_PROFILE_FROM_START", o->from_start, 1)
+                        : unsetenv("ATOMUTIL_PROFILE_FROM_START");
+    return rc;
+}
+
 /* -- PROGRAM: runs it under CUPTI into f->counters.  -1 to go on to the report, or the exit
  * status (nothing measured, or profiling could not be set up). */
 static int run_live(const cli_options *o, run_files *f, timing *tm)
@@ -712,6 +768,10 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
     live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", o->opcodes ? f->cubin_dir : NULL};
+    if (selection_env(o) != 0) {
+        fprintf(stderr, "%s: cannot pass the selection to the program: %s\n", prog, strerror(errno));
+        return EXIT_FAIL;
+    }
     int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;
@@ -719,8 +779,11 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     tm->run_s = lr->run_s;
     f->import = f->counters;
     if (lr->rows == 0) {
+        int selected = o->regex || o->skip || o->count >= 0 || o->per_kernel >= 0 || o->from_start;
         fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
                 lr->tool_errors ? ": profiling failed, see above"
+                : selected      ? ": none was selected (check -k / --launch-skip / --launch-count / "
+                                  "--launches-per-kernel / --profile-from-start)"
                                 : ": the program launched no kernel, or did not use CUDA",
                 f->counters);
         if (f->cubin_dir[0])

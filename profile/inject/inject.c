@@ -13,7 +13,10 @@
  * Environment (set by atomutil-profile; docs/live-profiling.md):
  *   ATOMUTIL_COUNTERS_FILE  the file to append to (default atomutil-<pid>.counters.csv)
  *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
- *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 64)
+ *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 2)
+ *   ATOMUTIL_REPLAY         kernel (default) or user: auto range's replay mode for one-pass sets
+ *   ATOMUTIL_KERNEL_REGEX, ATOMUTIL_LAUNCH_SKIP, ATOMUTIL_LAUNCH_COUNT, ATOMUTIL_LAUNCHES_PER_KERNEL,
+ *   ATOMUTIL_PROFILE_FROM_START  which launches are measured (select.c)
  */
 #include "inject_internal.h"
 
@@ -184,6 +187,7 @@ static int stream_capturing(CUstream s)
 }
 
 static void at_exit(void);
+static void pause_all(void);
 
 /* The context of the launch this thread is inside (between its launch call's enter and exit
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
@@ -231,6 +235,21 @@ static void wait_launches(const ctx_state *c)
     au_g.t_launch_wait += au_now() - t0;
 }
 
+/* An unselected launch runs with c's profiler stopped, or disabled once nothing more will be
+ * selected (select.c): auto range would otherwise make it a range. */
+static void run_unmeasured(ctx_state *c)
+{
+    if (!c || c->failed || !c->enabled)
+        return;
+    wait_launches(c);
+    if (!c->enabled || c->in_graph)
+        return;
+    if (au_select_exhausted())
+        disable_ctx(c);
+    else
+        au_g.col->pause(c);
+}
+
 static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
     pending_launch l;
@@ -261,12 +280,16 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         au_g.atexit_late = 1;
         atexit(at_exit);
     }
+    if (!au_select_launch(l.func, cb->symbolName)) {
+        run_unmeasured(find_ctx(cb->context));
+        return;
+    }
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
         return;
     if (!l.cluster)
         l.cluster = 1;
-    char *kernel = au_demangle(cb->symbolName);
+    char *kernel = au_kernel_name(l.func, cb->symbolName);
     if (!kernel)
         return;
     /* every launch with clusters gets the cluster set: a kernel's launch that sent nothing says
@@ -325,6 +348,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = find_ctx(cb->context);
+    int measured = tl_in_launch != NULL;
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
         au_g.t_driver += au_now() - tl_driver_t0;
         if (tl_in_launch->inflight > 0)
@@ -332,7 +356,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         tl_in_launch = NULL;
     }
     if (c && !c->failed) {
-        if (c->npend) {
+        if (measured && c->npend) {
             double t0 = au_now();
             au_cubin_note_launch(cb->symbolName);
             au_g.t_code += au_now() - t0;
@@ -351,8 +375,15 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
 static void graph_launch_enter(const CUpti_CallbackData *cb)
 {
     const cuGraphLaunch_params *p = cb->functionParams;
+    if (!p)
+        return;
+    const au_graph_kernels *k = au_graph_find(p->hGraph);
+    if (!au_select_graph(p->hGraph, k)) {
+        pause_all(); /* auto range during a graph disturbs its kernels */
+        return;
+    }
     ctx_state *c = get_ctx(cb->context);
-    if (!c || c->failed || !p)
+    if (!c || c->failed)
         return;
     wait_launches(c);
     if (c->failed || au_g.exiting)
@@ -361,7 +392,6 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
         au_g.graph_skipped++;
         return;
     }
-    const au_graph_kernels *k = au_graph_find(p->hGraph);
     pending_launch *l = &c->graph_launch;
     memset(l, 0, sizeof *l);
     char name[160];
@@ -466,9 +496,19 @@ static void wait_for_graph(void)
     X(INSTANTIATE, cuGraphInstantiate_v2)              \
     X(INSTANTIATE, cuGraphInstantiateWithFlags)        \
     X(INSTANTIATE, cuGraphInstantiateWithParams)       \
-    X(INSTANTIATE, cuGraphInstantiateWithParams_ptsz)
+    X(INSTANTIATE, cuGraphInstantiateWithParams_ptsz)  \
+    X(PROFILER, cuProfilerStart)                       \
+    X(PROFILER, cuProfilerStop)
 
-typedef enum { CB_OTHER, CB_LAUNCH, CB_GRAPH_LAUNCH, CB_BEGIN_CAPTURE, CB_END_CAPTURE, CB_INSTANTIATE } cb_kind;
+typedef enum {
+    CB_OTHER,
+    CB_LAUNCH,
+    CB_GRAPH_LAUNCH,
+    CB_BEGIN_CAPTURE,
+    CB_END_CAPTURE,
+    CB_INSTANTIATE,
+    CB_PROFILER
+} cb_kind;
 
 static cb_kind driver_cb_kind(CUpti_CallbackId id)
 {
@@ -510,7 +550,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         const CUpti_CallbackData *cb = data;
         cb_kind kind = driver_cb_kind(id);
         if (cb->callbackSite == CUPTI_API_ENTER && kind != CB_INSTANTIATE && kind != CB_BEGIN_CAPTURE &&
-            kind != CB_END_CAPTURE) {
+            kind != CB_END_CAPTURE && kind != CB_PROFILER) {
             wait_for_graph();
             if (au_g.exiting) {
                 pthread_mutex_unlock(&au_g.lock);
@@ -530,6 +570,14 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
                     pause_all();
             } else if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
                 au_g.captures++;
+            }
+        } else if (kind == CB_PROFILER) {
+            /* --profile-from-start off: measure only between cuProfilerStart and cuProfilerStop */
+            if (cb->callbackSite == CUPTI_API_EXIT && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
+                int start = id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+                au_select_profiler(start);
+                if (!start)
+                    pause_all();
             }
         } else if (kind == CB_END_CAPTURE) {
             /* a capture ends at EndCapture whether it succeeded or was invalidated */
@@ -586,6 +634,7 @@ static void at_exit(void)
         if (c->enabled || c->npend)
             disable_ctx(c);
     au_share_report();
+    au_select_report();
     if (au_g.share_skipped)
         au_diag("warning",
                 "not measured: %lld launches on a GPU whose counters another profiled process held "
@@ -656,7 +705,12 @@ EXPORT int InitializeInjection(void)
         au_g.cubin_dir = NULL;
     open_output();
     const char *mr = getenv("ATOMUTIL_MAX_RANGES");
-    au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 64;
+    /* one launch is pending per context at a time (wait_launches), and re-initializing the
+     * counter-data image after each costs in proportion to its ranges (docs/performance.md) */
+    au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 2;
+    const char *rp = getenv("ATOMUTIL_REPLAY");
+    au_g.user_replay = rp && strcmp(rp, "user") == 0;
+    au_select_init();
     const char *gr = getenv("ATOMUTIL_GRAPHS");
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
     /* the model's counters and the kernel's duration; device name and SM count

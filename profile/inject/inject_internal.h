@@ -46,10 +46,12 @@ typedef struct ctx_state {
     uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
-    int next_set;                /* the set the collector's enable() starts with (the next launch's) */
-    int in_graph;                /* a graph launch's range is open (range.c) */
-    pending_launch graph_launch; /* ... and the row it will write */
-    char chip[64];               /* the chip name (range.c) */
+    size_t passes[AU_INJECT_NSETS]; /* passes each set takes on this chip (range.c) */
+    int auto_user;                  /* the configured set runs auto range with user replay */
+    int next_set;                   /* the set the collector's enable() starts with (the next launch's) */
+    int in_graph;                   /* a graph launch's range is open (range.c) */
+    pending_launch graph_launch;    /* ... and the row it will write */
+    char chip[64];                  /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
     int inflight; /* measured launch calls of this context between their enter and exit callbacks */
@@ -117,6 +119,7 @@ typedef struct inject_state {
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
     size_t max_ranges;
+    int user_replay; /* ATOMUTIL_REPLAY=user: auto range with user replay where a set takes one pass */
     ctx_state *contexts;
     int profiler_initialized;
     int captures;             /* stream captures in progress in this process */
@@ -139,10 +142,9 @@ typedef struct inject_state {
     long long set_kept;     /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    /* kernels by identity (pending_launch.func): 1 if every measured launch was quiet, 2 once one
-     * ran atomics; open addressing, capacity a power of two (inject.c) */
+    /* kernels by identity (pending_launch.func); open addressing, capacity a power of two (base.c) */
     const void **kern_key;
-    unsigned char *kern_state;
+    struct au_kernel_info *kern_info;
     size_t kern_n, kern_cap;
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
@@ -154,6 +156,14 @@ typedef struct inject_state {
     const char *cubin_dir;   /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
+/* What the library keeps of one kernel (by identity: pending_launch.func, a graph's exec). */
+typedef struct au_kernel_info {
+    unsigned char quiet; /* 1: every measured launch ran no atomics; 2: one did */
+    signed char match;   /* -k: 0 not yet known, 1 matches, -1 does not */
+    long long selected;  /* launches selected for measurement (--launches-per-kernel) */
+    char *name;          /* demangled, kept at first need: demangling at every launch costs */
+} au_kernel_info;
+
 /* base.c: the shared state and what every module uses (it calls no other module). */
 extern inject_state au_g;
 
@@ -162,6 +172,10 @@ void au_write_all(const char *buf, size_t len);
  * measured launch of it was quiet (docs/counters.md, "Quiet kernels"). */
 void au_kernel_seen(const void *func, int quiet);
 int au_kernel_quiet(const void *func);
+/* The kernel's entry (made at first use), NULL without func or memory. */
+au_kernel_info *au_kernel_info_of(const void *func);
+/* The kernel's demangled name, kept in its entry (mangled: cb->symbolName); a copy to free. */
+char *au_kernel_name(const void *func, const char *mangled);
 double au_now(void); /* monotonic seconds */
 /* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -177,6 +191,20 @@ char *au_demangle(const char *name);
  * record's CRC. */
 void au_graph_instantiated(CUgraphExec exec, CUgraph g);
 const au_graph_kernels *au_graph_find(CUgraphExec exec);
+
+/* select.c: which launches are measured (atomutil-profile's -k, --launch-skip, --launch-count,
+ * --launches-per-kernel, --profile-from-start; docs/live-profiling.md, "Selection"). */
+void au_select_init(void);
+/* 1: measure this kernel launch (counted as selected), 0: run it unmeasured. */
+int au_select_launch(const void *func, const char *mangled);
+/* The same for a graph launch: its kernels' mangled names (k may be NULL), key its exec. */
+int au_select_graph(const void *key, const au_graph_kernels *k);
+/* Nothing more will be selected in this process (--launch-count reached). */
+int au_select_exhausted(void);
+/* cuProfilerStart (1) / cuProfilerStop (0) returned successfully. */
+void au_select_profiler(int start);
+/* The exit line: launches seen and selected (nothing when no selection was asked for). */
+void au_select_report(void);
 
 /* share.c: take c's GPU's lock before enabling collection there (may release au_g.lock while it
  * waits; 0: go on, -1: this launch runs unmeasured); at the end of every measured launch, give

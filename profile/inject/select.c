@@ -1,0 +1,153 @@
+/*
+ * select.c - which launches are measured, with Nsight Compute's meanings: a launch is a candidate
+ * when its kernel's demangled name matches ATOMUTIL_KERNEL_REGEX (-k) and, with
+ * ATOMUTIL_PROFILE_FROM_START=off, it runs between cuProfilerStart and cuProfilerStop; the first
+ * ATOMUTIL_LAUNCH_SKIP candidates are skipped, at most ATOMUTIL_LAUNCH_COUNT are measured, and at
+ * most ATOMUTIL_LAUNCHES_PER_KERNEL of each kernel.  Decided at the launch's entry from the kernel's
+ * cached entry, so that an unselected launch costs a table lookup and runs with the profiler
+ * stopped (docs/live-profiling.md, "Selection").
+ */
+#include "inject_internal.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+    int asked; /* any selection option given */
+    int bad;   /* an option could not be read: nothing is measured */
+    int has_re;
+    regex_t re;
+    long long skip, count, per_kernel; /* -1: no limit */
+    int from_start, in_range;
+    long long seen, candidates, selected;
+} sel = {.count = -1, .per_kernel = -1, .from_start = 1, .in_range = 1};
+
+/* A count option: -1 when unset; sets sel.bad when it is not a non-negative integer. */
+static long long count_env(const char *name, long long unset)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return unset;
+    sel.asked = 1;
+    char *end = NULL;
+    long long n = strtoll(v, &end, 10);
+    if (*end || n < 0) {
+        au_diag("error", "selection: %s='%.40s' is not a count: no launch is measured", name, v);
+        sel.bad = 1;
+    }
+    return n;
+}
+
+void au_select_init(void)
+{
+    const char *re = getenv("ATOMUTIL_KERNEL_REGEX");
+    if (re && *re) {
+        sel.asked = 1;
+        if (regcomp(&sel.re, re, REG_EXTENDED | REG_NOSUB) != 0) {
+            au_diag("error",
+                    "selection: ATOMUTIL_KERNEL_REGEX '%.80s' is not a regular expression: no launch is "
+                    "measured",
+                    re);
+            sel.bad = 1;
+        } else {
+            sel.has_re = 1;
+        }
+    }
+    sel.skip = count_env("ATOMUTIL_LAUNCH_SKIP", 0);
+    sel.count = count_env("ATOMUTIL_LAUNCH_COUNT", -1);
+    sel.per_kernel = count_env("ATOMUTIL_LAUNCHES_PER_KERNEL", -1);
+    const char *fs = getenv("ATOMUTIL_PROFILE_FROM_START");
+    if (fs && *fs) {
+        sel.asked = 1;
+        if (strcmp(fs, "off") == 0)
+            sel.from_start = sel.in_range = 0;
+        else if (strcmp(fs, "on") != 0) {
+            au_diag("error",
+                    "selection: ATOMUTIL_PROFILE_FROM_START='%.40s' is neither on nor off: no launch is "
+                    "measured",
+                    fs);
+            sel.bad = 1;
+        }
+    }
+}
+
+int au_select_exhausted(void)
+{
+    return sel.bad || (sel.count >= 0 && sel.selected >= sel.count);
+}
+
+/* The common rule once the name test is done: range, skip, count, per-kernel cap. */
+static int select_candidate(au_kernel_info *k)
+{
+    sel.candidates++;
+    if (sel.candidates <= sel.skip || au_select_exhausted())
+        return 0;
+    if (sel.per_kernel >= 0) {
+        if (!k || k->selected >= sel.per_kernel)
+            return 0;
+    }
+    if (k)
+        k->selected++;
+    sel.selected++;
+    return 1;
+}
+
+int au_select_launch(const void *func, const char *mangled)
+{
+    sel.seen++;
+    if (!sel.asked) {
+        sel.selected++;
+        return 1;
+    }
+    if (!sel.in_range || au_select_exhausted())
+        return 0;
+    au_kernel_info *k = au_kernel_info_of(func);
+    if (sel.has_re) {
+        int match = k ? k->match : 0;
+        if (match == 0) {
+            char *name = au_kernel_name(func, mangled);
+            match = name && regexec(&sel.re, name, 0, NULL, 0) == 0 ? 1 : -1;
+            free(name);
+            if (k)
+                k->match = (signed char)match;
+        }
+        if (match < 0)
+            return 0;
+    }
+    return select_candidate(k);
+}
+
+int au_select_graph(const void *key, const au_graph_kernels *k)
+{
+    sel.seen++;
+    if (!sel.asked) {
+        sel.selected++;
+        return 1;
+    }
+    if (!sel.in_range || au_select_exhausted())
+        return 0;
+    if (sel.has_re) { /* a graph is a candidate when one of its kernels matches */
+        int match = 0;
+        for (size_t i = 0; k && i < k->n && !match; ++i) {
+            char *name = au_demangle(k->names[i]);
+            match = name && regexec(&sel.re, name, 0, NULL, 0) == 0;
+            free(name);
+        }
+        if (!match)
+            return 0;
+    }
+    return select_candidate(au_kernel_info_of(key));
+}
+
+void au_select_profiler(int start)
+{
+    if (!sel.from_start)
+        sel.in_range = start;
+}
+
+void au_select_report(void)
+{
+    if (sel.asked)
+        au_diag("info", "selection: %lld of %lld launches selected for measurement", sel.selected, sel.seen);
+}
