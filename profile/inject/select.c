@@ -93,15 +93,23 @@ static int select_candidate(au_kernel_info *k)
     return 1;
 }
 
-int au_select_launch(const void *func, const char *mangled)
+/* What every launch goes through first: 1 measure (no selection asked), 0 not (outside the
+ * profiler range, or nothing more to select), -1 decide by its kernel. */
+static int select_first(void)
 {
     sel.seen++;
     if (!sel.asked) {
         sel.selected++;
         return 1;
     }
-    if (!sel.in_range || au_select_exhausted())
-        return 0;
+    return !sel.in_range || au_select_exhausted() ? 0 : -1;
+}
+
+int au_select_launch(const void *func, const char *mangled)
+{
+    int first = select_first();
+    if (first >= 0)
+        return first;
     au_kernel_info *k = au_kernel_info_of(func);
     if (sel.has_re) {
         int match = k ? k->match : 0;
@@ -120,13 +128,9 @@ int au_select_launch(const void *func, const char *mangled)
 
 int au_select_graph(const void *key, const au_graph_kernels *k)
 {
-    sel.seen++;
-    if (!sel.asked) {
-        sel.selected++;
-        return 1;
-    }
-    if (!sel.in_range || au_select_exhausted())
-        return 0;
+    int first = select_first();
+    if (first >= 0)
+        return first;
     if (sel.has_re) { /* a graph is a candidate when one of its kernels matches */
         int match = 0;
         for (size_t i = 0; k && i < k->n && !match; ++i) {
