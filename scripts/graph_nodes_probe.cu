@@ -4,9 +4,10 @@
 // profiler mode; per mode: the ranges decoded, each range's counters, and whether the graph's
 // results are right.  Standalone (CUDA runtime/driver + CUPTI), no atomutil code; built as
 // build/bin/graph_nodes_probe (tests/device/CMakeLists.txt).  Usage:
-//   graph_nodes_probe all | list | MODE    (all: each mode in a child process, 60 s each)
-// Output: the modes' details, then per mode one line (not-run: a profiler call failed before the
-// launch; notes name failed calls)
+//   graph_nodes_probe all | list | MODE...  (all, or several modes: each in a child process, 60 s
+//   each; one MODE runs in this process)
+// Output: per mode its details, then one line (not-run: a profiler call failed before the launch;
+// notes name failed calls)
 //   graph-nodes: mode M ranges R expected E results ok|WRONG|not-run|crash|hang [counts ok|differ] [notes]
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -630,7 +631,7 @@ static int run_mode(const mode_def *m)
 static std::string relay(int fd, pid_t pid, bool *timed_out)
 {
     std::string buf, sum;
-    time_t deadline = time(nullptr) + CHILD_LIMIT_S + 30;
+    time_t deadline = time(nullptr) + CHILD_LIMIT_S + 15; /* SIGALRM ends it at CHILD_LIMIT_S */
     char chunk[4096];
     *timed_out = false;
     for (;;) {
@@ -697,7 +698,8 @@ static std::string run_child(const char *self, const mode_def *m)
     return sum.empty() ? line : sum;
 }
 
-static int run_all(const char *self)
+// the modes named (all when none), each in a child process; each summary line as it ends
+static int run_children(const char *self, char **names, int n)
 {
     uint32_t cupti = 0;
     int drv = 0;
@@ -708,28 +710,30 @@ static int run_all(const char *self)
     for (int j = 0; j < K; ++j)
         printf("node %d: %d blocks x %d threads, %d shared atomics per thread: %.0f warp-level, result %u\n", j,
                blocks_of(j), THREADS, reps_of(j), satom_of(j), out_of(j));
-    std::vector<std::string> sums;
-    for (int i = 0; i < NMODES; ++i)
-        sums.push_back(run_child(self, &modes[i]));
-    printf("\n");
-    for (const std::string &s : sums)
-        fputs(s.c_str(), stdout);
+    for (int i = 0; i < (n ? n : NMODES); ++i) {
+        std::string sum = run_child(self, n ? find_mode(names[i]) : &modes[i]);
+        fputs(sum.c_str(), stdout);
+    }
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "all") == 0)
-        return run_all(argv[0]);
+        return run_children(argv[0], nullptr, 0);
     if (argc == 2 && strcmp(argv[1], "list") == 0) {
         for (int i = 0; i < NMODES; ++i)
             printf("%-18s %s\n", modes[i].name, modes[i].what);
         return 0;
     }
-    const mode_def *m = argc == 2 ? find_mode(argv[1]) : nullptr;
-    if (!m) {
-        fprintf(stderr, "usage: %s all | list | MODE (%s: unknown mode)\n", argv[0], argc == 2 ? argv[1] : "no mode");
+    for (int i = 1; i < argc; ++i)
+        if (!find_mode(argv[i])) {
+            fprintf(stderr, "usage: %s all | list | MODE... (%s: unknown mode)\n", argv[0], argv[i]);
+            return 2;
+        }
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s all | list | MODE... (no mode given)\n", argv[0]);
         return 2;
     }
-    return run_mode(m);
+    return argc == 2 ? run_mode(find_mode(argv[1])) : run_children(argv[0], argv + 1, argc - 1);
 }
