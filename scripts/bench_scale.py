@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The summary of scripts/bench_scale.sh from its output directory (docs/performance.md, "Scale"):
+
+    python3 scripts/bench_scale.py DIR
+
+Reads DIR/raw.csv (mode,rep,seconds,launches; modes plain, all, selected, capped), DIR/floor.txt
+(scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json (examples/python/train.py --check).
+Prints per mode the runs, the median and range of their seconds and the launches measured; whether
+each profiled run computed what the plain run of its rep did (histograms exactly, the loss and the
+parameters' sums within 1e-6 relative); and last, one line
+
+    scale: launches L per-launch-ms X selected-overhead-pct Y capped-overhead-pct Z floor-ms F
+
+L: the launches measured in mode all (median over its runs); X: the median over reps of
+(all - plain) / L in ms; Y, Z: the medians over reps of (run - plain) / plain x 100 of modes
+selected and capped; F: the floor program's per-launch-ms.  A figure without the runs it needs is
+n/a.  Exits 1 when raw.csv is missing or malformed, or a profiled run's outputs differ.
+"""
+import csv
+import json
+import os
+import re
+import statistics
+import sys
+
+MODES = ("plain", "all", "selected", "capped")
+
+
+def fail(msg):
+    print(f"bench_scale.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_raw(d):
+    """{mode: {rep: (seconds, launches or None)}}"""
+    path = os.path.join(d, "raw.csv")
+    runs = {m: {} for m in MODES}
+    try:
+        with open(path, newline="") as f:
+            for line, r in enumerate(csv.DictReader(f), start=2):
+                try:
+                    mode, rep, sec = r["mode"], int(r["rep"]), float(r["seconds"])
+                    n = int(r["launches"]) if r["launches"] else None
+                except (KeyError, TypeError, ValueError):
+                    fail(f"{path}:{line}: malformed row {r}")
+                if mode not in runs:
+                    fail(f"{path}:{line}: unknown mode {mode!r}")
+                runs[mode][rep] = (sec, n)
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    return runs
+
+
+def floor_ms(d):
+    try:
+        with open(os.path.join(d, "floor.txt")) as f:
+            m = re.search(r"^floor: per-launch-ms ([0-9.]+) ", f.read(), re.M)
+    except OSError:
+        return None
+    return float(m.group(1)) if m else None
+
+
+def outputs_differ(d, runs):
+    """Lines naming the profiled runs whose --check file differs from their rep's plain run's."""
+    bad = []
+    for mode in MODES[1:]:
+        for rep in sorted(runs[mode]):
+            try:
+                with open(os.path.join(d, f"check-plain-{rep}.json")) as f:
+                    a = json.load(f)
+                with open(os.path.join(d, f"check-{mode}-{rep}.json")) as f:
+                    b = json.load(f)
+            except (OSError, ValueError):
+                continue  # no plain run in this rep: nothing to compare
+            pairs = [(a["loss"], b["loss"])] + [xy for k in a["params"] for xy in zip(a["params"][k], b["params"][k])]
+            if a["hist_total"] != b["hist_total"] or any(abs(x - y) > 1e-6 * max(abs(x), abs(y), 1e-30) for x, y in pairs):
+                bad.append(f"{mode} rep {rep}: outputs differ from the plain run's (loss {b['loss']} against {a['loss']})")
+    return bad
+
+
+def med(values):
+    return statistics.median(values) if values else None
+
+
+def fmt(v, digits):
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    d = sys.argv[1]
+    runs = read_raw(d)
+    print("| mode | runs | median s | min-max s | launches measured |")
+    print("|---|---|---|---|---|")
+    for mode in MODES:
+        secs = [s for s, _ in runs[mode].values()]
+        ns = sorted({n for _, n in runs[mode].values() if n is not None})
+        if secs:
+            print(f"| {mode} | {len(secs)} | {med(secs):.2f} | {min(secs):.2f}-{max(secs):.2f} | "
+                  f"{', '.join(map(str, ns)) or '-'} |")
+        else:
+            print(f"| {mode} | 0 | - | - | - |")
+    plain = runs["plain"]
+    launches = med([n for _, n in runs["all"].values() if n])
+    per = med([(s - plain[r][0]) / n * 1e3 for r, (s, n) in runs["all"].items() if r in plain and n])
+
+    def overhead(mode):
+        return med([(s - plain[r][0]) / plain[r][0] * 100 for r, (s, _) in runs[mode].items() if r in plain])
+
+    bad = outputs_differ(d, runs)
+    for line in bad:
+        print(f"outputs: {line}")
+    if not bad:
+        print("outputs: every profiled run computed what the plain run of its rep did")
+    print(f"scale: launches {fmt(launches, 0)} per-launch-ms {fmt(per, 2)} selected-overhead-pct "
+          f"{fmt(overhead('selected'), 1)} capped-overhead-pct {fmt(overhead('capped'), 1)} floor-ms {fmt(floor_ms(d), 3)}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

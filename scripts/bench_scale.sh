@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Scale (issue 21): what atomutil-profile costs on a program of thousands of launches, measuring
+# every launch against measuring a selection.  examples/python/train.py (about 300 launches per
+# step, one kernel with shared atomics) runs PAIRS times in each of four modes, the order rotated
+# from one rep to the next: alone (plain); under atomutil-profile measuring every launch (all);
+# with -k kernelHistogram1D (selected: its one kernel with shared atomics); with
+# --launches-per-kernel 3 (capped).  Then build/bin/cupti_floor once (the range profiler's own
+# cost per measured launch, scripts/cupti_floor.c).  Before the reps, one untimed plain run and
+# one untimed capped run warm the file cache and the listing cache (OUT/cache).
+# Writes under OUT: raw.csv (mode,rep,seconds,launches), timing-MODE-REP.txt (atomutil-profile's
+# --timing lines and the injection library's diagnostics), check-MODE-REP.json (train.py --check),
+# floor.txt, env.txt; failures.txt and err-MODE-REP.txt for runs that failed (the others are kept).
+# scripts/bench_scale.py OUT prints the summary, ending with the line
+#   scale: launches L per-launch-ms X selected-overhead-pct Y capped-overhead-pct Z floor-ms F
+# (docs/performance.md, "Scale").  Run on a GPU machine from the repository root after building;
+# never changes device settings.
+#   scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K]
+#                          [--no-floor] [--no-opcodes]
+# --first-rep K keeps reps 0..K-1 of OUT/raw.csv and runs K..N-1 (a run cut short by a time limit).
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--no-floor] [--no-opcodes]" >&2
+    exit 2
+}
+build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=()
+positional=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --pairs | --steps | --out | --first-rep)
+        [ $# -ge 2 ] || { echo "bench_scale: $1 needs a value" >&2; usage; }
+        case $1 in
+        --pairs) pairs=$2 ;; --steps) steps=$2 ;; --out) out=$2 ;; --first-rep) first=$2 ;;
+        esac
+        shift 2 ;;
+    --no-floor) floor=0; shift ;;
+    --no-opcodes) opcodes=(--no-opcodes); shift ;;
+    -h | --help) usage ;;
+    -*) echo "bench_scale: unknown option $1" >&2; usage ;;
+    *) [ $positional = 0 ] || { echo "bench_scale: unexpected argument $1" >&2; usage; }
+       build=$1 positional=1; shift ;;
+    esac
+done
+for v in pairs steps first; do
+    [[ ${!v} =~ ^[0-9]+$ ]] || { echo "bench_scale: --${v/first/first-rep} takes a number, not '${!v}'" >&2; exit 2; }
+done
+[ "$pairs" -ge 1 ] && [ "$steps" -ge 1 ] || { echo "bench_scale: --pairs and --steps take a positive number" >&2; exit 2; }
+abs=$(cd "$build" 2>/dev/null && pwd) || { echo "bench_scale: no build directory $build" >&2; exit 1; }
+build=$abs
+prof=$build/bin/atomutil-profile
+[ -x "$prof" ] || { echo "bench_scale: $prof not found: build first (cmake --build $build)" >&2; exit 1; }
+train=$here/examples/python/train.py
+python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null ||
+    { echo "bench_scale: python3 has no PyTorch with CUDA: nothing to measure" >&2; exit 1; }
+if [ -z "$out" ]; then
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr '[:upper:]' '[:lower:]' | sed 's/nvidia//')
+    short=$(grep -oE '[a-z]+[0-9]+[a-z0-9]*' <<< "$gpu" | head -1)
+    [ -n "$short" ] || short=$(tr -cs 'a-z0-9' '-' <<< "$gpu" | sed 's/^-//;s/-$//')
+    out=$here/docs/results/scale-${short:-gpu}-$(date -u +%Y-%m-%d)
+fi
+mkdir -p "$out" && out=$(cd "$out" && pwd) || { echo "bench_scale: cannot make $out" >&2; exit 1; }
+export ATOMUTIL_CACHE_DIR=$out/cache
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+{
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
+    (cd "$here" && git rev-parse HEAD 2>/dev/null)
+    python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>&1
+    echo "steps $steps pairs $pairs opcodes ${opcodes[*]:-on}"
+    date -u +%Y-%m-%dT%H:%M:%SZ
+} > "$out/env.txt" 2>&1
+
+raw=$out/raw.csv
+if [ "$first" -gt 0 ] && [ -f "$raw" ]; then
+    awk -F, -v f="$first" 'NR == 1 || $2 < f' "$raw" > "$tmp/raw" && cp "$tmp/raw" "$raw"
+else
+    first=0
+    echo "mode,rep,seconds,launches" > "$raw"
+    : > "$out/failures.txt"
+fi
+
+# the atomutil-profile options of each profiled mode
+mode_opts() {
+    case $1 in
+    all) echo "" ;;
+    selected) echo "-k kernelHistogram1D" ;;
+    capped) echo "--launches-per-kernel 3" ;;
+    esac
+}
+
+# one run of MODE for rep REP ("warm" for an untimed one): its row in raw.csv, or a line in
+# failures.txt and the run's stderr in err-MODE-REP.txt
+run_mode() {
+    local mode=$1 rep=$2 t0 t1 rc n="" sec
+    local check=$out/check-$mode-$rep.json
+    local -a cmd=(python3 "$train" --steps "$steps" --check "$check")
+    if [ "$mode" != plain ]; then
+        local -a sel
+        read -r -a sel <<< "$(mode_opts "$mode")"
+        cmd=("$prof" -q --timing "${opcodes[@]}" "${sel[@]}" -o "$tmp/au" -- "${cmd[@]}")
+    fi
+    rm -rf "$tmp"/au.*
+    t0=$(date +%s.%N)
+    "${cmd[@]}" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    t1=$(date +%s.%N)
+    sec=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
+    if [ $rc -ne 0 ]; then
+        cp "$tmp/err" "$out/err-$mode-$rep.txt"
+        echo "$mode rep $rep: exit $rc after $sec s: ${cmd[*]}" >> "$out/failures.txt"
+        echo "bench_scale: $mode rep $rep FAILED (exit $rc): see $out/err-$mode-$rep.txt" >&2
+        return 1
+    fi
+    if [ "$mode" != plain ]; then
+        n=$(sed -n 's/.*timing: launch-callbacks .*(\([0-9]*\) launches measured).*/\1/p' "$tmp/err" | head -1)
+        { cat "$tmp/err"; grep -h '^==ATOMUTIL==.*timing' "$tmp/au.counters.csv" 2>/dev/null; } > "$out/timing-$mode-$rep.txt"
+    fi
+    [ "$rep" = warm ] && { rm -f "$check"; return 0; }
+    echo "$mode,$rep,$sec,$n" >> "$raw"
+    echo "bench_scale: $mode rep $rep: $sec s${n:+, $n launches measured}" >&2
+}
+
+modes=(plain all selected capped)
+fails=0
+if [ "$first" -eq 0 ]; then
+    rm -rf "$ATOMUTIL_CACHE_DIR"
+    run_mode plain warm || fails=$((fails + 1))
+    run_mode capped warm || fails=$((fails + 1))
+fi
+for ((r = first; r < pairs; ++r)); do
+    for ((k = 0; k < ${#modes[@]}; ++k)); do
+        run_mode "${modes[$(((k + r) % ${#modes[@]}))]}" "$r" || fails=$((fails + 1))
+    done
+done
+if [ $floor = 1 ]; then
+    if [ -x "$build/bin/cupti_floor" ]; then
+        "$build/bin/cupti_floor" > "$out/floor.txt" 2>&1 ||
+            { echo "bench_scale: cupti_floor FAILED (exit $?): see $out/floor.txt" >&2; fails=$((fails + 1)); }
+    else
+        echo "bench_scale: $build/bin/cupti_floor not built (CUPTI missing?): floor-ms n/a" >&2
+    fi
+fi
+[ $fails -eq 0 ] || echo "bench_scale: $fails failures (see $out/failures.txt); the summary uses the runs that finished" >&2
+python3 "$here/scripts/bench_scale.py" "$out" | tee "$out/summary.txt" || fails=$((fails + 1))
+exit $((fails > 0))

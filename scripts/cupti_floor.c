@@ -1,0 +1,418 @@
+/*
+ * cupti_floor.c - the floor cost of one measured launch with the CUPTI Range Profiler, without
+ * atomutil's injection library: a tiny kernel (one shared atomic per thread) is launched N times
+ * plain, then with the profiler collecting atomutil's standard counter set (au_metric_defs,
+ * chosen as the injection library chooses it) in auto range with kernel replay, the CUPTI calls
+ * made as profile/inject/range.c makes them.  Modes: each range decoded and evaluated right after
+ * its launch (what the library does), once per 64 ranges, the profiler stopped (an unselected
+ * launch while it is enabled), started and stopped around each launch, enabled and disabled
+ * around each launch.  docs/performance.md, "Scale".
+ *   cupti_floor [-n LAUNCHES]
+ * Output: one line per mode, then `floor: per-launch-ms F batch64-ms B stopped-ms S plain-us P`.
+ * Exit 1 when a CUDA or CUPTI call fails or a range's shared-atomic count is not the kernel's,
+ * 77 without a GPU.
+ */
+#include "atomutil/model.h"
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_METRICS 16
+#define BATCH       64 /* ranges per counter-data image: the injection library's default (ATOMUTIL_MAX_RANGES) */
+#define GRID        2
+#define BLOCK       64
+#define WARMUP      16 /* launches of each mode before it is timed */
+#define REENABLE_N  20 /* launches of the enable/disable mode (about 0.15 s each) */
+
+/* one shared atomic per thread: GRID * BLOCK / 32 shared-atomic warp-instructions per launch */
+static const char ptx[] = ".version 7.0\n"
+                          ".target sm_75\n"
+                          ".address_size 64\n"
+                          ".visible .entry k()\n"
+                          "{\n"
+                          "    .shared .align 4 .b32 s[32];\n"
+                          "    .reg .b32 r<4>;\n"
+                          "    mov.u32 r1, %tid.x;\n"
+                          "    and.b32 r1, r1, 31;\n"
+                          "    mov.u32 r2, s;\n"
+                          "    mad.lo.u32 r2, r1, 4, r2;\n"
+                          "    atom.shared.add.u32 r3, [r2], 1;\n"
+                          "    ret;\n"
+                          "}\n";
+
+typedef struct floor_state {
+    CUcontext ctx;
+    CUfunction f;
+    char device[256], chip[64];
+    const char *metrics[MAX_METRICS];
+    size_t nmetrics, jobs_index, passes;
+    CUpti_Profiler_Host_Object *host;
+    uint8_t *config, *cdata;
+    size_t config_size, cdata_size;
+    CUpti_RangeProfiler_Object *rp;
+    CUpti_SubscriberHandle sub;
+    int started;
+    long long evaluated, wrong; /* ranges evaluated, and those whose shared-atomic count was not the kernel's */
+    double t_launch, t_decode;  /* seconds in the launch calls and in decoding, of the mode being timed */
+} floor_state;
+
+static void fail_cu(const char *call, CUresult r)
+{
+    const char *s = "?";
+    cuGetErrorString(r, &s);
+    fprintf(stderr, "cupti_floor: %s: %s\n", call, s);
+    exit(1);
+}
+
+static void fail_cupti(const char *call, CUptiResult r)
+{
+    const char *s = "?";
+    cuptiGetResultString(r, &s);
+    fprintf(stderr, "cupti_floor: %s: %s\n", call, s);
+    exit(1);
+}
+
+#define CU(call)                \
+    do {                        \
+        CUresult r_ = (call);   \
+        if (r_ != CUDA_SUCCESS) \
+            fail_cu(#call, r_); \
+    } while (0)
+#define CP(call)                   \
+    do {                           \
+        CUptiResult r_ = (call);   \
+        if (r_ != CUPTI_SUCCESS)   \
+            fail_cupti(#call, r_); \
+    } while (0)
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "cupti_floor: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The standard set's metrics as the injection library collects them (InitializeInjection in
+ * profile/inject/inject.c): the model's counters and the duration, not the descriptive ones. */
+static void pick_metrics(floor_state *fs)
+{
+    size_t n;
+    const au_metric_def *defs = au_metric_defs(&n);
+    for (size_t i = 0; i < n && fs->nmetrics < MAX_METRICS; ++i) {
+        if (!(defs[i].sets & AU_SET_STD) || strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0 ||
+            (!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0))
+            continue;
+        if (defs[i].counter == AU_C_JOBS)
+            fs->jobs_index = fs->nmetrics;
+        fs->metrics[fs->nmetrics++] = defs[i].name;
+    }
+}
+
+/* Device 0's primary context (as the CUDA runtime uses) and the kernel; 77 without a GPU. */
+static int setup_cuda(floor_state *fs)
+{
+    CUresult r = cuInit(0);
+    int count = 0;
+    if (r != CUDA_SUCCESS) {
+        const char *s = "?";
+        cuGetErrorString(r, &s);
+        fprintf(stderr, "cupti_floor: no CUDA device (cuInit: %s): skipped\n", s);
+        return 77;
+    }
+    if (cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+        fprintf(stderr, "cupti_floor: no CUDA device: skipped\n");
+        return 77;
+    }
+    CUdevice dev;
+    CU(cuDeviceGet(&dev, 0));
+    CU(cuDeviceGetName(fs->device, sizeof fs->device, dev));
+    CU(cuDevicePrimaryCtxRetain(&fs->ctx, dev));
+    CU(cuCtxSetCurrent(fs->ctx));
+    CUmodule m;
+    CU(cuModuleLoadData(&m, ptx));
+    CU(cuModuleGetFunction(&fs->f, m, "k"));
+    return 0;
+}
+
+/* Profiler, chip, counter availability, host object, config image (range.c: ensure_set, setup_set). */
+static void setup_host(floor_state *fs)
+{
+    CUpti_Profiler_Initialize_Params pi = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CP(cuptiProfilerInitialize(&pi));
+    CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = 0;
+    CP(cuptiDeviceGetChipName(&cn));
+    snprintf(fs->chip, sizeof fs->chip, "%s", cn.pChipName);
+    CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
+                                                           CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    av.ctx = fs->ctx;
+    CP(cuptiProfilerGetCounterAvailability(&av));
+    uint8_t *avail = xmalloc(av.counterAvailabilityImageSize);
+    av.pCounterAvailabilityImage = avail;
+    CP(cuptiProfilerGetCounterAvailability(&av));
+    CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = fs->chip;
+    hi.pCounterAvailabilityImage = avail;
+    CP(cuptiProfilerHostInitialize(&hi));
+    free(avail);
+    fs->host = hi.pHostObject;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
+                                                           CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = fs->host;
+    add.ppMetricNames = fs->metrics;
+    add.numMetrics = fs->nmetrics;
+    CP(cuptiProfilerHostConfigAddMetrics(&add));
+    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
+                                                            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    sz.pHostObject = fs->host;
+    CP(cuptiProfilerHostGetConfigImageSize(&sz));
+    fs->config_size = sz.configImageSize;
+    fs->config = xmalloc(fs->config_size);
+    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize =
+                                                        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    ci.pHostObject = fs->host;
+    ci.configImageSize = fs->config_size;
+    ci.pConfigImage = fs->config;
+    CP(cuptiProfilerHostGetConfigImage(&ci));
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize =
+                                                        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    np.configImageSize = fs->config_size;
+    np.pConfigImage = fs->config;
+    CP(cuptiProfilerHostGetNumOfPasses(&np));
+    fs->passes = np.numOfPasses;
+}
+
+static void init_image(floor_state *fs)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    ini.pRangeProfilerObject = fs->rp;
+    ini.counterDataSize = fs->cdata_size;
+    ini.pCounterData = fs->cdata;
+    CP(cuptiRangeProfilerCounterDataImageInitialize(&ini));
+}
+
+/* Enables the range profiler, a fresh counter-data image (one made for an earlier profiler object
+ * crashed scripts/profiler_sharing_probe.cu), the config in auto range and kernel replay
+ * (range.c: enable_set, configure); not started. */
+static void enable(floor_state *fs)
+{
+    CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = fs->ctx;
+    CP(cuptiRangeProfilerEnable(&en));
+    fs->rp = en.pRangeProfilerObject;
+    CUpti_RangeProfiler_GetCounterDataSize_Params cs = {.structSize =
+                                                            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    cs.pRangeProfilerObject = fs->rp;
+    cs.pMetricNames = fs->metrics;
+    cs.numMetrics = fs->nmetrics;
+    cs.maxNumOfRanges = BATCH;
+    cs.maxNumRangeTreeNodes = BATCH;
+    CP(cuptiRangeProfilerGetCounterDataSize(&cs));
+    free(fs->cdata);
+    fs->cdata_size = cs.counterDataSize;
+    fs->cdata = xmalloc(fs->cdata_size);
+    init_image(fs);
+    CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    sc.pRangeProfilerObject = fs->rp;
+    sc.configSize = fs->config_size;
+    sc.pConfig = fs->config;
+    sc.counterDataImageSize = fs->cdata_size;
+    sc.pCounterDataImage = fs->cdata;
+    sc.range = CUPTI_AutoRange;
+    sc.replayMode = CUPTI_KernelReplay;
+    sc.maxRangesPerPass = BATCH;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    CP(cuptiRangeProfilerSetConfig(&sc));
+}
+
+static void stop(floor_state *fs);
+
+static void disable(floor_state *fs)
+{
+    stop(fs);
+    CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    dp.pRangeProfilerObject = fs->rp;
+    CP(cuptiRangeProfilerDisable(&dp));
+    fs->rp = NULL;
+}
+
+static void start(floor_state *fs)
+{
+    if (fs->started)
+        return;
+    fs->started = 1;
+    CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    st.pRangeProfilerObject = fs->rp;
+    CP(cuptiRangeProfilerStart(&st));
+}
+
+static void stop(floor_state *fs)
+{
+    if (!fs->started)
+        return;
+    fs->started = 0;
+    CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = fs->rp;
+    CP(cuptiRangeProfilerStop(&sp));
+}
+
+static void launch(floor_state *fs)
+{
+    double t0 = now_s();
+    CU(cuLaunchKernel(fs->f, GRID, 1, 1, BLOCK, 1, 1, 0, NULL, NULL, NULL));
+    fs->t_launch += now_s() - t0;
+}
+
+/* Decodes what the profiler holds, evaluates every range, checks its shared-atomic count and
+ * initializes the counter-data image again (range.c: range_flush). */
+static void decode(floor_state *fs)
+{
+    double t0 = now_s();
+    CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dec.pRangeProfilerObject = fs->rp;
+    CP(cuptiRangeProfilerDecodeData(&dec));
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = fs->cdata;
+    info.counterDataImageSize = fs->cdata_size;
+    CP(cuptiRangeProfilerGetCounterDataInfo(&info));
+    double values[MAX_METRICS];
+    for (size_t r = 0; r < info.numTotalRanges; ++r) {
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        ev.pHostObject = fs->host;
+        ev.pCounterDataImage = fs->cdata;
+        ev.counterDataImageSize = fs->cdata_size;
+        ev.rangeIndex = r;
+        ev.ppMetricNames = fs->metrics;
+        ev.numMetrics = fs->nmetrics;
+        ev.pMetricValues = values;
+        CP(cuptiProfilerHostEvaluateToGpuValues(&ev));
+        fs->evaluated++;
+        fs->wrong += values[fs->jobs_index] != GRID * BLOCK / 32;
+    }
+    init_image(fs);
+    fs->t_decode += now_s() - t0;
+}
+
+typedef enum { M_PLAIN, M_PLAIN_SYNC, M_CALLBACK, M_PER_LAUNCH, M_BATCH, M_STOPPED, M_TOGGLE, M_REENABLE } mode;
+
+/* n launches of mode m; seconds per launch.  The profiler modes need it enabled: M_PER_LAUNCH and
+ * M_BATCH started, M_STOPPED and M_TOGGLE stopped (made so here), M_REENABLE disabled. */
+static double run_mode(floor_state *fs, mode m, int n)
+{
+    fs->t_launch = fs->t_decode = 0;
+    if (m == M_STOPPED || m == M_TOGGLE)
+        stop(fs);
+    double t0 = now_s();
+    for (int i = 0; i < n; ++i) {
+        if (m == M_REENABLE)
+            enable(fs);
+        if (m == M_TOGGLE || m == M_REENABLE)
+            start(fs);
+        launch(fs);
+        if (m == M_PLAIN_SYNC)
+            CU(cuCtxSynchronize());
+        if (m == M_TOGGLE || m == M_REENABLE)
+            stop(fs);
+        if (m == M_PER_LAUNCH || m == M_TOGGLE || m == M_REENABLE || (m == M_BATCH && (i + 1) % BATCH == 0))
+            decode(fs);
+        if (m == M_REENABLE)
+            disable(fs);
+    }
+    if (m == M_BATCH && n % BATCH)
+        decode(fs);
+    CU(cuCtxSynchronize());
+    return (now_s() - t0) / n;
+}
+
+/* Warm-up, then n timed launches of mode m; prints its line; seconds per launch. */
+static double timed(floor_state *fs, mode m, int n, const char *name, const char *what)
+{
+    run_mode(fs, m, m == M_REENABLE ? 1 : WARMUP);
+    double per = run_mode(fs, m, n);
+    printf("mode %-10s %9.4f ms per launch over %d (in launch calls %.4f ms, decoding %.4f ms): %s\n", name, per * 1e3,
+           n, fs->t_launch * 1e3 / n, fs->t_decode * 1e3 / n, what);
+    return per;
+}
+
+/* The injection library's launch callback does its work; this one nothing (its cost alone). */
+static void CUPTIAPI no_op(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
+{
+    (void)ud, (void)dom, (void)id, (void)data;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: cupti_floor [-n LAUNCHES]   (LAUNCHES 1..10000000, default 2000)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int n = 2000;
+    if (argc == 3 && strcmp(argv[1], "-n") == 0) {
+        char *end;
+        long v = strtol(argv[2], &end, 10);
+        if (*end || v < 1 || v > 10000000)
+            return usage();
+        n = (int)v;
+    } else if (argc != 1) {
+        return usage();
+    }
+    floor_state fs = {0};
+    pick_metrics(&fs);
+    int rc = setup_cuda(&fs);
+    if (rc)
+        return rc;
+    setup_host(&fs);
+    printf("cupti_floor: %s (chip %s), %zu metrics in %zu pass%s, kernel %d x %d threads\n", fs.device, fs.chip,
+           fs.nmetrics, fs.passes, fs.passes == 1 ? "" : "es", GRID, BLOCK);
+    double plain = timed(&fs, M_PLAIN, n, "plain", "no profiler, one synchronize at the end");
+    timed(&fs, M_PLAIN_SYNC, n, "plain-sync", "no profiler, a synchronize after each launch");
+    CP(cuptiSubscribe(&fs.sub, no_op, NULL));
+    CP(cuptiEnableCallback(1, fs.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
+    timed(&fs, M_CALLBACK, n, "callback", "no profiler, a no-op launch callback (kept in the modes below)");
+    enable(&fs);
+    start(&fs);
+    double per = timed(&fs, M_PER_LAUNCH, n, "per-launch", "auto range, each range decoded after its launch");
+    double batch = timed(&fs, M_BATCH, n, "batch64", "auto range, decoded once per 64 ranges");
+    double stopped = timed(&fs, M_STOPPED, n, "stopped", "profiler enabled and stopped, no range");
+    timed(&fs, M_TOGGLE, n, "toggle", "started and stopped around each launch, then decoded");
+    disable(&fs);
+    int rn = n < REENABLE_N ? n : REENABLE_N;
+    timed(&fs, M_REENABLE, rn, "reenable", "enabled, configured, started around each launch, then disabled");
+    CP(cuptiUnsubscribe(fs.sub));
+    /* ranges of the modes that make them, warm-ups included (a stopped profiler makes none) */
+    long long want = (long long)(WARMUP + n) * 3 + 1 + rn;
+    printf("check: %lld ranges evaluated (want %lld), %lld with a shared-atomic count other than %d\n", fs.evaluated,
+           want, fs.wrong, GRID * BLOCK / 32);
+    printf("floor: per-launch-ms %.4f batch64-ms %.4f stopped-ms %.4f plain-us %.2f\n", per * 1e3, batch * 1e3,
+           stopped * 1e3, plain * 1e6);
+    return fs.wrong || fs.evaluated != want ? 1 : 0;
+}
