@@ -385,6 +385,7 @@ int main(int argc, char **argv)
     } else if (argc != 1) {
         return usage();
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each mode's line is kept if a later mode fails */
     floor_state fs = {0};
     pick_metrics(&fs);
     int rc = setup_cuda(&fs);

@@ -601,8 +601,10 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
             on_launch_enter(cb, id);
+            au_g.t_enter += au_now() - t0;
         } else {
             on_launch_exit(cb);
+            au_g.t_exit += au_now() - t0;
         }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const CUpti_ResourceData *rd = data;
@@ -654,8 +656,9 @@ static void at_exit(void)
             au_g.launch_waits, au_g.launch_wait_timeouts);
     au_diag("info",
             "timing driver: %.3f s inside measured launches' driver calls; of the decoding %.3f s decode, "
-            "%.3f s evaluate, %.3f s write, %.3f s counter-data re-initialization",
-            au_g.t_driver, au_g.t_decode, au_g.t_eval, au_g.t_write, au_g.t_reinit);
+            "%.3f s evaluate, %.3f s write, %.3f s counter-data re-initialization; kernel launch "
+            "callbacks %.3f s at entry, %.3f s at exit",
+            au_g.t_driver, au_g.t_decode, au_g.t_eval, au_g.t_write, au_g.t_reinit, au_g.t_enter, au_g.t_exit);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
     if (au_g.fd >= 0) {

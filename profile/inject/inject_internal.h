@@ -138,6 +138,7 @@ typedef struct inject_state {
     double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
     double t_decode, t_eval, t_reinit, t_write; /* ... t_flush's parts (range.c) */
     double t_driver;        /* seconds inside measured launches' driver calls (between our callbacks) */
+    double t_enter, t_exit; /* seconds in the kernel-launch callbacks at entry and at exit */
     long long set_switches; /* counter-set switches (disable and enable) */
     long long set_kept;     /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
