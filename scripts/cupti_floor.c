@@ -175,7 +175,6 @@ static void setup_host(floor_state *fs)
     hi.pChipName = fs->chip;
     hi.pCounterAvailabilityImage = avail;
     CP(cuptiProfilerHostInitialize(&hi));
-    free(avail);
     fs->host = hi.pHostObject;
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
                                                            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
@@ -201,6 +200,8 @@ static void setup_host(floor_state *fs)
     np.pConfigImage = fs->config;
     CP(cuptiProfilerHostGetNumOfPasses(&np));
     fs->passes = np.numOfPasses;
+    free(
+        avail); /* the host object reads it until the config image is made (freed earlier: SIGSEGV in libnvperf_host) */
 }
 
 static void init_image(floor_state *fs)

@@ -133,7 +133,9 @@ static unsigned func_cluster(CUfunction f)
     return (unsigned)x * (unsigned)(y > 0 ? y : 1) * (unsigned)(z > 0 ? z : 1);
 }
 
-/* Grid, block and stream of a launch from the driver call's parameters; 0 if not a kernel launch. */
+/* Grid, block and stream of a launch from the driver call's parameters, and its cluster where the
+ * launch gives one (the kernel's compiled-in cluster is asked for later, of measured launches
+ * only: three driver calls); 0 if not a kernel launch. */
 static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pending_launch *l, CUstream *stream)
 {
     switch (id) {
@@ -141,7 +143,6 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
         const cuLaunchKernel_params *p = cb->functionParams;
         l->func = p->f;
-        l->cluster = func_cluster(p->f);
         l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
         l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
         *stream = p->hStream;
@@ -151,7 +152,6 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
         const cuLaunchCooperativeKernel_params *p = cb->functionParams;
         l->func = p->f;
-        l->cluster = func_cluster(p->f);
         l->grid[0] = p->gridDimX, l->grid[1] = p->gridDimY, l->grid[2] = p->gridDimZ;
         l->block[0] = p->blockDimX, l->block[1] = p->blockDimY, l->block[2] = p->blockDimZ;
         *stream = p->hStream;
@@ -171,8 +171,6 @@ static int launch_params(const CUpti_CallbackData *cb, CUpti_CallbackId id, pend
                              z = p->config->attrs[i].value.clusterDim.z;
                     l->cluster = (x ? x : 1) * (y ? y : 1) * (z ? z : 1);
                 }
-            if (!l->cluster)
-                l->cluster = func_cluster(p->f);
         }
         return 1;
     }
@@ -257,6 +255,12 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     memset(&l, 0, sizeof l);
     if (!launch_params(cb, id, &l, &stream))
         return;
+    /* selected first, so that an unselected launch costs a table lookup (a launch made while a
+     * stream is captured is not run: it is not counted) */
+    if (au_g.captures == 0 && !au_select_launch(l.func, cb->symbolName)) {
+        run_unmeasured(find_ctx(cb->context));
+        return;
+    }
     ctx_state *wc = find_ctx(cb->context);
     if (wc)
         wait_launches(wc); /* everything below is read after the wait */
@@ -280,13 +284,11 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         au_g.atexit_late = 1;
         atexit(at_exit);
     }
-    if (!au_select_launch(l.func, cb->symbolName)) {
-        run_unmeasured(find_ctx(cb->context));
-        return;
-    }
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
         return;
+    if (!l.cluster)
+        l.cluster = func_cluster(l.func);
     if (!l.cluster)
         l.cluster = 1;
     char *kernel = au_kernel_name(l.func, cb->symbolName);
