@@ -288,7 +288,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     if (!c || c->failed)
         return;
     if (!l.cluster)
-        l.cluster = func_cluster(l.func);
+        l.cluster = func_cluster((CUfunction)l.func);
     if (!l.cluster)
         l.cluster = 1;
     char *kernel = au_kernel_name(l.func, cb->symbolName);
