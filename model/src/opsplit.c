@@ -44,14 +44,13 @@ static int is_shared_atomic(const char *opcode)
     return strncmp(opcode, "ATOMS", 5) == 0 && (opcode[5] == '\0' || opcode[5] == '.');
 }
 
-/* Warps of a launch from its "(x, y, z)" grid and block, 0 when they do not parse. */
+/* Warps of a launch from its grid and block, 0 when the source did not give them. */
 static double launch_warps(const au_launch *l)
 {
-    double g[3], b[3];
-    if (sscanf(l->grid, " (%lf, %lf, %lf)", &g[0], &g[1], &g[2]) != 3 ||
-        sscanf(l->block, " (%lf, %lf, %lf)", &b[0], &b[1], &b[2]) != 3)
+    if ((l->dims & (AU_DIMS_GRID | AU_DIMS_BLOCK)) != (AU_DIMS_GRID | AU_DIMS_BLOCK))
         return 0;
-    return g[0] * g[1] * g[2] * ceil(b[0] * b[1] * b[2] / 32);
+    const unsigned *g = l->grid, *b = l->block;
+    return (double)g[0] * g[1] * g[2] * ceil((double)b[0] * b[1] * b[2] / 32);
 }
 
 /* The loads of CAS loops where the counters alone leave them uncertain (au_loop_loads returned 2:
@@ -243,7 +242,8 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     for (size_t c = 0; c < o->nclass; ++c)
         o->cls[c].busy = share[c];
     r.flags |= AU_F_OPCODES | o->flags |
-               (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU | AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS));
+               (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU |
+                                AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS));
     r.missing = l->res.missing;
     /* the SM count au_report_eval used: the launch's, else the table's */
     int sm = l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count;

@@ -16,6 +16,9 @@ void au_render_json(const au_report *r, FILE *out);  /* render_json.c */
 /* report.c: the kernel's short name as plain text, cut to width columns, padded to them when pad
  * (a table cell). */
 char *au_kernel_fit(const char *kernel, char *buf, size_t size, size_t width, int pad);
+/* report.c: a launch's grid or block as the source wrote it, "(528, 1, 1)" (CSV, JSON), or as the
+ * table shows it, "528x1x1" (cross); "" when the source did not give it (known 0). */
+char *au_dims_text(const unsigned d[3], int known, int cross, char *buf, size_t size);
 /* report.c: the verdicts of the ends of x's U range. */
 void au_range_verdicts(const au_result *x, const au_thresholds *thr, au_verdict *lo, au_verdict *hi);
 

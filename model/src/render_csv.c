@@ -34,14 +34,14 @@ void au_render_csv(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        char fl[256];
+        char fl[256], dims[48];
         au_flags_string(x->flags, fl, sizeof fl);
         fprintf(out, "%lld,%lld,", l->id, l->pid);
         csv_str(out, l->kernel ? l->kernel : "");
         fputc(',', out);
-        csv_str(out, l->grid);
+        csv_str(out, au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 0, dims, sizeof dims));
         fputc(',', out);
-        csv_str(out, l->block);
+        csv_str(out, au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 0, dims, sizeof dims));
         fputc(',', out);
         csv_str(out, l->device[0] ? l->device : (m ? m->gpu_name : ""));
         fprintf(out, ",%d.%d,%d,", l->cc_major, l->cc_minor, l->sm_count);

@@ -80,12 +80,13 @@ void au_render_json(const au_report *r, FILE *out)
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
         int ok = !(x->flags & AU_F_UNUSABLE);
+        char dims[48];
         fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "", l->id, l->pid);
         json_str(out, l->kernel ? l->kernel : "");
         fprintf(out, ", \"grid\": ");
-        json_str(out, l->grid);
+        json_str(out, au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 0, dims, sizeof dims));
         fprintf(out, ", \"block\": ");
-        json_str(out, l->block);
+        json_str(out, au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 0, dims, sizeof dims));
         fprintf(out, ", \"device\": ");
         json_str(out, l->device);
         fprintf(out, ", \"cc\": \"%d.%d\", \"sm_count\": %d, ", l->cc_major, l->cc_minor, l->sm_count);

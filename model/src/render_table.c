@@ -155,8 +155,9 @@ static void render_table_head(const au_report *r, FILE *out)
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
         for (size_t i = 0; i < r->count; ++i)
             if (r->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
-                fprintf(out, "        WARNING: measured on another architecture than launch %lld's (cc %d.%d): its "
-                             "service times may not hold (flag table_other_arch)\n",
+                fprintf(out,
+                        "        WARNING: measured on another architecture than launch %lld's (cc %d.%d): its "
+                        "service times may not hold (flag table_other_arch)\n",
                         r->launches[i].id, r->launches[i].cc_major, r->launches[i].cc_minor);
                 break;
             }
@@ -177,20 +178,6 @@ static void render_table_head(const au_report *r, FILE *out)
             r->thr.significant * 100);
 }
 
-/* "(528, 1, 1)" -> "528x1x1", as plain text */
-static void dims_text(const char *src, char *dst, size_t size)
-{
-    char raw[32];
-    size_t o = 0;
-    for (const char *p = src; *p && o + 1 < sizeof raw; ++p) {
-        if (*p == '(' || *p == ')' || *p == ' ')
-            continue;
-        raw[o++] = *p == ',' ? 'x' : *p;
-    }
-    raw[o] = '\0';
-    au_text_fit(raw, dst, size, 0, 0);
-}
-
 /* One table row per launch. */
 static void render_table_rows(const au_report *r, FILE *out)
 {
@@ -202,8 +189,8 @@ static void render_table_rows(const au_report *r, FILE *out)
         char kn[160], g[96], b[96], j[16], bb[16], tt[16], fl[256];
         au_kernel_fit(l->kernel, kn, sizeof kn, 32, 1);
         au_flags_string(x->flags, fl, sizeof fl);
-        dims_text(l->grid, g, sizeof g);
-        dims_text(l->block, b, sizeof b);
+        au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 1, g, sizeof g);
+        au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 1, b, sizeof b);
         if (x->flags & AU_F_UNUSABLE) {
             int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
             fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", l->id, kn, g, b,

@@ -7,6 +7,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,15 @@ char *au_kernel_short_dup(const char *kernel)
         d[n] = '\0';
     }
     return d;
+}
+
+char *au_dims_text(const unsigned d[3], int known, int cross, char *buf, size_t size)
+{
+    if (!known)
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, cross ? "%ux%ux%u" : "(%u, %u, %u)", d[0], d[1], d[2]);
+    return buf;
 }
 
 /* The verdicts of the ends of a launch's U range (AU_F_RANGE), which the table names where they

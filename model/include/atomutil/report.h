@@ -62,13 +62,17 @@ typedef struct au_load_sites {
     int cold_loads; /* other shared loads outside every loop: each runs at most once per warp */
 } au_load_sites;
 
+/* au_launch.dims: grid and block known (a source without those columns leaves them out). */
+enum { AU_DIMS_GRID = 1u, AU_DIMS_BLOCK = 2u };
+
 /* One kernel launch of a report. */
 typedef struct au_launch {
-    long long id;  /* launch id in its source (ncu "ID") */
-    long long pid; /* process id, -1 when unknown */
-    char *kernel;  /* full (demangled) kernel name */
-    char grid[48]; /* "(528, 1, 1)" */
-    char block[48];
+    long long id;             /* launch id in its source (ncu "ID") */
+    long long pid;            /* process id, -1 when unknown */
+    char *kernel;             /* full (demangled) kernel name */
+    unsigned grid[3];         /* blocks per grid, x y z (ncu's "Grid Size" (528, 1, 1)), read once at import */
+    unsigned block[3];        /* threads per block, x y z ("Block Size") */
+    unsigned dims;            /* which of them the source gave: AU_DIMS_GRID | AU_DIMS_BLOCK */
     char device[AU_NAME_MAX]; /* device name, "" when unknown */
     int cc_major, cc_minor;   /* 0.0 when unknown */
     int sm_count;             /* 0 when unknown */
