@@ -1,6 +1,6 @@
 /*
- * render_csv.c - the CSV report: one row per launch, units in the column names, optional columns
- * empty where a counter is absent or a figure does not apply (docs/cli.md).
+ * render_csv.c - the CSV report: one row per launch (or per kernel, --summary), units in the column
+ * names, optional columns empty where a counter is absent or a figure does not apply (docs/cli.md).
  */
 #include "internal.h"
 #include "render.h"
@@ -87,6 +87,28 @@ void au_render_csv(const au_report *r, FILE *out)
         csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_remote * 100);
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT, "%.0f", l->ctr.dshared_sectors);
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT_ATOM, "%.0f", l->ctr.dshared_sectors_atom);
+        fputc('\n', out);
+    }
+}
+
+void au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
+{
+    (void)r;
+    fputs("kernel,launches,launches_evaluated,time_ns,mean_time_ns,time_pct,util_pct,util_pct_min,util_pct_max,"
+          "verdict_worst,verdict_common,opcode_classes\n",
+          out);
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        csv_str(out, k->name);
+        fprintf(out, ",%zu,%zu", k->launches, k->evaluated);
+        csv_opt(out, k->timed > 0, "%.0f", k->time_ns);
+        csv_opt(out, k->timed > 0, "%.1f", k->timed ? k->time_ns / (double)k->timed : 0);
+        csv_opt(out, k->timed > 0 && s->time_ns > 0, "%.3f", s->time_ns > 0 ? 100 * k->time_ns / s->time_ns : 0);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util * 100);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util_min * 100);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util_max * 100);
+        fprintf(out, ",%s,%s,", au_verdict_name(k->worst), au_verdict_name(k->common));
+        csv_str(out, k->classes);
         fputc('\n', out);
     }
 }

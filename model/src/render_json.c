@@ -1,6 +1,7 @@
 /*
  * render_json.c - the JSON report: the table's metadata, then per launch its counters, the model's
- * figures (null where absent), verdict, flags and opcode classes (docs/cli.md).
+ * figures (null where absent), verdict, flags and opcode classes; or per kernel (--summary) its
+ * time, U and verdicts (docs/cli.md).
  */
 #include "internal.h"
 #include "render.h"
@@ -56,7 +57,8 @@ static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
     fprintf(out, "]}");
 }
 
-void au_render_json(const au_report *r, FILE *out)
+/* The document's head, up to the key of its list (launches or kernels), whose '[' it writes. */
+static void json_head(const au_report *r, const char *list, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fprintf(out, "{\n  \"tool\": \"atomutil\", \"version\": \"%s\",\n  \"source\": ", AU_VERSION_STRING);
@@ -74,8 +76,13 @@ void au_render_json(const au_report *r, FILE *out)
     }
     fprintf(out,
             ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
-            "\"significant\": %.6g},\n  \"launches\": [",
-            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100);
+            "\"significant\": %.6g},\n  \"%s\": [",
+            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100, list);
+}
+
+void au_render_json(const au_report *r, FILE *out)
+{
+    json_head(r, "launches", out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
@@ -141,4 +148,32 @@ void au_render_json(const au_report *r, FILE *out)
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");
+}
+
+void au_render_summary_json(const au_report *r, const au_summary *s, FILE *out)
+{
+    json_head(r, "kernels", out);
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        int ev = k->evaluated > 0, timed = k->timed > 0 && s->time_ns > 0;
+        fprintf(out, "%s\n    {\"kernel\": ", j ? "," : "");
+        json_str(out, k->name);
+        fprintf(out, ", \"launches\": %zu, \"launches_evaluated\": %zu,\n     ", k->launches, k->evaluated);
+        json_num(out, "time_ns", k->timed ? k->time_ns : NAN, 0);
+        json_num(out, "mean_time_ns", k->timed ? k->time_ns / (double)k->timed : NAN, 0);
+        json_num(out, "time_pct", timed ? 100 * k->time_ns / s->time_ns : NAN, 0);
+        json_num(out, "util_pct", ev ? k->util * 100 : NAN, 0);
+        json_num(out, "util_pct_min", ev ? k->util_min * 100 : NAN, 0);
+        json_num(out, "util_pct_max", ev ? k->util_max * 100 : NAN, 0);
+        fprintf(out, "\n     \"verdict_worst\": \"%s\", \"verdict_common\": \"%s\", \"opcode_classes\": ",
+                au_verdict_name(k->worst), au_verdict_name(k->common));
+        json_str(out, k->classes);
+        fputc('}', out);
+    }
+    fprintf(out, "\n  ],\n  \"launches\": %zu, ", s->launches);
+    json_num(out, "time_ns", s->timed ? s->time_ns : NAN, 0);
+    fprintf(out, "\n  \"time_pct\": {");
+    json_num(out, "atomic_bound", s->time_ns > 0 ? 100 * s->time_bound_ns / s->time_ns : NAN, 0);
+    json_num(out, "significant", s->time_ns > 0 ? 100 * s->time_significant_ns / s->time_ns : NAN, 1);
+    fprintf(out, "}\n}\n");
 }

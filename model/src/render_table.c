@@ -6,6 +6,7 @@
 #include "render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *human_num(double v, char *buf, size_t size)
@@ -39,7 +40,7 @@ static const char *fit_num(double v, int prec, int width, char *buf, size_t size
 
 /* Opcode section of the human report: once per kernel, its classes, U by classes and by the
  * single family, and its shared-atomic instructions grouped by opcode and source line. */
-static void render_opcodes_human(const au_report *r, FILE *out)
+static void render_opcodes_human(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
     int any = 0;
     for (size_t i = 0; i < r->count; ++i) {
@@ -48,7 +49,8 @@ static void render_opcodes_human(const au_report *r, FILE *out)
         if (!o)
             continue;
         int first = 1;
-        for (size_t j = 0; j < i && first; ++j)
+        /* a launch of the same full name has the same short name: none before its kernel's first */
+        for (size_t j = s->k[s->of_launch[i]].first; j < i && first; ++j)
             first = !(r->launches[j].ops && r->launches[j].kernel && l->kernel &&
                       strcmp(r->launches[j].kernel, l->kernel) == 0);
         if (!first)
@@ -57,14 +59,15 @@ static void render_opcodes_human(const au_report *r, FILE *out)
             fprintf(out, "\nOpcode classes (shared atomics of each kernel's code; jobs split by the CAS counter; "
                          "first launch of each kernel shown):\n");
         any = 1;
-        char kn[192], fl[256];
-        au_kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
+        char fl[256];
         au_flags_string(o->flags, fl, sizeof fl);
         /* no class: no jobs to price, or jobs but no ATOMS of the kernel in its listing (priced by family) */
         char none[96] = "no shared-atomic jobs";
         if (l->res.jobs > 0)
             snprintf(none, sizeof none, "no ATOMS in its listing: priced as '%s'", r->family);
-        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : none);
+        fprintf(out, "%4lld  ", l->id);
+        au_names_put(nm, s->of_launch[i], 1, out);
+        fprintf(out, " %s\n", o->classes[0] ? o->classes : none);
         if (l->res.flags & AU_F_OPCODES)
             fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
                     o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);
@@ -92,7 +95,7 @@ static void render_opcodes_human(const au_report *r, FILE *out)
 
 /* A program that started CUDA processes of its own (multiprocessing, one process per GPU): one
  * line per process, since launch ids count per process. */
-static void render_processes(const au_report *r, FILE *out)
+static void render_processes(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
     size_t nproc = 0;
     for (size_t i = 0; i < r->count; ++i) {
@@ -126,12 +129,15 @@ static void render_processes(const au_report *r, FILE *out)
                 strcat(devs, l->device);
             }
         }
-        char kn[192] = "-", dv[sizeof devs * 3];
-        if (top)
-            au_kernel_short(top->kernel, kn, sizeof kn, 40);
-        fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, %s)\n", r->launches[i].pid, n,
+        char dv[sizeof devs * 3];
+        fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, ", r->launches[i].pid, n,
                 devs[0] ? au_text_fit(devs, dv, sizeof dv, 0, 0) : "an unknown device", top ? top->res.util * 100 : 0.0,
-                top ? top->id : -1LL, kn);
+                top ? top->id : -1LL);
+        if (top)
+            au_names_put(nm, s->of_launch[top - r->launches], 0, out);
+        else
+            fputc('-', out);
+        fputs(")\n", out);
     }
 }
 
@@ -179,38 +185,42 @@ static void render_table_head(const au_report *r, FILE *out)
 }
 
 /* One table row per launch. */
-static void render_table_rows(const au_report *r, FILE *out)
+static void render_table_rows(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
-    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel", "grid",
-            "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
+    int w = (int)nm->width;
+    fprintf(out, "%4s  %-*s %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", w, "kernel", "grid",
+            "block", "time", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        char kn[160], g[96], b[96], j[16], bb[16], tt[16], fl[256];
-        au_kernel_fit(l->kernel, kn, sizeof kn, 32, 1);
+        char g[48], b[48], t[24], j[16], bb[16], tt[16], fl[256];
         au_flags_string(x->flags, fl, sizeof fl);
         au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 1, g, sizeof g);
         au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 1, b, sizeof b);
+        au_duration_text(l->duration_ns, t, sizeof t);
+        fprintf(out, "%4lld  ", l->id);
+        au_names_put(nm, s->of_launch[i], 1, out);
         if (x->flags & AU_F_UNUSABLE) {
             int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
-            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", l->id, kn, g, b,
-                    "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict), names ? "missing: " : "",
+            fprintf(out, " %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", g, b, t, "-", "-", "-",
+                    "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict), names ? "missing: " : "",
                     names ? l->missing_names : fl);
             continue;
         }
         char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
             fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
-        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", l->id, kn, g, b,
+        fprintf(out, " %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", g, b, t,
                 human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
                 fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
                 fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
                 human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu), um,
                 au_verdict_name(x->verdict), fl);
     }
-    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
-                 "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
-                 "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
+    au_names_notes(nm, out);
+    fprintf(out, "\ntime: GPU time; J/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; "
+                 "N: queue length;\nc: CAS jobs among N; S: service cycles per job; B = J*S busy cycles; T: active "
+                 "cycles per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
                  "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
                  "time).\n");
 }
@@ -281,12 +291,80 @@ static void render_dsmem(const au_report *r, FILE *out)
                 other, other == 1 ? "" : "es");
 }
 
-void au_render_table(const au_report *r, FILE *out)
+/* The kernels' name cells of a human table, by the report's --name-width. */
+static int names_of(const au_report *r, const au_summary *s, au_names *nm)
 {
+    const char **full = malloc((s->n ? s->n : 1) * sizeof *full);
+    if (!full)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t j = 0; j < s->n; ++j)
+        full[j] = s->k[j].name;
+    int rc = au_names_init(nm, full, s->n, r->name_width);
+    if (rc != AU_OK)
+        free(full);
+    return rc;
+}
+
+static void names_free(au_names *nm)
+{
+    free((void *)nm->full);
+    au_names_free(nm);
+}
+
+/* One row per kernel, by GPU time. */
+static void render_summary_rows(const au_summary *s, au_names *nm, FILE *out)
+{
+    fprintf(out, "%-*s %8s %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", (int)nm->width, "kernel", "launches", "time",
+            "mean", "time%", "U%", "U% range", "worst", "most common", "classes");
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        char t[24] = "-", mean[24] = "-", share[16] = "-", u[16] = "-", range[48] = "-", lo[16], hi[16];
+        if (k->timed) {
+            au_duration_text(k->time_ns, t, sizeof t);
+            au_duration_text(k->time_ns / (double)k->timed, mean, sizeof mean);
+        }
+        if (k->timed && s->time_ns > 0)
+            fit_num(100 * k->time_ns / s->time_ns, 1, 6, share, sizeof share);
+        if (k->evaluated) {
+            fit_num(k->util * 100, 1, 6, u, sizeof u);
+            snprintf(range, sizeof range, "%s..%s", fit_num(k->util_min * 100, 1, 6, lo, sizeof lo),
+                     fit_num(k->util_max * 100, 1, 6, hi, sizeof hi));
+        }
+        au_names_put(nm, j, 1, out);
+        fprintf(out, " %8zu %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, t, mean, share, u, range,
+                au_verdict_name(k->worst), au_verdict_name(k->common), k->classes[0] ? k->classes : "-");
+    }
+    au_names_notes(nm, out);
+    fprintf(out, "\ntime: summed GPU time, mean: per launch, time%%: share of the measured GPU time; U: busy over "
+                 "active cycles of the\nkernel's evaluated launches, U%% range: the smallest and largest launch's U; "
+                 "worst, most common: the\nlaunches' verdicts; classes: the table families its jobs were priced as.\n");
+    if (s->time_ns > 0)
+        fprintf(out, "\n%.1f %% of the measured GPU time is in atomic-bound kernels, %.1f %% in significant\n",
+                100 * s->time_bound_ns / s->time_ns, 100 * s->time_significant_ns / s->time_ns);
+    else
+        fprintf(out, "\nno launch has a GPU time (gpu__time_duration.sum): no shares of it\n");
+}
+
+/* Every launch with the sections about them, or (summary) one row per kernel. */
+int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *out)
+{
+    au_names nm;
+    int rc = names_of(r, s, &nm);
+    if (rc != AU_OK)
+        return rc;
     render_table_head(r, out);
-    render_table_rows(r, out);
-    render_processes(r, out);
-    render_ranges(r, out);
-    render_dsmem(r, out);
-    render_opcodes_human(r, out);
+    if (summary) {
+        fprintf(out, "%zu launch%s of %zu kernel%s, one row per kernel by GPU time%s\n\n", s->launches,
+                s->launches == 1 ? "" : "es", s->n, s->n == 1 ? "" : "s",
+                r->view == AU_VIEW_AUTO ? " (--per-launch lists every launch)" : "");
+        render_summary_rows(s, &nm, out);
+    } else {
+        render_table_rows(r, s, &nm, out);
+        render_processes(r, s, &nm, out);
+        render_ranges(r, out);
+        render_dsmem(r, out);
+        render_opcodes_human(r, s, &nm, out);
+    }
+    names_free(&nm);
+    return AU_OK;
 }

@@ -84,6 +84,15 @@ static void usage(FILE *f)
             "Output (stdout unless -o):\n"
             "      --csv              one CSV row per launch (not with --json)\n"
             "      --json             JSON document\n"
+            "      --summary          one row per kernel, by GPU time: launches, time, share of the GPU time,\n"
+            "                         U and its range over the launches, worst and most common verdict, the\n"
+            "                         families the jobs were priced as (CSV: one row per kernel, JSON: a\n"
+            "                         \"kernels\" array); the table's default above 50 launches\n"
+            "      --per-launch       one table row per launch, however many (CSV and JSON are per launch\n"
+            "                         unless --summary); not with --summary\n"
+            "      --name-width N     kernel column of the tables: N columns (default 32; 0: the widest name);\n"
+            "                         names as ncu --kernel-name-base function prints them, numbered [n]\n"
+            "                         where cut or shared, in full after the table\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
@@ -108,9 +117,10 @@ static void usage(FILE *f)
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
+            "  %s --import run.csv --summary --csv\n"
             "  %s --timing -q -- python3 train.py > /dev/null\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -199,7 +209,10 @@ enum {
     O_OPCODES,
     O_NO_OPCODES,
     O_NO_CACHE,
-    O_TIMING
+    O_TIMING,
+    O_SUMMARY,
+    O_PER_LAUNCH,
+    O_NAME_WIDTH
 };
 
 /* The command line, parsed (parse_options).  ops: the files of --compare (the first two, nops
@@ -211,6 +224,8 @@ typedef struct {
     int quiet, metrics, compare, family_given, no_cache, timing_on, live;
     int opcodes; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt;
+    au_view view;        /* --summary, --per-launch */
+    unsigned name_width; /* --name-width */
     au_thresholds thr;
     au_busy_mode busy;
     const char *ops[2];
@@ -295,10 +310,11 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
             fprintf(stderr, "%s: warning: table %s is provisional (%s)\n", prog, table_path, note);
         for (size_t i = 0; i < rep->count; ++i)
             if (rep->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
-                fprintf(stderr, "%s: warning: table %s was measured on compute capability %d.%d, launch %lld ran on "
-                                "%d.%d: another architecture's service times (flag table_other_arch)\n",
-                        prog, table_path, m->cc_major, m->cc_minor, rep->launches[i].id,
-                        rep->launches[i].cc_major, rep->launches[i].cc_minor);
+                fprintf(stderr,
+                        "%s: warning: table %s was measured on compute capability %d.%d, launch %lld ran on "
+                        "%d.%d: another architecture's service times (flag table_other_arch)\n",
+                        prog, table_path, m->cc_major, m->cc_minor, rep->launches[i].id, rep->launches[i].cc_major,
+                        rep->launches[i].cc_minor);
                 break;
             }
         if (tflags & AU_F_TABLE_OTHER_GPU)
@@ -483,6 +499,17 @@ static int next_option(int argc, char **argv, const struct option *opts, int *at
     }
 }
 
+/* Two options that exclude each other (--csv and --json): 0 when the setting so far is unset or
+ * this option's value, else -1 after the error line. */
+static int one_of(int current, int value, int unset, const char *which)
+{
+    if (current != value && current != unset) {
+        fprintf(stderr, "%s: give only one of %s (see --help)\n", prog, which);
+        return -1;
+    }
+    return 0;
+}
+
 /* One option of the command line into *o (c: next_option's answer; opt_text: the option as
  * written).  -1 to go on, or the exit status (--help, --version, a usage error). */
 static int apply_option(int c, const char *opt_text, cli_options *o, int *signif_given)
@@ -525,10 +552,8 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
         break;
     case O_CSV:
     case O_JSON:
-        if (o->fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && o->fmt != AU_FMT_TABLE) {
-            fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
+        if (one_of((int)o->fmt, c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON, AU_FMT_TABLE, "--csv and --json"))
             return EXIT_USAGE;
-        }
         o->fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
         break;
     case O_METRICS: o->metrics = 1; break;
@@ -537,6 +562,22 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
     case O_NO_OPCODES: o->opcodes = 0; break;
     case O_NO_CACHE: o->no_cache = 1; break;
     case O_TIMING: o->timing_on = 1; break;
+    case O_SUMMARY:
+    case O_PER_LAUNCH:
+        if (one_of((int)o->view, c == O_SUMMARY ? AU_VIEW_SUMMARY : AU_VIEW_LAUNCHES, AU_VIEW_AUTO,
+                   "--summary and --per-launch"))
+            return EXIT_USAGE;
+        o->view = c == O_SUMMARY ? AU_VIEW_SUMMARY : AU_VIEW_LAUNCHES;
+        break;
+    case O_NAME_WIDTH: {
+        long w;
+        if (au_parse_long(optarg, &w) != AU_OK || (w != 0 && (w < 8 || w > 4096))) {
+            fprintf(stderr, "%s: --name-width needs 0 (no limit) or a whole number 8..4096, got '%s'\n", prog, optarg);
+            return EXIT_USAGE;
+        }
+        o->name_width = (unsigned)w;
+        break;
+    }
     case O_BUSY:
         if (strcmp(optarg, "saturated") == 0)
             o->busy = AU_BUSY_SATURATED;
@@ -589,6 +630,11 @@ static int check_options(cli_options *o, int signif_given)
             fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
             return EXIT_USAGE;
         }
+        if (o->view != AU_VIEW_AUTO) {
+            fprintf(stderr, "%s: --%s works with -- PROGRAM or --import, not --compare (one row per kernel already)\n",
+                    prog, o->view == AU_VIEW_SUMMARY ? "summary" : "per-launch");
+            return EXIT_USAGE;
+        }
         if (o->nops != 2) {
             fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
             return EXIT_USAGE;
@@ -632,6 +678,9 @@ static int parse_options(int argc, char **argv, cli_options *o)
                                          {"no-opcodes", no_argument, 0, O_NO_OPCODES},
                                          {"no-cache", no_argument, 0, O_NO_CACHE},
                                          {"timing", no_argument, 0, O_TIMING},
+                                         {"summary", no_argument, 0, O_SUMMARY},
+                                         {"per-launch", no_argument, 0, O_PER_LAUNCH},
+                                         {"name-width", required_argument, 0, O_NAME_WIDTH},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -641,6 +690,7 @@ static int parse_options(int argc, char **argv, cli_options *o)
     o->count = -1;
     o->opcodes = -1;
     o->fmt = AU_FMT_TABLE;
+    o->name_width = AU_NAME_WIDTH_DEFAULT;
     o->thr = thr_default;
     o->busy = AU_BUSY_SATURATED;
     int c, at = optind, signif_given = 0;
@@ -669,6 +719,7 @@ static int run_compare(const cli_options *o)
     au_table *ta = NULL, *tb = NULL;
     au_report_init(&ra);
     au_report_init(&rb);
+    ra.name_width = rb.name_width = o->name_width;
     int rc = load_and_eval(o->ops[0], o, &ra, &ta);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&ra);
@@ -773,6 +824,8 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
+    rep.view = o->view;
+    rep.name_width = o->name_width;
     double t = now_s();
     int rc = load_and_eval(f->import, o, &rep, &table);
     tm->report_s = now_s() - t;
