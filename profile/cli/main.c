@@ -11,6 +11,7 @@
 #include "live.h"
 #include "ncu_import.h"
 #include "opcodes.h"
+#include "outname.h"
 #include "tables.h"
 
 #include <errno.h>
@@ -96,7 +97,9 @@ static void usage(FILE *f)
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
-            "                         report); -o run.csv --csv writes run.csv (BASE run)\n"
+            "                         report); -o run.csv --csv writes run.csv (BASE run); in BASE, %%p is the\n"
+            "                         profiled process's id (a live run: the program's), %%q{ENV} the variable\n"
+            "                         ENV (unset: an error), %%%% a %%: -o 'rank%%q{RANK}' under torchrun\n"
             "  -q, --quiet            no warnings on stderr\n"
             "      --timing           after the report, print on stderr the seconds of each phase: the\n"
             "                         program's run, the injection's setup, launch callbacks and module loads,\n"
@@ -614,6 +617,13 @@ static int check_options(cli_options *o, int signif_given)
     }
     if (o->out_base && output_base(o->out_base, o->fmt) != 0)
         return EXIT_USAGE;
+    if (o->out_base) { /* its patterns checked now; expanded once the profiled process is known */
+        int usage;
+        char *x = au_outname_expand(o->out_base, 0, &usage);
+        if (!x)
+            return usage ? EXIT_USAGE : EXIT_FAIL;
+        free(x);
+    }
     int modes = (o->import != NULL) + o->compare + o->live;
     if (modes > 1) {
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
@@ -712,6 +722,24 @@ static int parse_options(int argc, char **argv, cli_options *o)
     return check_options(o, signif_given);
 }
 
+/* -o's BASE with its patterns expanded, %p as pid: into base; an exit status after the error line
+ * (%p of a report whose process is unknown, out of memory), or -1. */
+static int expand_base(const char *pattern, long pid, char *base, size_t size)
+{
+    if (pid < 0 && au_outname_has_pid(pattern)) {
+        fprintf(stderr, "%s: -o %s: %%p: the report's first launch has no process id (no 'Process ID' column)\n", prog,
+                pattern);
+        return EXIT_USAGE;
+    }
+    int usage;
+    char *x = au_outname_expand(pattern, pid, &usage);
+    if (!x)
+        return usage ? EXIT_USAGE : EXIT_FAIL;
+    au_strlcpy(base, x, size);
+    free(x);
+    return -1;
+}
+
 /* --compare A B: both evaluated the same way, then side by side. */
 static int run_compare(const cli_options *o)
 {
@@ -727,8 +755,13 @@ static int run_compare(const cli_options *o)
         rc = load_and_eval(o->ops[1], o, &rb, &tb);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rb);
+    char base[4096]; /* with %p, the process of A's first launch */
+    if (rc == EXIT_OK && o->out_base) {
+        int st = expand_base(o->out_base, ra.launches[0].pid, base, sizeof base);
+        rc = st >= 0 ? st : rc;
+    }
     if (rc == EXIT_OK) {
-        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
+        FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_compare_render(&ra, &rb, o->fmt, out) != 0)
@@ -750,22 +783,48 @@ typedef struct {
     live_result lr;
 } run_files;
 
+/* A live run's files, made before its pid was known (%p as atomutil-profile's own), renamed to
+ * name its pid; where that fails they keep their names, with a warning. */
+static void rename_to_pid(const cli_options *o, run_files *f)
+{
+    char base[4096], counters[4200], cubins[4200];
+    if (expand_base(o->out_base, f->lr.pid, base, sizeof base) >= 0 || strcmp(base, f->base) == 0)
+        return;
+    snprintf(counters, sizeof counters, "%s.counters.csv", base);
+    snprintf(cubins, sizeof cubins, "%s.cubins", base);
+    if (rename(f->counters, counters) != 0 ||
+        (f->cubin_dir[0] && access(f->cubin_dir, F_OK) == 0 && rename(f->cubin_dir, cubins) != 0)) {
+        fprintf(stderr, "%s: warning: cannot rename %s to %s (%%p, the program's pid): %s; BASE stays %s\n", prog,
+                f->counters, counters, strerror(errno), f->base);
+        rename(counters, f->counters); /* back, where the cubins could not follow */
+        return;
+    }
+    au_strlcpy(f->base, base, sizeof f->base);
+    au_strlcpy(f->counters, counters, sizeof f->counters);
+    if (f->cubin_dir[0])
+        au_strlcpy(f->cubin_dir, cubins, sizeof f->cubin_dir);
+}
+
 /* -- PROGRAM: runs it under CUPTI into f->counters.  -1 to go on to the report, or the exit
  * status (nothing measured, or profiling could not be set up). */
 static int run_live(const cli_options *o, run_files *f, timing *tm)
 {
     live_result *lr = &f->lr;
-    if (o->out_base)
-        au_strlcpy(f->base, o->out_base, sizeof f->base);
-    else
+    int st;
+    /* %p is the program's pid, known after the fork: the files get this process's first */
+    if (o->out_base && (st = expand_base(o->out_base, (long)getpid(), f->base, sizeof f->base)) >= 0)
+        return st;
+    if (!o->out_base)
         snprintf(f->base, sizeof f->base, "atomutil-%ld", (long)getpid());
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
     live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", NULL, o->opcodes ? f->cubin_dir : NULL};
-    int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
+    st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;
+    if (o->out_base && au_outname_has_pid(o->out_base))
+        rename_to_pid(o, f);
     tm->live = 1;
     tm->run_s = lr->run_s;
     f->import = f->counters;
@@ -833,9 +892,17 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
         rc = attach_opcodes(o, f, &rep, table, tm);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rep); /* after the opcodes, which can find a launch's U out of range */
+    /* -o's BASE: a live run's, else with %p the process of the report's first launch */
+    char base[4096];
+    if (rc == EXIT_OK && o->out_base && !o->live) {
+        int st = expand_base(o->out_base, rep.launches[0].pid, base, sizeof base);
+        rc = st >= 0 ? st : rc;
+    } else if (o->out_base) {
+        au_strlcpy(base, f->base, sizeof base);
+    }
     if (rc == EXIT_OK) {
         t = now_s();
-        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
+        FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_report_render(&rep, o->fmt, out) != AU_OK)
