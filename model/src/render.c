@@ -28,9 +28,9 @@ static int render_view(const au_report *r, au_format fmt, int summary, FILE *out
         if (fmt == AU_FMT_TABLE)
             rc = au_render_table(r, &s, summary, out);
         else if (fmt == AU_FMT_CSV)
-            au_render_summary_csv(r, &s, out);
+            rc = au_render_summary_csv(r, &s, out);
         else
-            au_render_summary_json(r, &s, out);
+            rc = au_render_summary_json(r, &s, out);
     }
     au_summary_free(&s);
     return rc;

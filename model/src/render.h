@@ -15,8 +15,8 @@ int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *
 /* CSV and JSON: every launch, or one row per kernel (s sorted by GPU time) */
 void au_render_csv(const au_report *r, FILE *out);  /* render_csv.c */
 void au_render_json(const au_report *r, FILE *out); /* render_json.c */
-void au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out);
-void au_render_summary_json(const au_report *r, const au_summary *s, FILE *out);
+int au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out);
+int au_render_summary_json(const au_report *r, const au_summary *s, FILE *out);
 
 /* report.c: a GPU time as Nsight Compute writes durations, in ns, us, ms or s ("17.38 us"; "-" when
  * ns < 0: unknown). */

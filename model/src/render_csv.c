@@ -23,6 +23,8 @@ static void csv_opt(FILE *out, int present, const char *fmt, double v)
 void au_render_csv(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    if (r->nfiles > 1) /* the file first: launch ids count per file */
+        fputs("file,", out);
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
@@ -36,6 +38,10 @@ void au_render_csv(const au_report *r, FILE *out)
         const au_result *x = &l->res;
         char fl[256], dims[48];
         au_flags_string(x->flags, fl, sizeof fl);
+        if (r->nfiles > 1) {
+            csv_str(out, r->files[l->file]);
+            fputc(',', out);
+        }
         fprintf(out, "%lld,%lld,", l->id, l->pid);
         csv_str(out, l->kernel ? l->kernel : "");
         fputc(',', out);
@@ -91,14 +97,15 @@ void au_render_csv(const au_report *r, FILE *out)
     }
 }
 
-void au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
+/* The summary's rows of s, each after file (NULL: no file column). */
+static void summary_rows(const au_summary *s, const char *file, FILE *out)
 {
-    (void)r;
-    fputs("kernel,launches,launches_evaluated,time_ns,mean_time_ns,time_pct,util_pct,util_pct_min,util_pct_max,"
-          "verdict_worst,verdict_common,opcode_classes\n",
-          out);
     for (size_t j = 0; j < s->n; ++j) {
         const au_kernel_stat *k = &s->k[j];
+        if (file) {
+            csv_str(out, file);
+            fputc(',', out);
+        }
         csv_str(out, k->name);
         fprintf(out, ",%zu,%zu", k->launches, k->evaluated);
         csv_opt(out, k->timed > 0, "%.0f", k->time_ns);
@@ -111,4 +118,26 @@ void au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
         csv_str(out, k->classes);
         fputc('\n', out);
     }
+}
+
+/* With several files, a file column: each file's kernels (their shares of that file's time), then
+ * all files together, file empty. */
+int au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
+{
+    int several = r->nfiles > 1;
+    fputs(several ? "file," : "", out);
+    fputs("kernel,launches,launches_evaluated,time_ns,mean_time_ns,time_pct,util_pct,util_pct_min,util_pct_max,"
+          "verdict_worst,verdict_common,opcode_classes\n",
+          out);
+    for (size_t f = 0; several && f < r->nfiles; ++f) {
+        au_summary one;
+        int rc = au_summary_make_file(r, f, &one);
+        if (rc == AU_OK && (rc = au_summary_sort_by_time(&one)) == AU_OK)
+            summary_rows(&one, r->files[f], out);
+        au_summary_free(&one);
+        if (rc != AU_OK)
+            return rc;
+    }
+    summary_rows(s, several ? "" : NULL, out);
+    return AU_OK;
 }

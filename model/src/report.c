@@ -26,8 +26,31 @@ void au_report_free(au_report *r)
         free(r->launches[i].kernel);
         au_opsplit_free(r->launches[i].ops);
     }
+    for (size_t f = 0; f < r->nfiles; ++f)
+        free(r->files[f]);
+    free(r->files);
     free(r->launches);
     memset(r, 0, sizeof *r);
+}
+
+int au_report_set_files(au_report *r, const char *const *names, size_t n)
+{
+    char **v = calloc(n ? n : 1, sizeof *v);
+    for (size_t f = 0; v && f < n; ++f)
+        if (!(v[f] = strdup(names[f]))) {
+            while (f-- > 0)
+                free(v[f]);
+            free(v);
+            v = NULL;
+        }
+    if (!v)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t f = 0; f < r->nfiles; ++f)
+        free(r->files[f]);
+    free(r->files);
+    r->files = v;
+    r->nfiles = n;
+    return AU_OK;
 }
 
 au_launch *au_report_add(au_report *r)

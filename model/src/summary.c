@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,7 +139,8 @@ static au_kernel_stat *kernel_of(au_summary *s, size_t *slots, size_t mask, cons
     return k;
 }
 
-int au_summary_make(const au_report *r, au_summary *s)
+/* The kernels of r's launches of file (SIZE_MAX: all). */
+static int make(const au_report *r, size_t file, au_summary *s)
 {
     memset(s, 0, sizeof *s);
     size_t cap = 16;
@@ -148,7 +150,12 @@ int au_summary_make(const au_report *r, au_summary *s)
     s->k = calloc(r->count ? r->count : 1, sizeof *s->k);
     s->of_launch = calloc(r->count ? r->count : 1, sizeof *s->of_launch);
     int rc = slots && s->k && s->of_launch ? AU_OK : AU_E_NOMEM;
+    s->nall = r->count;
     for (size_t i = 0; i < r->count && rc == AU_OK; ++i) {
+        if (file != SIZE_MAX && r->launches[i].file != file) {
+            s->of_launch[i] = AU_NO_KERNEL;
+            continue;
+        }
         au_kernel_stat *k = kernel_of(s, slots, cap - 1, &r->launches[i], i);
         if (!k) {
             rc = AU_E_NOMEM;
@@ -165,6 +172,16 @@ int au_summary_make(const au_report *r, au_summary *s)
     for (size_t j = 0; j < s->n; ++j)
         finish_kernel(&s->k[j], &r->thr);
     return AU_OK;
+}
+
+int au_summary_make(const au_report *r, au_summary *s)
+{
+    return make(r, SIZE_MAX, s);
+}
+
+int au_summary_make_file(const au_report *r, size_t file, au_summary *s)
+{
+    return make(r, file, s);
 }
 
 static int by_time(const void *pa, const void *pb)
@@ -186,8 +203,9 @@ int au_summary_sort_by_time(au_summary *s)
     /* the launches' kernel indices follow: a kernel's first launch still holds its old index */
     for (size_t j = 0; j < s->n; ++j)
         to[s->of_launch[s->k[j].first]] = j;
-    for (size_t i = 0; i < s->launches; ++i)
-        s->of_launch[i] = to[s->of_launch[i]];
+    for (size_t i = 0; i < s->nall; ++i)
+        if (s->of_launch[i] != AU_NO_KERNEL)
+            s->of_launch[i] = to[s->of_launch[i]];
     free(to);
     return AU_OK;
 }

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: %s [options] -- PROGRAM [ARGS...]\n"
-            "       %s [options] --import EXPORT.csv\n"
+            "       %s [options] --import EXPORT.csv [MORE.csv...]\n"
             "       %s [options] --compare A.csv B.csv\n"
             "       %s --print-ncu-metrics\n"
             "\n"
@@ -49,9 +49,11 @@ static void usage(FILE *f)
             "Input (one of):\n"
             "  -- PROGRAM [ARGS]      run PROGRAM unchanged under CUPTI and measure every kernel launch;\n"
             "                         its counters go to BASE.counters.csv first (see -o)\n"
-            "  -i, --import FILE      Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
+            "  -i, --import FILE...   Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
             "                         ncu --csv --clock-control none --cache-control none \\\n"
             "                           --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
+            "                         several files (after one --import, or -i each) make one report: each\n"
+            "                         launch keeps its file; --summary shows each file and all together\n"
             "      --compare A B      compare two counters files or exports kernel by kernel (options may\n"
             "                         also follow A and B)\n"
             "      --print-ncu-metrics  print the comma-separated metric list for ncu --metrics and exit\n"
@@ -121,9 +123,10 @@ static void usage(FILE *f)
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
             "  %s --import run.csv --summary --csv\n"
+            "  %s --import rank0.counters.csv rank1.counters.csv --summary\n"
             "  %s --timing -q -- python3 train.py > /dev/null\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -155,8 +158,9 @@ static void print_ncu_metrics(void)
     printf("\n");
 }
 
-/* Keeps the launches that pass -k / --launch-skip / --launch-count (in order). */
-static int select_launches(au_report *r, const char *regex, long skip, long count)
+/* Keeps the launches from index `from` on (one file's) that pass -k / --launch-skip /
+ * --launch-count (in order). */
+static int select_launches(au_report *r, size_t from, const char *regex, long skip, long count)
 {
     regex_t re;
     if (regex) {
@@ -168,9 +172,9 @@ static int select_launches(au_report *r, const char *regex, long skip, long coun
             return -1;
         }
     }
-    size_t keep = 0;
+    size_t keep = from;
     long seen = 0;
-    for (size_t i = 0; i < r->count; ++i) {
+    for (size_t i = from; i < r->count; ++i) {
         au_launch *l = &r->launches[i];
         int ok = !regex || regexec(&re, l->kernel, 0, NULL, 0) == 0;
         if (ok) {
@@ -218,10 +222,11 @@ enum {
     O_NAME_WIDTH
 };
 
-/* The command line, parsed (parse_options).  ops: the files of --compare (the first two, nops
- * counting all operands); program: PROGRAM and its arguments where live. */
+/* The command line, parsed (parse_options).  args: the files of -i/--import (nimport options) and
+ * the operands, in the order given (with --compare its two files); program: PROGRAM and its
+ * arguments where live. */
 typedef struct {
-    const char *import, *table_path, *family, *regex;
+    const char *table_path, *family, *regex;
     char *out_base; /* -o, shortened by output_base() */
     long skip, count;
     int quiet, metrics, compare, family_given, no_cache, timing_on, live;
@@ -231,31 +236,58 @@ typedef struct {
     unsigned name_width; /* --name-width */
     au_thresholds thr;
     au_busy_mode busy;
-    const char *ops[2];
-    int nops;
+    const char **args; /* argc of them at most; freed by main */
+    int nargs, nimport;
     char **program;
 } cli_options;
 
-/* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
- * Returns EXIT_OK or an exit status after printing one line on stderr. */
-static int load_and_eval(const char *path, const cli_options *o, au_report *rep, au_table **table)
+/* Reads the counters files or exports paths[0..n) into rep, each launch knowing its file, and
+ * selects launches in each (-k, --launch-skip, --launch-count count per file: per run, or rank).
+ * EXIT_OK or an exit status after one line on stderr. */
+static int load_files(const char *const *paths, size_t n, const cli_options *o, au_report *rep)
 {
-    const char *regex = o->regex, *table_path = o->table_path, *family = o->family;
-    long skip = o->skip, count = o->count;
     int st;
-    char *picked = NULL;
-    int rc = EXIT_OK;
-    if ((st = au_ncu_import(path, rep)) != AU_OK) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
+    for (size_t f = 0; f < n; ++f) {
+        size_t first = rep->count;
+        if ((st = au_ncu_import(paths[f], rep)) != AU_OK) {
+            fprintf(stderr, "%s: %s\n", prog, au_last_error());
+            return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
+        }
+        for (size_t i = first; i < rep->count; ++i)
+            rep->launches[i].file = (unsigned)f;
+        if (select_launches(rep, first, o->regex, o->skip, o->count))
+            return EXIT_USAGE;
     }
-    if (select_launches(rep, regex, skip, count))
-        return EXIT_USAGE;
+    if (n > 1) { /* the files in the report, and its source: their names */
+        if (au_report_set_files(rep, paths, n) != AU_OK) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return EXIT_FAIL;
+        }
+        size_t used = 0;
+        for (size_t f = 0; f < n && used < sizeof rep->source; ++f)
+            used += (size_t)snprintf(rep->source + used, sizeof rep->source - used, "%s%s", f ? ", " : "", paths[f]);
+    }
     if (rep->count == 0) {
-        fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, path,
-                regex || skip || count >= 0 ? " (check -k / --launch-skip / --launch-count)" : "");
+        const char *check = o->regex || o->skip || o->count >= 0 ? " (check -k / --launch-skip / --launch-count)" : "";
+        if (n == 1)
+            fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, paths[0], check);
+        else
+            fprintf(stderr, "%s: no kernel launch selected in the %zu files%s\n", prog, n, check);
         return EXIT_NOLAUNCH;
     }
+    return EXIT_OK;
+}
+
+/* Loads the counters files or exports paths[0..n), selects launches, picks the table (unless
+ * given) and evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
+static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_table **table)
+{
+    const char *table_path = o->table_path, *family = o->family;
+    int st;
+    char *picked = NULL;
+    int rc = load_files(paths, n, o, rep);
+    if (rc != EXIT_OK)
+        return rc;
     unsigned tflags = 0;
     if (!table_path) {
         /* the first launch that names its GPU picks the table */
@@ -266,7 +298,7 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
                 break;
             }
         if (!ref->cc_major) {
-            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog, path);
+            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog, paths[ref->file]);
             return EXIT_NOTABLE;
         }
         if (au_pick_table(ref->device, ref->cc_major, ref->cc_minor, &picked, &tflags) != AU_OK) {
@@ -296,11 +328,17 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
     for (size_t i = 0; i < rep->count; ++i)
         usable += !(rep->launches[i].res.flags & AU_F_UNUSABLE);
     if (usable == 0) { /* one line: no warnings before this error */
+        char where[64];
+        if (n > 1)
+            snprintf(where, sizeof where, "%zu files", n);
+        else
+            au_strlcpy(where, paths[0], sizeof where);
         const au_launch *l = &rep->launches[0];
         if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
-            fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path, l->missing_names);
+            fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, where, l->missing_names);
         else
-            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld: %s)\n", prog, path, l->id, l->res.why);
+            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld%s%s: %s)\n", prog, where, l->id,
+                    n > 1 ? " of " : "", n > 1 ? paths[l->file] : "", l->res.why);
         rc = EXIT_NOLAUNCH;
         goto done;
     }
@@ -352,7 +390,8 @@ static void warn_unusable(const au_report *rep)
         char kshort[64], kn[200], fl[256];
         au_kernel_short(l->kernel, kshort, sizeof kshort, 40);
         au_text_fit(kshort, kn, sizeof kn, 0, 0); /* one printable line, whatever the name holds */
-        fprintf(stderr, "%s: warning: launch %lld (%s): verdict unknown, %s: %s\n", prog, l->id, kn,
+        fprintf(stderr, "%s: warning: launch %lld%s%s (%s): verdict unknown, %s: %s\n", prog, l->id,
+                rep->nfiles > 1 ? " of " : "", rep->nfiles > 1 ? rep->files[l->file] : "", kn,
                 au_flags_string(l->res.flags & AU_F_UNUSABLE, fl, sizeof fl), l->res.why);
     }
 }
@@ -485,19 +524,16 @@ static void print_timing(const timing *tm)
 }
 
 /* getopt_long over the whole command line: options may follow the files of --compare
- * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (the first
- * max_ops, all counted in *nops) and the scan goes on after it.  "--" ends the options (PROGRAM and
- * its arguments follow, never read as options).  *at: where the option just returned was read. */
-static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops, int max_ops,
-                       int *nops)
+ * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (*nops of them,
+ * room for argc) and the scan goes on after it.  "--" ends the options (PROGRAM and its arguments
+ * follow, never read as options).  *at: where the option just returned was read. */
+static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops, int *nops)
 {
     for (;;) {
         int c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL);
         if (c != -1 || optind >= argc || optind != *at)
             return c; /* an option, the end, or "--" read (optind past it) */
-        if (*nops < max_ops)
-            ops[*nops] = argv[optind];
-        ++*nops;
+        ops[(*nops)++] = argv[optind];
         *at = ++optind;
     }
 }
@@ -518,15 +554,9 @@ static int one_of(int current, int value, int unset, const char *which)
 static int apply_option(int c, const char *opt_text, cli_options *o, int *signif_given)
 {
     switch (c) {
-    case 'i':
-        if (o->import) { /* last-wins would drop a file without a word */
-            fprintf(stderr,
-                    "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
-                    "compares two (see --help)\n",
-                    prog, o->import, optarg);
-            return EXIT_USAGE;
-        }
-        o->import = optarg;
+    case 'i': /* several files make one report (the operands after them too) */
+        o->args[o->nargs++] = optarg;
+        o->nimport++;
         break;
     case 't': o->table_path = optarg; break;
     case 'k': o->regex = optarg; break;
@@ -624,7 +654,7 @@ static int check_options(cli_options *o, int signif_given)
             return usage ? EXIT_USAGE : EXIT_FAIL;
         free(x);
     }
-    int modes = (o->import != NULL) + o->compare + o->live;
+    int modes = (o->nimport > 0) + o->compare + o->live;
     if (modes > 1) {
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
         return EXIT_USAGE;
@@ -645,7 +675,7 @@ static int check_options(cli_options *o, int signif_given)
                     prog, o->view == AU_VIEW_SUMMARY ? "summary" : "per-launch");
             return EXIT_USAGE;
         }
-        if (o->nops != 2) {
+        if (o->nargs != 2) {
             fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
             return EXIT_USAGE;
         }
@@ -655,11 +685,11 @@ static int check_options(cli_options *o, int signif_given)
         }
         return -1;
     }
-    if (o->nops > 0) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->ops[0]);
+    if (o->nargs > 0 && !o->nimport) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->args[0]);
         return EXIT_USAGE;
     }
-    if (!o->live && !o->import) {
+    if (!o->live && !o->nimport) {
         fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n", prog);
         return EXIT_USAGE;
     }
@@ -707,7 +737,11 @@ static int parse_options(int argc, char **argv, cli_options *o)
 
     opterr = 0;
     /* leading ':' makes a missing argument ':' rather than '?' (an "unknown option") */
-    while ((c = next_option(argc, argv, opts, &at, o->ops, 2, &o->nops)) != -1) {
+    if (!(o->args = calloc((size_t)argc + 1, sizeof *o->args))) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_FAIL;
+    }
+    while ((c = next_option(argc, argv, opts, &at, o->args, &o->nargs)) != -1) {
         /* the option as written, for messages: argv[at] is the element getopt just read, and
          * optopt the short option inside it ("-xq" names -x, not a neighbouring argument) */
         char short_opt[3] = {'-', (char)optopt, '\0'};
@@ -748,11 +782,11 @@ static int run_compare(const cli_options *o)
     au_report_init(&ra);
     au_report_init(&rb);
     ra.name_width = rb.name_width = o->name_width;
-    int rc = load_and_eval(o->ops[0], o, &ra, &ta);
+    int rc = load_and_eval(&o->args[0], 1, o, &ra, &ta);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&ra);
     if (rc == EXIT_OK)
-        rc = load_and_eval(o->ops[1], o, &rb, &tb);
+        rc = load_and_eval(&o->args[1], 1, o, &rb, &tb);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rb);
     char base[4096]; /* with %p, the process of A's first launch */
@@ -776,12 +810,24 @@ static int run_compare(const cli_options *o)
 }
 
 /* Where a report's counters and kernel code are: a live run's BASE.counters.csv and BASE.cubins/,
- * or the export given to --import (and the BASE.cubins/ of the run that made it). */
+ * or the exports given to --import (and the BASE.cubins/ of the runs that made them). */
 typedef struct {
-    char counters[4200], base[4096], cubin_dir[4200];
-    const char *import; /* the counters file or export read */
+    char counters[4200], base[4096], cubin_dir[4200]; /* a live run's */
+    const char *const *files;                         /* the counters files or exports read */
+    size_t nfiles;
+    const char *live_file[1];
     live_result lr;
 } run_files;
+
+/* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
+ * run with -o BASE left them), else counters.cubins/. */
+static void cubin_dir_of(const char *counters, char *dir, size_t size)
+{
+    size_t bl = strlen(counters), sl = strlen(".counters.csv");
+    if (bl > sl && strcmp(counters + bl - sl, ".counters.csv") == 0)
+        bl -= sl;
+    snprintf(dir, size, "%.*s.cubins", (int)bl, counters);
+}
 
 /* A live run's files, made before its pid was known (%p as atomutil-profile's own), renamed to
  * name its pid; where that fails they keep their names, with a warning. */
@@ -827,7 +873,9 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
         rename_to_pid(o, f);
     tm->live = 1;
     tm->run_s = lr->run_s;
-    f->import = f->counters;
+    f->live_file[0] = f->counters;
+    f->files = f->live_file;
+    f->nfiles = 1;
     if (lr->rows == 0) {
         fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
                 lr->tool_errors ? ": profiling failed, see above"
@@ -852,24 +900,32 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     return -1;
 }
 
-/* Prices the jobs by their opcodes where the kernels' code is at f->cubin_dir.  The exit status. */
-static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
+/* Prices the jobs of one file's launches (view) by their opcodes where the kernels' code is at
+ * cubin_dir.  The exit status. */
+static int attach_file(const cli_options *o, const char *counters, const char *cubin_dir, au_report *view,
+                       au_table *table, timing *tm)
 {
     /* by default, a run or file without kernel code (an ncu export, code not captured) is
      * priced as --family without a word; --opcodes makes that an error */
-    if (!au_opcodes_have_code(f->cubin_dir)) {
+    if (!au_opcodes_have_code(cubin_dir)) {
         if (o->opcodes > 0) {
             fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
-                    f->cubin_dir);
+                    cubin_dir);
             return EXIT_FAIL;
         }
         return EXIT_OK;
     }
     unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
+    au_opcodes_stats op;
     double t = now_s();
-    int st = au_opcodes_attach(rep, table, f->import, f->cubin_dir, flags, &tm->op);
-    tm->opcodes_s = now_s() - t;
+    int st = au_opcodes_attach(view, table, counters, cubin_dir, flags, &op);
+    tm->opcodes_s += now_s() - t;
     tm->opcodes_ran = 1;
+    tm->op.cubins += op.cubins;
+    tm->op.cache_hits += op.cache_hits;
+    tm->op.cache_bad += op.cache_bad;
+    tm->op.nvdisasm_runs += op.nvdisasm_runs;
+    tm->op.cuobjdump_runs += op.cuobjdump_runs;
     if (st != AU_OK && (o->opcodes > 0 || st != AU_E_NOTFOUND)) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         return EXIT_FAIL;
@@ -877,7 +933,54 @@ static int attach_opcodes(const cli_options *o, const run_files *f, au_report *r
     return EXIT_OK;
 }
 
-/* Reads f->import, evaluates, prices by opcodes and writes the report.  The exit status. */
+/* Prices the jobs by their opcodes, each file's launches with the kernels' code next to it (a live
+ * run's f->cubin_dir).  The exit status. */
+static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
+{
+    int rc = EXIT_OK;
+    for (size_t i = 0, next; i < rep->count && rc == EXIT_OK; i = next) {
+        unsigned file = rep->launches[i].file; /* a file's launches are one run of the report's */
+        for (next = i; next < rep->count && rep->launches[next].file == file; ++next)
+            ;
+        au_report view = *rep; /* its launches only; owns nothing */
+        view.launches = rep->launches + i;
+        view.count = next - i;
+        char dir[4200];
+        if (o->live)
+            au_strlcpy(dir, f->cubin_dir, sizeof dir);
+        else
+            cubin_dir_of(f->files[file], dir, sizeof dir);
+        rc = attach_file(o, f->files[file], dir, &view, table, tm);
+    }
+    return rc;
+}
+
+/* The injection library's timing lines of every file, summed (the first implausible line kept). */
+static void read_timing(const run_files *f, timing *tm)
+{
+    for (size_t i = 0; i < f->nfiles; ++i) {
+        live_timing t;
+        if (au_live_read_timing(f->files[i], &t) != AU_OK)
+            continue;
+        live_timing *s = &tm->inject;
+        if (!tm->have_inject++) {
+            *s = t;
+            continue;
+        }
+        s->setups += t.setups;
+        s->setup_s += t.setup_s;
+        s->launch_lines += t.launch_lines;
+        s->launches += t.launches;
+        s->callbacks_s += t.callbacks_s;
+        s->module_loads_s += t.module_loads_s;
+        if (!s->setup_bad[0])
+            au_strlcpy(s->setup_bad, t.setup_bad, sizeof s->setup_bad);
+        if (!s->launch_bad[0])
+            au_strlcpy(s->launch_bad, t.launch_bad, sizeof s->launch_bad);
+    }
+}
+
+/* Reads f->files, evaluates, prices by opcodes and writes the report.  The exit status. */
 static int run_report(const cli_options *o, const run_files *f, timing *tm)
 {
     au_report rep;
@@ -886,7 +989,7 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
     rep.view = o->view;
     rep.name_width = o->name_width;
     double t = now_s();
-    int rc = load_and_eval(f->import, o, &rep, &table);
+    int rc = load_and_eval(f->files, f->nfiles, o, &rep, &table);
     tm->report_s = now_s() - t;
     if (rc == EXIT_OK && o->opcodes)
         rc = attach_opcodes(o, f, &rep, table, tm);
@@ -912,7 +1015,7 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
     }
     /* the injection library's figures, before a live run's counters file is removed */
     if (o->timing_on)
-        tm->have_inject = au_live_read_timing(f->import, &tm->inject) == AU_OK;
+        read_timing(f, tm);
     au_report_free(&rep);
     au_table_free(table);
     return rc;
@@ -940,18 +1043,12 @@ static int run_single(const cli_options *o, timing *tm)
 {
     static run_files f; /* large; one per process */
     memset(&f, 0, sizeof f);
-    f.import = o->import;
+    f.files = o->args;
+    f.nfiles = (size_t)o->nargs;
     if (o->live) {
         int st = run_live(o, &f, tm);
         if (st >= 0)
             return st;
-    } else if (o->opcodes) {
-        /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
-        au_strlcpy(f.base, o->import, sizeof f.base);
-        size_t bl = strlen(f.base), sl = strlen(".counters.csv");
-        if (bl > sl && strcmp(f.base + bl - sl, ".counters.csv") == 0)
-            f.base[bl - sl] = '\0';
-        snprintf(f.cubin_dir, sizeof f.cubin_dir, "%s.cubins", f.base);
     }
     int rc = run_report(o, &f, tm);
     if (o->live)
@@ -968,7 +1065,8 @@ int main(int argc, char **argv)
     tm.start = now_s();
     cli_options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
-    return o.compare ? run_compare(&o) : run_single(&o, &tm);
+    if (rc < 0)
+        rc = o.compare ? run_compare(&o) : run_single(&o, &tm);
+    free(o.args);
+    return rc;
 }

@@ -2,7 +2,8 @@
  * test_summary.c - the kernels of a report (model/src/summary.c, atomutil-profile --summary): a
  * hand-made report of seven launches of three kernels, with every figure checked: grouping by
  * short name, GPU time and its shares, U weighted by active cycles and its range, the worst and
- * the most common verdict, the families the jobs were priced as, the order by time, and the CSV.
+ * the most common verdict, the families the jobs were priced as, the order by time, one file's
+ * kernels, and the CSV.
  */
 #include "atomutil/model.h"
 #include "check.h"
@@ -130,6 +131,29 @@ static void test_csv(au_report *r)
         fprintf(stderr, "  got:\n%s  want:\n%s", text, want);
 }
 
+/* One file's kernels: launches 5 and 6 read from a second file. */
+static void test_file(au_report *r)
+{
+    r->launches[5].file = r->launches[6].file = 1;
+    au_summary s;
+    CHECK_EQ_INT(au_summary_make_file(r, 1, &s), AU_OK);
+    CHECK_EQ_INT(s.n, 2);
+    CHECK_EQ_INT(s.launches, 2);
+    CHECK_NEAR(s.time_ns, 3500, 0);
+    CHECK_NEAR(s.time_significant_ns, 500, 0);
+    CHECK_EQ_INT(au_summary_sort_by_time(&s), AU_OK);
+    if (s.n == 2) {
+        CHECK(strcmp(s.k[0].name, "k_b") == 0 && s.k[0].launches == 1 && s.k[0].first == 5);
+        CHECK_NEAR(s.k[0].util, 0.2, 1e-12);
+        CHECK(strcmp(s.k[1].name, "k_c") == 0 && s.k[1].worst == AU_VERDICT_SIGNIFICANT);
+    }
+    static const size_t want[] = {AU_NO_KERNEL, AU_NO_KERNEL, AU_NO_KERNEL, AU_NO_KERNEL, AU_NO_KERNEL, 0, 1};
+    for (size_t i = 0; i < 7; ++i)
+        CHECK(s.of_launch[i] == want[i]);
+    au_summary_free(&s);
+    r->launches[5].file = r->launches[6].file = 0;
+}
+
 int main(void)
 {
     au_report r;
@@ -139,6 +163,7 @@ int main(void)
     test_kernels(&s);
     test_sorted(&s);
     au_summary_free(&s);
+    test_file(&r);
     test_csv(&r);
     /* an empty report: no kernel, no time */
     au_report e;

@@ -73,6 +73,7 @@ typedef struct au_launch {
     unsigned grid[3];         /* blocks per grid, x y z (ncu's "Grid Size" (528, 1, 1)), read once at import */
     unsigned block[3];        /* threads per block, x y z ("Block Size") */
     unsigned dims;            /* which of them the source gave: AU_DIMS_GRID | AU_DIMS_BLOCK */
+    unsigned file;            /* the file it was read from: an index into au_report.files (0 with one) */
     char device[AU_NAME_MAX]; /* device name, "" when unknown */
     int cc_major, cc_minor;   /* 0.0 when unknown */
     int sm_count;             /* 0 when unknown */
@@ -114,11 +115,16 @@ typedef struct au_report {
     au_thresholds thr;
     au_busy_mode busy;   /* AU_BUSY_SATURATED after au_report_init */
     au_view view;        /* AU_VIEW_AUTO after au_report_init */
+    char **files;        /* with several files (au_report_set_files): their names, in order, which each */
+    size_t nfiles;       /* launch's file indexes; NULL, 0 with one (source names it) */
     unsigned name_width; /* the human tables' kernel column (AU_NAME_WIDTH_DEFAULT; 0: the widest name) */
 } au_report;
 
 void au_report_init(au_report *r);
 void au_report_free(au_report *r);
+/* The report reads several files (names[0..n), copied): launches say which by their index, the
+ * renderers add a file column and, in the summary, one block per file.  AU_OK or AU_E_NOMEM. */
+int au_report_set_files(au_report *r, const char *const *names, size_t n);
 /* Appends a zeroed launch; returns it or NULL on out-of-memory. */
 au_launch *au_report_add(au_report *r);
 /* Evaluates every launch with the table (SM count from the launch, else the table's metadata). */
@@ -156,14 +162,19 @@ typedef struct au_kernel_stat {
 typedef struct au_summary {
     au_kernel_stat *k;
     size_t n;          /* kernels, in the order of their first launch (au_summary_sort_by_time) */
-    size_t *of_launch; /* per launch of the report: its kernel's index in k */
+    size_t *of_launch; /* per launch of the report (nall of them): its kernel's index in k */
+    size_t nall;
     size_t launches, timed;
     double time_ns;                            /* the measured GPU time: of every launch with one */
     double time_bound_ns, time_significant_ns; /* of the launches with verdict atomic-bound, significant */
 } au_summary;
 
-/* Groups r's evaluated launches into kernels.  AU_OK or AU_E_NOMEM. */
+/* Groups r's launches into kernels.  AU_OK or AU_E_NOMEM. */
 int au_summary_make(const au_report *r, au_summary *s);
+/* The same for the launches of one file of r (au_launch.file == file); the others' of_launch is
+ * AU_NO_KERNEL. */
+int au_summary_make_file(const au_report *r, size_t file, au_summary *s);
+#define AU_NO_KERNEL ((size_t)-1)
 /* Kernels by GPU time, the largest first (ties: in the order of their first launch).  AU_OK or
  * AU_E_NOMEM. */
 int au_summary_sort_by_time(au_summary *s);
