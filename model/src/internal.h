@@ -32,7 +32,15 @@ const au_family_def *au_family_resolve(const char *family, au_family_def *buf);
 /* families.c: 1 for the CAS-class kinds (AU_KIND_CAS, AU_KIND_CAS_LOOP). */
 int au_kind_is_cas_class(au_family_kind kind);
 
+/* opsplit.c: classes by jobs, the largest first (stable). */
+void au_classes_sort(au_class_share *cls, size_t n);
+/* opsplit.c: the sorted classes' shares of jobs in words, "cast_spin 98%, popc_inc 2%" (those with
+ * jobs; "" without jobs). */
+void au_classes_text(const au_class_share *cls, size_t n, double jobs, char *buf, size_t size);
+
 /* text.c: au_text_fit of the len bytes at s (no NUL needed). */
 char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
+/* text.c: au_text_width of the len bytes at s. */
+size_t au_text_width_n(const char *s, size_t len);
 
 #endif

@@ -44,14 +44,13 @@ static int is_shared_atomic(const char *opcode)
     return strncmp(opcode, "ATOMS", 5) == 0 && (opcode[5] == '\0' || opcode[5] == '.');
 }
 
-/* Warps of a launch from its "(x, y, z)" grid and block, 0 when they do not parse. */
+/* Warps of a launch from its grid and block, 0 when the source did not give them. */
 static double launch_warps(const au_launch *l)
 {
-    double g[3], b[3];
-    if (sscanf(l->grid, " (%lf, %lf, %lf)", &g[0], &g[1], &g[2]) != 3 ||
-        sscanf(l->block, " (%lf, %lf, %lf)", &b[0], &b[1], &b[2]) != 3)
+    if ((l->dims & (AU_DIMS_GRID | AU_DIMS_BLOCK)) != (AU_DIMS_GRID | AU_DIMS_BLOCK))
         return 0;
-    return g[0] * g[1] * g[2] * ceil(b[0] * b[1] * b[2] / 32);
+    const unsigned *g = l->grid, *b = l->block;
+    return (double)g[0] * g[1] * g[2] * ceil((double)b[0] * b[1] * b[2] / 32);
 }
 
 /* The loads of CAS loops where the counters alone leave them uncertain (au_loop_loads returned 2:
@@ -116,6 +115,29 @@ static void collect_classes(au_opsplit *o, const au_table *t, const au_instr *in
     }
 }
 
+void au_classes_sort(au_class_share *cls, size_t n)
+{
+    for (size_t a = 1; a < n; ++a) /* insertion: stable, and n is at most AU_MAX_CLASSES */
+        for (size_t b = a; b > 0 && cls[b].jobs > cls[b - 1].jobs; --b) {
+            au_class_share tmp = cls[b];
+            cls[b] = cls[b - 1];
+            cls[b - 1] = tmp;
+        }
+}
+
+void au_classes_text(const au_class_share *cls, size_t n, double jobs, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t c = 0; c < n && jobs > 0 && cls[c].jobs > 0 && used < size; ++c) {
+        int w =
+            snprintf(buf + used, size - used, "%s%s %.0f%%", c ? ", " : "", cls[c].family, 100.0 * cls[c].jobs / jobs);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 /* The counters' J jobs shared among o's classes (o->cls[].jobs, largest first) by instruction
  * count within their kind, and o->classes, their shares in words. */
 static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninstr_cas, size_t ninstr_other)
@@ -140,21 +162,8 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
     }
     if (fam_cas > 1 || fam_other > 1)
         o->flags |= AU_F_SPLIT_ESTIMATED;
-    /* largest class first */
-    for (size_t a = 1; a < o->nclass; ++a)
-        for (size_t b = a; b > 0 && o->cls[b].jobs > o->cls[b - 1].jobs; --b) {
-            au_class_share tmp = o->cls[b];
-            o->cls[b] = o->cls[b - 1];
-            o->cls[b - 1] = tmp;
-        }
-    size_t used = 0;
-    for (size_t c = 0; c < o->nclass && J > 0 && o->cls[c].jobs > 0 && used < sizeof o->classes; ++c) {
-        int w = snprintf(o->classes + used, sizeof o->classes - used, "%s%s %.0f%%", c ? ", " : "", o->cls[c].family,
-                         100.0 * o->cls[c].jobs / J);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
+    au_classes_sort(o->cls, o->nclass);
+    au_classes_text(o->cls, o->nclass, J, o->classes, sizeof o->classes);
 }
 
 /* A launch whose classes are not priced (no jobs, no counters, or no shared atomic in its code)
@@ -243,7 +252,8 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     for (size_t c = 0; c < o->nclass; ++c)
         o->cls[c].busy = share[c];
     r.flags |= AU_F_OPCODES | o->flags |
-               (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU | AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS));
+               (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU |
+                                AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS));
     r.missing = l->res.missing;
     /* the SM count au_report_eval used: the launch's, else the table's */
     int sm = l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count;

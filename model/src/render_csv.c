@@ -1,6 +1,6 @@
 /*
- * render_csv.c - the CSV report: one row per launch, units in the column names, optional columns
- * empty where a counter is absent or a figure does not apply (docs/cli.md).
+ * render_csv.c - the CSV report: one row per launch (or per kernel, --summary), units in the column
+ * names, optional columns empty where a counter is absent or a figure does not apply (docs/cli.md).
  */
 #include "internal.h"
 #include "render.h"
@@ -23,6 +23,8 @@ static void csv_opt(FILE *out, int present, const char *fmt, double v)
 void au_render_csv(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
+    if (r->nfiles > 1) /* the file first: launch ids count per file */
+        fputs("file,", out);
     fputs("launch_id,process_id,kernel,grid,block,device,cc,sm_count,duration_ns,jobs,cas_jobs,"
           "wavefronts,jobs_per_sm,a_passes_per_job,queue_len,cas_queued,service_cycles,"
           "busy_cycles,active_cycles,util_pct,verdict,flags,missing,table,family,busy_mode,"
@@ -34,14 +36,18 @@ void au_render_csv(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        char fl[256];
+        char fl[256], dims[48];
         au_flags_string(x->flags, fl, sizeof fl);
+        if (r->nfiles > 1) {
+            csv_str(out, r->files[l->file]);
+            fputc(',', out);
+        }
         fprintf(out, "%lld,%lld,", l->id, l->pid);
         csv_str(out, l->kernel ? l->kernel : "");
         fputc(',', out);
-        csv_str(out, l->grid);
+        csv_str(out, au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 0, dims, sizeof dims));
         fputc(',', out);
-        csv_str(out, l->block);
+        csv_str(out, au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 0, dims, sizeof dims));
         fputc(',', out);
         csv_str(out, l->device[0] ? l->device : (m ? m->gpu_name : ""));
         fprintf(out, ",%d.%d,%d,", l->cc_major, l->cc_minor, l->sm_count);
@@ -89,4 +95,49 @@ void au_render_csv(const au_report *r, FILE *out)
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT_ATOM, "%.0f", l->ctr.dshared_sectors_atom);
         fputc('\n', out);
     }
+}
+
+/* The summary's rows of s, each after file (NULL: no file column). */
+static void summary_rows(const au_summary *s, const char *file, FILE *out)
+{
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        if (file) {
+            csv_str(out, file);
+            fputc(',', out);
+        }
+        csv_str(out, k->name);
+        fprintf(out, ",%zu,%zu", k->launches, k->evaluated);
+        csv_opt(out, k->timed > 0, "%.0f", k->time_ns);
+        csv_opt(out, k->timed > 0, "%.1f", k->timed ? k->time_ns / (double)k->timed : 0);
+        csv_opt(out, k->timed > 0 && s->time_ns > 0, "%.3f", s->time_ns > 0 ? 100 * k->time_ns / s->time_ns : 0);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util * 100);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util_min * 100);
+        csv_opt(out, k->evaluated > 0, "%.3f", k->util_max * 100);
+        fprintf(out, ",%s,%s,", au_verdict_name(k->worst), au_verdict_name(k->common));
+        csv_str(out, k->classes);
+        fputc('\n', out);
+    }
+}
+
+/* With several files, a file column: each file's kernels (their shares of that file's time), then
+ * all files together, file empty. */
+int au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
+{
+    int several = r->nfiles > 1;
+    fputs(several ? "file," : "", out);
+    fputs("kernel,launches,launches_evaluated,time_ns,mean_time_ns,time_pct,util_pct,util_pct_min,util_pct_max,"
+          "verdict_worst,verdict_common,opcode_classes\n",
+          out);
+    for (size_t f = 0; several && f < r->nfiles; ++f) {
+        au_summary one;
+        int rc = au_summary_make_file(r, f, &one);
+        if (rc == AU_OK && (rc = au_summary_sort_by_time(&one)) == AU_OK)
+            summary_rows(&one, r->files[f], out);
+        au_summary_free(&one);
+        if (rc != AU_OK)
+            return rc;
+    }
+    summary_rows(s, several ? "" : NULL, out);
+    return AU_OK;
 }

@@ -1,6 +1,7 @@
 /*
  * render_json.c - the JSON report: the table's metadata, then per launch its counters, the model's
- * figures (null where absent), verdict, flags and opcode classes (docs/cli.md).
+ * figures (null where absent), verdict, flags and opcode classes; or per kernel (--summary) its
+ * time, U and verdicts (docs/cli.md).
  */
 #include "internal.h"
 #include "render.h"
@@ -56,11 +57,20 @@ static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
     fprintf(out, "]}");
 }
 
-void au_render_json(const au_report *r, FILE *out)
+/* The document's head, up to the key of its list (launches or kernels), whose '[' it writes. */
+static void json_head(const au_report *r, const char *list, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fprintf(out, "{\n  \"tool\": \"atomutil\", \"version\": \"%s\",\n  \"source\": ", AU_VERSION_STRING);
     json_str(out, r->source);
+    if (r->nfiles > 1) {
+        fprintf(out, ",\n  \"files\": [");
+        for (size_t f = 0; f < r->nfiles; ++f) {
+            fputs(f ? ", " : "", out);
+            json_str(out, r->files[f]);
+        }
+        fputc(']', out);
+    }
     fprintf(out, ",\n  \"table\": ");
     if (m) {
         fprintf(out, "{\"path\": ");
@@ -74,18 +84,28 @@ void au_render_json(const au_report *r, FILE *out)
     }
     fprintf(out,
             ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
-            "\"significant\": %.6g},\n  \"launches\": [",
-            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100);
+            "\"significant\": %.6g},\n  \"%s\": [",
+            r->family, au_busy_mode_name(r->busy), r->thr.bound * 100, r->thr.significant * 100, list);
+}
+
+void au_render_json(const au_report *r, FILE *out)
+{
+    json_head(r, "launches", out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
         int ok = !(x->flags & AU_F_UNUSABLE);
+        char dims[48];
         fprintf(out, "%s\n    {\"launch_id\": %lld, \"process_id\": %lld, \"kernel\": ", i ? "," : "", l->id, l->pid);
         json_str(out, l->kernel ? l->kernel : "");
+        if (r->nfiles > 1) {
+            fprintf(out, ", \"file\": ");
+            json_str(out, r->files[l->file]);
+        }
         fprintf(out, ", \"grid\": ");
-        json_str(out, l->grid);
+        json_str(out, au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 0, dims, sizeof dims));
         fprintf(out, ", \"block\": ");
-        json_str(out, l->block);
+        json_str(out, au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 0, dims, sizeof dims));
         fprintf(out, ", \"device\": ");
         json_str(out, l->device);
         fprintf(out, ", \"cc\": \"%d.%d\", \"sm_count\": %d, ", l->cc_major, l->cc_minor, l->sm_count);
@@ -140,4 +160,58 @@ void au_render_json(const au_report *r, FILE *out)
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");
+}
+
+/* The kernels of s as JSON objects, then its launches, time and the shares of it; indent: of the
+ * objects' lines. */
+static void summary_body(const au_summary *s, const char *indent, FILE *out)
+{
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        int ev = k->evaluated > 0, timed = k->timed > 0 && s->time_ns > 0;
+        fprintf(out, "%s\n%s  {\"kernel\": ", j ? "," : "", indent);
+        json_str(out, k->name);
+        fprintf(out, ", \"launches\": %zu, \"launches_evaluated\": %zu,\n%s   ", k->launches, k->evaluated, indent);
+        json_num(out, "time_ns", k->timed ? k->time_ns : NAN, 0);
+        json_num(out, "mean_time_ns", k->timed ? k->time_ns / (double)k->timed : NAN, 0);
+        json_num(out, "time_pct", timed ? 100 * k->time_ns / s->time_ns : NAN, 0);
+        json_num(out, "util_pct", ev ? k->util * 100 : NAN, 0);
+        json_num(out, "util_pct_min", ev ? k->util_min * 100 : NAN, 0);
+        json_num(out, "util_pct_max", ev ? k->util_max * 100 : NAN, 0);
+        fprintf(out, "\n%s   \"verdict_worst\": \"%s\", \"verdict_common\": \"%s\", \"opcode_classes\": ", indent,
+                au_verdict_name(k->worst), au_verdict_name(k->common));
+        json_str(out, k->classes);
+        fputc('}', out);
+    }
+    fprintf(out, "\n%s],\n%s\"launches\": %zu, ", indent, indent, s->launches);
+    json_num(out, "time_ns", s->timed ? s->time_ns : NAN, 0);
+    fprintf(out, "\n%s\"time_pct\": {", indent);
+    json_num(out, "atomic_bound", s->time_ns > 0 ? 100 * s->time_bound_ns / s->time_ns : NAN, 0);
+    json_num(out, "significant", s->time_ns > 0 ? 100 * s->time_significant_ns / s->time_ns : NAN, 1);
+    fputc('}', out);
+}
+
+/* The kernels of all files together; with several files, "files" holds each file's. */
+int au_render_summary_json(const au_report *r, const au_summary *s, FILE *out)
+{
+    json_head(r, "kernels", out);
+    summary_body(s, "  ", out);
+    if (r->nfiles > 1)
+        fprintf(out, ",\n  \"by_file\": [");
+    for (size_t f = 0; r->nfiles > 1 && f < r->nfiles; ++f) {
+        au_summary one;
+        int rc = au_summary_make_file(r, f, &one);
+        if (rc == AU_OK && (rc = au_summary_sort_by_time(&one)) == AU_OK) {
+            fprintf(out, "%s\n    {\"file\": ", f ? "," : "");
+            json_str(out, r->files[f]);
+            fprintf(out, ",\n     \"kernels\": [");
+            summary_body(&one, "     ", out);
+            fputc('}', out);
+        }
+        au_summary_free(&one);
+        if (rc != AU_OK)
+            return rc;
+    }
+    fprintf(out, "%s\n}\n", r->nfiles > 1 ? "\n  ]" : "");
+    return AU_OK;
 }

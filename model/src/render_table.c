@@ -6,6 +6,7 @@
 #include "render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *human_num(double v, char *buf, size_t size)
@@ -37,9 +38,21 @@ static const char *fit_num(double v, int prec, int width, char *buf, size_t size
     return buf;
 }
 
+/* A launch's id in the sections after the table: "  12", or with several files its file's number
+ * first, "  2:12" (launch ids count per file and process). */
+static void put_id(FILE *out, const au_report *r, const au_launch *l)
+{
+    char id[48];
+    if (r->nfiles > 1)
+        snprintf(id, sizeof id, "%u:%lld", l->file + 1, l->id);
+    else
+        snprintf(id, sizeof id, "%lld", l->id);
+    fprintf(out, "%4s", id);
+}
+
 /* Opcode section of the human report: once per kernel, its classes, U by classes and by the
  * single family, and its shared-atomic instructions grouped by opcode and source line. */
-static void render_opcodes_human(const au_report *r, FILE *out)
+static void render_opcodes_human(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
     int any = 0;
     for (size_t i = 0; i < r->count; ++i) {
@@ -48,7 +61,8 @@ static void render_opcodes_human(const au_report *r, FILE *out)
         if (!o)
             continue;
         int first = 1;
-        for (size_t j = 0; j < i && first; ++j)
+        /* a launch of the same full name has the same short name: none before its kernel's first */
+        for (size_t j = s->k[s->of_launch[i]].first; j < i && first; ++j)
             first = !(r->launches[j].ops && r->launches[j].kernel && l->kernel &&
                       strcmp(r->launches[j].kernel, l->kernel) == 0);
         if (!first)
@@ -57,14 +71,16 @@ static void render_opcodes_human(const au_report *r, FILE *out)
             fprintf(out, "\nOpcode classes (shared atomics of each kernel's code; jobs split by the CAS counter; "
                          "first launch of each kernel shown):\n");
         any = 1;
-        char kn[192], fl[256];
-        au_kernel_fit(l->kernel, kn, sizeof kn, 40, 1);
+        char fl[256];
         au_flags_string(o->flags, fl, sizeof fl);
         /* no class: no jobs to price, or jobs but no ATOMS of the kernel in its listing (priced by family) */
         char none[96] = "no shared-atomic jobs";
         if (l->res.jobs > 0)
             snprintf(none, sizeof none, "no ATOMS in its listing: priced as '%s'", r->family);
-        fprintf(out, "%4lld  %s %s\n", l->id, kn, o->classes[0] ? o->classes : none);
+        put_id(out, r, l);
+        fputs("  ", out);
+        au_names_put(nm, s->of_launch[i], 1, out);
+        fprintf(out, " %s\n", o->classes[0] ? o->classes : none);
         if (l->res.flags & AU_F_OPCODES)
             fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
                     o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);
@@ -90,32 +106,34 @@ static void render_opcodes_human(const au_report *r, FILE *out)
     }
 }
 
+/* 1 when launch i is its process's first (a process: a pid in one file). */
+static int first_of_process(const au_report *r, size_t i)
+{
+    for (size_t k = 0; k < i; ++k)
+        if (r->launches[k].pid == r->launches[i].pid && r->launches[k].file == r->launches[i].file)
+            return 0;
+    return 1;
+}
+
 /* A program that started CUDA processes of its own (multiprocessing, one process per GPU): one
  * line per process, since launch ids count per process. */
-static void render_processes(const au_report *r, FILE *out)
+static void render_processes(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
     size_t nproc = 0;
-    for (size_t i = 0; i < r->count; ++i) {
-        int first = 1;
-        for (size_t k = 0; k < i && first; ++k)
-            first = r->launches[k].pid != r->launches[i].pid;
-        nproc += first;
-    }
+    for (size_t i = 0; i < r->count; ++i)
+        nproc += first_of_process(r, i);
     if (nproc < 2)
         return;
     fprintf(out, "\n%zu processes (launch ids count per process):\n", nproc);
     for (size_t i = 0; i < r->count; ++i) {
-        int first = 1;
-        for (size_t k = 0; k < i && first; ++k)
-            first = r->launches[k].pid != r->launches[i].pid;
-        if (!first)
+        if (!first_of_process(r, i))
             continue;
         size_t n = 0;
         const au_launch *top = NULL;
         char devs[256] = "";
         for (size_t k = i; k < r->count; ++k) {
             const au_launch *l = &r->launches[k];
-            if (l->pid != r->launches[i].pid)
+            if (l->pid != r->launches[i].pid || l->file != r->launches[i].file)
                 continue;
             ++n;
             if (!(l->res.flags & AU_F_UNUSABLE) && (!top || l->res.util > top->res.util))
@@ -126,12 +144,18 @@ static void render_processes(const au_report *r, FILE *out)
                 strcat(devs, l->device);
             }
         }
-        char kn[192] = "-", dv[sizeof devs * 3];
-        if (top)
-            au_kernel_short(top->kernel, kn, sizeof kn, 40);
-        fprintf(out, "  pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, %s)\n", r->launches[i].pid, n,
+        char dv[sizeof devs * 3];
+        if (r->nfiles > 1)
+            fprintf(out, "  file %u,", r->launches[i].file + 1);
+        fputs(r->nfiles > 1 ? " " : "  ", out);
+        fprintf(out, "pid %lld: %zu launches on %s; largest U %.1f %% (launch %lld, ", r->launches[i].pid, n,
                 devs[0] ? au_text_fit(devs, dv, sizeof dv, 0, 0) : "an unknown device", top ? top->res.util * 100 : 0.0,
-                top ? top->id : -1LL, kn);
+                top ? top->id : -1LL);
+        if (top)
+            au_names_put(nm, s->of_launch[top - r->launches], 0, out);
+        else
+            fputc('-', out);
+        fputs(")\n", out);
     }
 }
 
@@ -140,9 +164,18 @@ static void render_table_head(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
     fprintf(out, "atomutil %s: shared-atomic unit utilization per kernel launch\n", AU_VERSION_STRING);
-    fputs("source: ", out);
-    au_fput_text(out, r->source, AU_TEXT_PLAIN);
-    fputc('\n', out);
+    if (r->nfiles > 1) {
+        fprintf(out, "source: %zu files\n", r->nfiles);
+        for (size_t f = 0; f < r->nfiles; ++f) {
+            fprintf(out, "  file %zu: ", f + 1);
+            au_fput_text(out, r->files[f], AU_TEXT_PLAIN);
+            fputc('\n', out);
+        }
+    } else {
+        fputs("source: ", out);
+        au_fput_text(out, r->source, AU_TEXT_PLAIN);
+        fputc('\n', out);
+    }
     size_t by_opcodes = 0;
     for (size_t i = 0; i < r->count; ++i)
         by_opcodes += (r->launches[i].res.flags & AU_F_OPCODES) != 0;
@@ -155,8 +188,9 @@ static void render_table_head(const au_report *r, FILE *out)
                 strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
         for (size_t i = 0; i < r->count; ++i)
             if (r->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
-                fprintf(out, "        WARNING: measured on another architecture than launch %lld's (cc %d.%d): its "
-                             "service times may not hold (flag table_other_arch)\n",
+                fprintf(out,
+                        "        WARNING: measured on another architecture than launch %lld's (cc %d.%d): its "
+                        "service times may not hold (flag table_other_arch)\n",
                         r->launches[i].id, r->launches[i].cc_major, r->launches[i].cc_minor);
                 break;
             }
@@ -177,53 +211,47 @@ static void render_table_head(const au_report *r, FILE *out)
             r->thr.significant * 100);
 }
 
-/* "(528, 1, 1)" -> "528x1x1", as plain text */
-static void dims_text(const char *src, char *dst, size_t size)
-{
-    char raw[32];
-    size_t o = 0;
-    for (const char *p = src; *p && o + 1 < sizeof raw; ++p) {
-        if (*p == '(' || *p == ')' || *p == ' ')
-            continue;
-        raw[o++] = *p == ',' ? 'x' : *p;
-    }
-    raw[o] = '\0';
-    au_text_fit(raw, dst, size, 0, 0);
-}
-
 /* One table row per launch. */
-static void render_table_rows(const au_report *r, FILE *out)
+static void render_table_rows(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
-    fprintf(out, "%4s  %-32s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", "kernel", "grid",
-            "block", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
+    int w = (int)nm->width;
+    if (r->nfiles > 1)
+        fputs("file  ", out);
+    fprintf(out, "%4s  %-*s %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", "id", w, "kernel", "grid",
+            "block", "time", "J/SM", "a", "N", "c", "S", "B", "T", "U%", "Umax%", "verdict", "flags");
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
-        char kn[160], g[96], b[96], j[16], bb[16], tt[16], fl[256];
-        au_kernel_fit(l->kernel, kn, sizeof kn, 32, 1);
+        char g[48], b[48], t[24], j[16], bb[16], tt[16], fl[256];
         au_flags_string(x->flags, fl, sizeof fl);
-        dims_text(l->grid, g, sizeof g);
-        dims_text(l->block, b, sizeof b);
+        au_dims_text(l->grid, l->dims & AU_DIMS_GRID, 1, g, sizeof g);
+        au_dims_text(l->block, l->dims & AU_DIMS_BLOCK, 1, b, sizeof b);
+        au_duration_text(l->duration_ns, t, sizeof t);
+        if (r->nfiles > 1)
+            fprintf(out, "%4u  ", l->file + 1);
+        fprintf(out, "%4lld  ", l->id);
+        au_names_put(nm, s->of_launch[i], 1, out);
         if (x->flags & AU_F_UNUSABLE) {
             int names = (x->flags & AU_F_MISSING) && l->missing_names[0];
-            fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", l->id, kn, g, b,
-                    "-", "-", "-", "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict), names ? "missing: " : "",
+            fprintf(out, " %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s%s\n", g, b, t, "-", "-", "-",
+                    "-", "-", "-", "-", "-", "-", au_verdict_name(x->verdict), names ? "missing: " : "",
                     names ? l->missing_names : fl);
             continue;
         }
         char um[16] = "-", fa[16], fn[16], fc[16], fs[16], fu[16];
         if (x->util_busiest > 0)
             fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
-        fprintf(out, "%4lld  %s %-14s %-12s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", l->id, kn, g, b,
+        fprintf(out, " %-14s %-12s %9s %8s %6s %6s %6s %7s %8s %8s %6s %6s  %-12s %s\n", g, b, t,
                 human_num(x->jobs, j, sizeof j), fit_num(x->a, 2, 6, fa, sizeof fa),
                 fit_num(x->queue_len, 1, 6, fn, sizeof fn), fit_num(x->cas_queued, 2, 6, fc, sizeof fc),
                 fit_num(x->service, 2, 7, fs, sizeof fs), human_num(x->busy, bb, sizeof bb),
                 human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu), um,
                 au_verdict_name(x->verdict), fl);
     }
-    fprintf(out, "\nJ/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; N: queue length; "
-                 "c: CAS jobs among N;\nS: service cycles per job; B = J*S busy cycles; T: active cycles "
-                 "per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
+    au_names_notes(nm, out);
+    fprintf(out, "\ntime: GPU time; J/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; "
+                 "N: queue length;\nc: CAS jobs among N; S: service cycles per job; B = J*S busy cycles; T: active "
+                 "cycles per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
                  "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
                  "time).\n");
 }
@@ -248,8 +276,8 @@ static void render_ranges(const au_report *r, FILE *out)
                 "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
                 "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
                 "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
-        fprintf(out, "%4lld  U %.1f %%, between %.1f and %.1f %%", r->launches[i].id, x->util * 100, x->util_lo * 100,
-                x->util_hi * 100);
+        put_id(out, r, &r->launches[i]);
+        fprintf(out, "  U %.1f %%, between %.1f and %.1f %%", x->util * 100, x->util_lo * 100, x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) { /* the range spans two verdicts: name them */
             au_verdict lo, hi;
             au_range_verdicts(x, &r->thr, &lo, &hi);
@@ -273,13 +301,14 @@ static void render_dsmem(const au_report *r, FILE *out)
             fprintf(out, "\nDistributed shared memory (cluster) atomics: U of the local unit (this SM's "
                          "shared atomics) and of the\nDSMEM path (requests to other SMs of the cluster); "
                          "U is the larger (docs/model.md, \"DSMEM\"):\n");
+        put_id(out, r, l);
         if (x->flags & AU_F_DSMEM_UNCALIBRATED)
             fprintf(out,
-                    "%4lld  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
+                    "  cluster %g: %.0f generic atomics, not priced: the table has no dsmem "
                     "families (atomutil-calibrate --families dsmem_local,dsmem_remote)\n",
-                    l->id, (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
+                    (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs);
         else
-            fprintf(out, "%4lld  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n", l->id,
+            fprintf(out, "  cluster %g: generic atomics %.0f, local U %.1f %%, DSMEM path U %.1f %%%s\n",
                     (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs, x->util_local * 100,
                     x->util_remote * 100,
                     (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
@@ -294,12 +323,108 @@ static void render_dsmem(const au_report *r, FILE *out)
                 other, other == 1 ? "" : "es");
 }
 
-void au_render_table(const au_report *r, FILE *out)
+/* The kernels' name cells of a human table, by the report's --name-width. */
+static int names_of(const au_report *r, const au_summary *s, au_names *nm)
 {
+    const char **full = malloc((s->n ? s->n : 1) * sizeof *full);
+    if (!full)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t j = 0; j < s->n; ++j)
+        full[j] = s->k[j].name;
+    int rc = au_names_init(nm, full, s->n, r->name_width);
+    if (rc != AU_OK)
+        free(full);
+    return rc;
+}
+
+static void names_free(au_names *nm)
+{
+    free((void *)nm->full);
+    au_names_free(nm);
+}
+
+/* One row per kernel of s, by GPU time, then the share of the time in atomic-bound and significant
+ * launches; names by their kernel in all (the report's, which s may be one file's part of). */
+static void render_summary_rows(const au_summary *s, const au_summary *all, au_names *nm, FILE *out)
+{
+    fprintf(out, "%-*s %8s %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", (int)nm->width, "kernel", "launches", "time",
+            "mean", "time%", "U%", "U% range", "worst", "most common", "classes");
+    for (size_t j = 0; j < s->n; ++j) {
+        const au_kernel_stat *k = &s->k[j];
+        char t[24] = "-", mean[24] = "-", share[16] = "-", u[16] = "-", range[48] = "-", lo[16], hi[16];
+        if (k->timed) {
+            au_duration_text(k->time_ns, t, sizeof t);
+            au_duration_text(k->time_ns / (double)k->timed, mean, sizeof mean);
+        }
+        if (k->timed && s->time_ns > 0)
+            fit_num(100 * k->time_ns / s->time_ns, 1, 6, share, sizeof share);
+        if (k->evaluated) {
+            fit_num(k->util * 100, 1, 6, u, sizeof u);
+            snprintf(range, sizeof range, "%s..%s", fit_num(k->util_min * 100, 1, 6, lo, sizeof lo),
+                     fit_num(k->util_max * 100, 1, 6, hi, sizeof hi));
+        }
+        au_names_put(nm, all->of_launch[k->first], 1, out);
+        fprintf(out, " %8zu %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, t, mean, share, u, range,
+                au_verdict_name(k->worst), au_verdict_name(k->common), k->classes[0] ? k->classes : "-");
+    }
+    if (s->time_ns > 0)
+        fprintf(out, "\n%.1f %% of the measured GPU time is in atomic-bound kernels, %.1f %% in significant\n",
+                100 * s->time_bound_ns / s->time_ns, 100 * s->time_significant_ns / s->time_ns);
+    else
+        fprintf(out, "\nno launch has a GPU time (gpu__time_duration.sum): no shares of it\n");
+}
+
+/* The summary: with several files one block per file, then all of them together (all: the
+ * report's kernels by time).  AU_OK or AU_E_NOMEM. */
+static int render_summary(const au_report *r, const au_summary *all, au_names *nm, FILE *out)
+{
+    const char *hint = r->view == AU_VIEW_AUTO ? " (--per-launch lists every launch)" : "";
+    for (size_t f = 0; f < r->nfiles && r->nfiles > 1; ++f) {
+        au_summary s;
+        int rc = au_summary_make_file(r, f, &s);
+        if (rc == AU_OK)
+            rc = au_summary_sort_by_time(&s);
+        if (rc != AU_OK) {
+            au_summary_free(&s);
+            return rc;
+        }
+        fprintf(out, "file %zu, ", f + 1);
+        au_fput_text(out, r->files[f], AU_TEXT_PLAIN);
+        fprintf(out, ": %zu launch%s of %zu kernel%s, one row per kernel by GPU time\n\n", s.launches,
+                s.launches == 1 ? "" : "es", s.n, s.n == 1 ? "" : "s");
+        render_summary_rows(&s, all, nm, out);
+        fputc('\n', out);
+        au_summary_free(&s);
+    }
+    if (r->nfiles > 1)
+        fprintf(out, "all %zu files: ", r->nfiles);
+    fprintf(out, "%zu launch%s of %zu kernel%s, one row per kernel by GPU time%s\n\n", all->launches,
+            all->launches == 1 ? "" : "es", all->n, all->n == 1 ? "" : "s", hint);
+    render_summary_rows(all, all, nm, out);
+    au_names_notes(nm, out);
+    fprintf(out, "\ntime: summed GPU time, mean: per launch, time%%: share of the measured GPU time; U: busy over "
+                 "active cycles of the\nkernel's evaluated launches, U%% range: the smallest and largest launch's U; "
+                 "worst, most common: the\nlaunches' verdicts; classes: the table families its jobs were priced as.\n");
+    return AU_OK;
+}
+
+/* Every launch with the sections about them, or (summary) one row per kernel. */
+int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *out)
+{
+    au_names nm;
+    int rc = names_of(r, s, &nm);
+    if (rc != AU_OK)
+        return rc;
     render_table_head(r, out);
-    render_table_rows(r, out);
-    render_processes(r, out);
-    render_ranges(r, out);
-    render_dsmem(r, out);
-    render_opcodes_human(r, out);
+    if (summary) {
+        rc = render_summary(r, s, &nm, out);
+    } else {
+        render_table_rows(r, s, &nm, out);
+        render_processes(r, s, &nm, out);
+        render_ranges(r, out);
+        render_dsmem(r, out);
+        render_opcodes_human(r, s, &nm, out);
+    }
+    names_free(&nm);
+    return rc;
 }

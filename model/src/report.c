@@ -7,6 +7,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ void au_report_init(au_report *r)
     memset(r, 0, sizeof *r);
     r->thr = AU_THRESHOLDS_DEFAULT;
     r->busy = AU_BUSY_SATURATED;
+    r->name_width = AU_NAME_WIDTH_DEFAULT;
     au_strlcpy(r->family, "add", sizeof r->family);
 }
 
@@ -24,8 +26,31 @@ void au_report_free(au_report *r)
         free(r->launches[i].kernel);
         au_opsplit_free(r->launches[i].ops);
     }
+    for (size_t f = 0; f < r->nfiles; ++f)
+        free(r->files[f]);
+    free(r->files);
     free(r->launches);
     memset(r, 0, sizeof *r);
+}
+
+int au_report_set_files(au_report *r, const char *const *names, size_t n)
+{
+    char **v = calloc(n ? n : 1, sizeof *v);
+    for (size_t f = 0; v && f < n; ++f)
+        if (!(v[f] = strdup(names[f]))) {
+            while (f-- > 0)
+                free(v[f]);
+            free(v);
+            v = NULL;
+        }
+    if (!v)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t f = 0; f < r->nfiles; ++f)
+        free(r->files[f]);
+    free(r->files);
+    r->files = v;
+    r->nfiles = n;
+    return AU_OK;
 }
 
 au_launch *au_report_add(au_report *r)
@@ -70,52 +95,36 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
     return AU_OK;
 }
 
-/* The short name inside kernel: without the return type "void " and the parameter list (the last
- * top-level '(' ... ')'); its length. */
-static size_t short_span(const char *kernel, const char **start)
+char *au_dims_text(const unsigned d[3], int known, int cross, char *buf, size_t size)
 {
-    const char *s = kernel ? kernel : "";
-    if (strncmp(s, "void ", 5) == 0)
-        s += 5;
-    size_t len = strlen(s), cut = len;
-    int depth = 0;
-    for (size_t i = len; i-- > 0;) {
-        if (s[i] == ')')
-            ++depth;
-        else if (s[i] == '(' && --depth == 0) {
-            cut = i;
-            break;
-        }
+    if (!known)
+        snprintf(buf, size, "%s", "");
+    else
+        snprintf(buf, size, cross ? "%ux%ux%u" : "(%u, %u, %u)", d[0], d[1], d[2]);
+    return buf;
+}
+
+char *au_duration_text(double ns, char *buf, size_t size)
+{
+    static const struct {
+        double div;
+        const char *unit;
+    } u[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+    if (!(ns >= 0) || !isfinite(ns)) {
+        snprintf(buf, size, "-");
+        return buf;
     }
-    if (cut == 0)
-        cut = len;
-    *start = s;
-    return cut;
-}
-
-/* The short name as plain text, cut to width columns, padded to them when pad (a table cell). */
-char *au_kernel_fit(const char *kernel, char *buf, size_t size, size_t width, int pad)
-{
-    const char *s;
-    size_t n = short_span(kernel, &s);
-    return au_text_fit_n(s, n, buf, size, width, pad);
-}
-
-char *au_kernel_short(const char *kernel, char *buf, size_t size, size_t width)
-{
-    return au_kernel_fit(kernel, buf, size, width, 0);
-}
-
-char *au_kernel_short_dup(const char *kernel)
-{
-    const char *s;
-    size_t n = short_span(kernel, &s);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = '\0';
-    }
-    return d;
+    size_t i = 0;
+    /* the unit whose figure stays below 1000 once rounded to its decimals (999.996 us is 1.00 ms) */
+    while (i < 3 && ns / u[i].div >= (i ? 999.995 : 999.5))
+        ++i;
+    if (i == 0)
+        snprintf(buf, size, "%.0f ns", ns);
+    else if (ns / u[i].div < 1e5)
+        snprintf(buf, size, "%.2f %s", ns / u[i].div, u[i].unit);
+    else
+        snprintf(buf, size, "%.2e s", ns / u[i].div);
+    return buf;
 }
 
 /* The verdicts of the ends of a launch's U range (AU_F_RANGE), which the table names where they

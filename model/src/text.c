@@ -152,6 +152,11 @@ static size_t width_n(const char *s, const char *end)
     return w;
 }
 
+size_t au_text_width_n(const char *s, size_t len)
+{
+    return s ? width_n(s, s + len) : 0;
+}
+
 size_t au_text_width(const char *s)
 {
     return s ? width_n(s, s + strlen(s)) : 0;

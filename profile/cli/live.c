@@ -304,6 +304,7 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(errno));
         _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);
     }
+    res->pid = (long)pid;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;

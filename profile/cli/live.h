@@ -10,6 +10,7 @@ enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 }
 
 typedef struct live_result {
     int started;     /* the target was started */
+    long pid;        /* its process id (atomutil-profile's child), 0 before */
     int exit_status; /* the target's status: its exit code, or 128 + signal */
     int signal;      /* the signal that ended it, 0 if it exited */
     int tool_errors; /* '==ATOMUTIL== error' lines the injection library wrote */

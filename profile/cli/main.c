@@ -11,6 +11,7 @@
 #include "live.h"
 #include "ncu_import.h"
 #include "opcodes.h"
+#include "outname.h"
 #include "tables.h"
 
 #include <errno.h>
@@ -38,7 +39,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: %s [options] -- PROGRAM [ARGS...]\n"
-            "       %s [options] --import EXPORT.csv\n"
+            "       %s [options] --import EXPORT.csv [MORE.csv...]\n"
             "       %s [options] --compare A.csv B.csv\n"
             "       %s --print-ncu-metrics\n"
             "\n"
@@ -48,9 +49,11 @@ static void usage(FILE *f)
             "Input (one of):\n"
             "  -- PROGRAM [ARGS]      run PROGRAM unchanged under CUPTI and measure every kernel launch;\n"
             "                         its counters go to BASE.counters.csv first (see -o)\n"
-            "  -i, --import FILE      Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
+            "  -i, --import FILE...   Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
             "                         ncu --csv --clock-control none --cache-control none \\\n"
             "                           --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
+            "                         several files (after one --import, or -i each) make one report: each\n"
+            "                         launch keeps its file; --summary shows each file and all together\n"
             "      --compare A B      compare two counters files or exports kernel by kernel (options may\n"
             "                         also follow A and B)\n"
             "      --print-ncu-metrics  print the comma-separated metric list for ncu --metrics and exit\n"
@@ -87,10 +90,21 @@ static void usage(FILE *f)
             "Output (stdout unless -o):\n"
             "      --csv              one CSV row per launch (not with --json)\n"
             "      --json             JSON document\n"
+            "      --summary          one row per kernel, by GPU time: launches, time, share of the GPU time,\n"
+            "                         U and its range over the launches, worst and most common verdict, the\n"
+            "                         families the jobs were priced as (CSV: one row per kernel, JSON: a\n"
+            "                         \"kernels\" array); the table's default above 50 launches\n"
+            "      --per-launch       one table row per launch, however many (CSV and JSON are per launch\n"
+            "                         unless --summary); not with --summary\n"
+            "      --name-width N     kernel column of the tables: N columns (default 32; 0: the widest name);\n"
+            "                         names as ncu --kernel-name-base function prints them, numbered [n]\n"
+            "                         where cut or shared, in full after the table\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
-            "                         report); -o run.csv --csv writes run.csv (BASE run)\n"
+            "                         report); -o run.csv --csv writes run.csv (BASE run); in BASE, %%p is the\n"
+            "                         profiled process's id (a live run: the program's), %%q{ENV} the variable\n"
+            "                         ENV (unset: an error), %%%% a %%: -o 'rank%%q{RANK}' under torchrun\n"
             "  -q, --quiet            no warnings on stderr\n"
             "      --timing           after the report, print on stderr the seconds of each phase: the\n"
             "                         program's run, the injection's setup, launch callbacks and module loads,\n"
@@ -111,9 +125,11 @@ static void usage(FILE *f)
             "  %s --import examples/data/histogram-h200.ncu.csv\n"
             "  %s --import run.csv --table tables/nvidia-h200.csv --json -o report\n"
             "  %s --import run.csv -k 'hist_asread' --csv\n"
+            "  %s --import run.csv --summary --csv\n"
+            "  %s --import rank0.counters.csv rank1.counters.csv --summary\n"
             "  %s --timing -q -- python3 train.py > /dev/null\n"
             "  %s --compare before.counters.csv after.counters.csv\n",
-            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+            prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int parse_count(const char *opt, const char *s, long *out)
@@ -145,18 +161,19 @@ static void print_ncu_metrics(void)
     printf("\n");
 }
 
-/* Launches of the kernels before launch i with the same name (--launches-per-kernel). */
-static long earlier_of_kernel(const au_report *r, size_t keep, const char *name)
+/* Launches kept in [from, keep) with the kernel name `name` (--launches-per-kernel). */
+static long earlier_of_kernel(const au_report *r, size_t from, size_t keep, const char *name)
 {
     long n = 0;
-    for (size_t j = 0; j < keep; ++j)
+    for (size_t j = from; j < keep; ++j)
         n += strcmp(r->launches[j].kernel, name) == 0;
     return n;
 }
 
-/* Keeps the launches that pass -k / --launch-skip / --launch-count / --launches-per-kernel (in
- * order), as a live run selects them (profile/inject/select.c). */
-static int select_launches(au_report *r, const char *regex, long skip, long count, long per_kernel)
+/* Keeps the launches from index `from` on (one file's) that pass -k / --launch-skip /
+ * --launch-count / --launches-per-kernel (in order), as a live run selects them
+ * (profile/inject/select.c). */
+static int select_launches(au_report *r, size_t from, const char *regex, long skip, long count, long per_kernel)
 {
     regex_t re;
     if (regex) {
@@ -168,14 +185,14 @@ static int select_launches(au_report *r, const char *regex, long skip, long coun
             return -1;
         }
     }
-    size_t keep = 0;
+    size_t keep = from;
     long seen = 0;
-    for (size_t i = 0; i < r->count; ++i) {
+    for (size_t i = from; i < r->count; ++i) {
         au_launch *l = &r->launches[i];
         int ok = !regex || regexec(&re, l->kernel, 0, NULL, 0) == 0;
         if (ok) {
-            ok = seen >= skip && (count < 0 || (long)keep < count) &&
-                 (per_kernel < 0 || earlier_of_kernel(r, keep, l->kernel) < per_kernel);
+            ok = seen >= skip && (count < 0 || (long)(keep - from) < count) &&
+                 (per_kernel < 0 || earlier_of_kernel(r, from, keep, l->kernel) < per_kernel);
             ++seen;
         }
         if (ok)
@@ -215,49 +232,83 @@ enum {
     O_OPCODES,
     O_NO_OPCODES,
     O_NO_CACHE,
-    O_TIMING
+    O_TIMING,
+    O_SUMMARY,
+    O_PER_LAUNCH,
+    O_NAME_WIDTH
 };
 
-/* The command line, parsed (parse_options).  ops: the files of --compare (the first two, nops
- * counting all operands); program: PROGRAM and its arguments where live. */
+/* The command line, parsed (parse_options).  args: the files of -i/--import (nimport options) and
+ * the operands, in the order given (with --compare its two files); program: PROGRAM and its
+ * arguments where live. */
 typedef struct {
-    const char *import, *table_path, *family, *regex;
+    const char *table_path, *family, *regex;
     char *out_base; /* -o, shortened by output_base() */
     long skip, count, per_kernel;
     const char *from_start; /* --profile-from-start: "on", "off" or NULL */
     int quiet, metrics, compare, family_given, no_cache, timing_on, live;
     int opcodes; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt;
+    au_view view;        /* --summary, --per-launch */
+    unsigned name_width; /* --name-width */
     au_thresholds thr;
     au_busy_mode busy;
-    const char *ops[2];
-    int nops;
+    const char **args; /* argc of them at most; freed by main */
+    int nargs, nimport;
     char **program;
 } cli_options;
 
-/* Loads a counters file or export, selects launches, picks the table (unless given) and evaluates.
- * Returns EXIT_OK or an exit status after printing one line on stderr. */
-static int load_and_eval(const char *path, const cli_options *o, au_report *rep, au_table **table)
+/* Reads the counters files or exports paths[0..n) into rep, each launch knowing its file, and
+ * selects launches in each (-k, --launch-skip, --launch-count count per file: per run, or rank).
+ * EXIT_OK or an exit status after one line on stderr. */
+static int load_files(const char *const *paths, size_t n, const cli_options *o, au_report *rep)
 {
-    const char *regex = o->regex, *table_path = o->table_path, *family = o->family;
     /* a live run measured only the selected launches: its counters file holds just them */
     long skip = o->live ? 0 : o->skip, count = o->live ? -1 : o->count, per_kernel = o->live ? -1 : o->per_kernel;
     int st;
-    char *picked = NULL;
-    int rc = EXIT_OK;
-    if ((st = au_ncu_import(path, rep)) != AU_OK) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
+    for (size_t f = 0; f < n; ++f) {
+        size_t first = rep->count;
+        if ((st = au_ncu_import(paths[f], rep)) != AU_OK) {
+            fprintf(stderr, "%s: %s\n", prog, au_last_error());
+            return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
+        }
+        for (size_t i = first; i < rep->count; ++i)
+            rep->launches[i].file = (unsigned)f;
+        if (select_launches(rep, first, o->regex, skip, count, per_kernel))
+            return EXIT_USAGE;
     }
-    if (select_launches(rep, regex, skip, count, per_kernel))
-        return EXIT_USAGE;
+    if (n > 1) { /* the files in the report, and its source: their names */
+        if (au_report_set_files(rep, paths, n) != AU_OK) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return EXIT_FAIL;
+        }
+        size_t used = 0;
+        for (size_t f = 0; f < n && used < sizeof rep->source; ++f)
+            used += (size_t)snprintf(rep->source + used, sizeof rep->source - used, "%s%s", f ? ", " : "", paths[f]);
+    }
     if (rep->count == 0) {
-        fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, path,
-                regex || skip || count >= 0 || per_kernel >= 0
-                    ? " (check -k / --launch-skip / --launch-count / --launches-per-kernel)"
-                    : "");
+        const char *check = o->regex || skip || count >= 0 || per_kernel >= 0
+                                ? " (check -k / --launch-skip / --launch-count / --launches-per-kernel)"
+                                : "";
+        if (n == 1)
+            fprintf(stderr, "%s: %s: no kernel launch selected%s\n", prog, paths[0], check);
+        else
+            fprintf(stderr, "%s: no kernel launch selected in the %zu files%s\n", prog, n, check);
         return EXIT_NOLAUNCH;
     }
+    return EXIT_OK;
+}
+
+/* Loads the counters files or exports paths[0..n), selects launches, picks the table (unless
+ * given) and evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
+static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_table **table)
+{
+    const char *table_path = o->table_path, *family = o->family;
+    int st;
+    char *picked = NULL;
+    int rc = load_files(paths, n, o, rep);
+    if (rc != EXIT_OK)
+        return rc;
     unsigned tflags = 0;
     if (!table_path) {
         /* the first launch that names its GPU picks the table */
@@ -268,7 +319,7 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
                 break;
             }
         if (!ref->cc_major) {
-            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog, path);
+            fprintf(stderr, "%s: %s has no CC column to pick a table by; pass --table FILE\n", prog, paths[ref->file]);
             return EXIT_NOTABLE;
         }
         if (au_pick_table(ref->device, ref->cc_major, ref->cc_minor, &picked, &tflags) != AU_OK) {
@@ -298,11 +349,17 @@ static int load_and_eval(const char *path, const cli_options *o, au_report *rep,
     for (size_t i = 0; i < rep->count; ++i)
         usable += !(rep->launches[i].res.flags & AU_F_UNUSABLE);
     if (usable == 0) { /* one line: no warnings before this error */
+        char where[64];
+        if (n > 1)
+            snprintf(where, sizeof where, "%zu files", n);
+        else
+            au_strlcpy(where, paths[0], sizeof where);
         const au_launch *l = &rep->launches[0];
         if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
-            fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, path, l->missing_names);
+            fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, where, l->missing_names);
         else
-            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld: %s)\n", prog, path, l->id, l->res.why);
+            fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld%s%s: %s)\n", prog, where, l->id,
+                    n > 1 ? " of " : "", n > 1 ? paths[l->file] : "", l->res.why);
         rc = EXIT_NOLAUNCH;
         goto done;
     }
@@ -354,7 +411,8 @@ static void warn_unusable(const au_report *rep)
         char kshort[64], kn[200], fl[256];
         au_kernel_short(l->kernel, kshort, sizeof kshort, 40);
         au_text_fit(kshort, kn, sizeof kn, 0, 0); /* one printable line, whatever the name holds */
-        fprintf(stderr, "%s: warning: launch %lld (%s): verdict unknown, %s: %s\n", prog, l->id, kn,
+        fprintf(stderr, "%s: warning: launch %lld%s%s (%s): verdict unknown, %s: %s\n", prog, l->id,
+                rep->nfiles > 1 ? " of " : "", rep->nfiles > 1 ? rep->files[l->file] : "", kn,
                 au_flags_string(l->res.flags & AU_F_UNUSABLE, fl, sizeof fl), l->res.why);
     }
 }
@@ -487,21 +545,29 @@ static void print_timing(const timing *tm)
 }
 
 /* getopt_long over the whole command line: options may follow the files of --compare
- * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (the first
- * max_ops, all counted in *nops) and the scan goes on after it.  "--" ends the options (PROGRAM and
- * its arguments follow, never read as options).  *at: where the option just returned was read. */
-static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops, int max_ops,
-                       int *nops)
+ * (`--compare A B --csv`).  '+' stops at the first operand; it is kept in ops[] (*nops of them,
+ * room for argc) and the scan goes on after it.  "--" ends the options (PROGRAM and its arguments
+ * follow, never read as options).  *at: where the option just returned was read. */
+static int next_option(int argc, char **argv, const struct option *opts, int *at, const char **ops, int *nops)
 {
     for (;;) {
         int c = getopt_long(argc, argv, "+:i:t:k:o:qhV", opts, NULL);
         if (c != -1 || optind >= argc || optind != *at)
             return c; /* an option, the end, or "--" read (optind past it) */
-        if (*nops < max_ops)
-            ops[*nops] = argv[optind];
-        ++*nops;
+        ops[(*nops)++] = argv[optind];
         *at = ++optind;
     }
+}
+
+/* Two options that exclude each other (--csv and --json): 0 when the setting so far is unset or
+ * this option's value, else -1 after the error line. */
+static int one_of(int current, int value, int unset, const char *which)
+{
+    if (current != value && current != unset) {
+        fprintf(stderr, "%s: give only one of %s (see --help)\n", prog, which);
+        return -1;
+    }
+    return 0;
 }
 
 /* One option of the command line into *o (c: next_option's answer; opt_text: the option as
@@ -509,15 +575,9 @@ static int next_option(int argc, char **argv, const struct option *opts, int *at
 static int apply_option(int c, const char *opt_text, cli_options *o, int *signif_given)
 {
     switch (c) {
-    case 'i':
-        if (o->import) { /* last-wins would drop a file without a word */
-            fprintf(stderr,
-                    "%s: -i/--import given twice ('%s' and '%s'): one file per report; --compare A B "
-                    "compares two (see --help)\n",
-                    prog, o->import, optarg);
-            return EXIT_USAGE;
-        }
-        o->import = optarg;
+    case 'i': /* several files make one report (the operands after them too) */
+        o->args[o->nargs++] = optarg;
+        o->nimport++;
         break;
     case 't': o->table_path = optarg; break;
     case 'k': o->regex = optarg; break;
@@ -557,10 +617,8 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
         break;
     case O_CSV:
     case O_JSON:
-        if (o->fmt != (c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON) && o->fmt != AU_FMT_TABLE) {
-            fprintf(stderr, "%s: give only one of --csv and --json (see --help)\n", prog);
+        if (one_of((int)o->fmt, c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON, AU_FMT_TABLE, "--csv and --json"))
             return EXIT_USAGE;
-        }
         o->fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
         break;
     case O_METRICS: o->metrics = 1; break;
@@ -569,6 +627,22 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
     case O_NO_OPCODES: o->opcodes = 0; break;
     case O_NO_CACHE: o->no_cache = 1; break;
     case O_TIMING: o->timing_on = 1; break;
+    case O_SUMMARY:
+    case O_PER_LAUNCH:
+        if (one_of((int)o->view, c == O_SUMMARY ? AU_VIEW_SUMMARY : AU_VIEW_LAUNCHES, AU_VIEW_AUTO,
+                   "--summary and --per-launch"))
+            return EXIT_USAGE;
+        o->view = c == O_SUMMARY ? AU_VIEW_SUMMARY : AU_VIEW_LAUNCHES;
+        break;
+    case O_NAME_WIDTH: {
+        long w;
+        if (au_parse_long(optarg, &w) != AU_OK || (w != 0 && (w < 8 || w > 4096))) {
+            fprintf(stderr, "%s: --name-width needs 0 (no limit) or a whole number 8..4096, got '%s'\n", prog, optarg);
+            return EXIT_USAGE;
+        }
+        o->name_width = (unsigned)w;
+        break;
+    }
     case O_BUSY:
         if (strcmp(optarg, "saturated") == 0)
             o->busy = AU_BUSY_SATURATED;
@@ -605,7 +679,14 @@ static int check_options(cli_options *o, int signif_given)
     }
     if (o->out_base && output_base(o->out_base, o->fmt) != 0)
         return EXIT_USAGE;
-    int modes = (o->import != NULL) + o->compare + o->live;
+    if (o->out_base) { /* its patterns checked now; expanded once the profiled process is known */
+        int usage;
+        char *x = au_outname_expand(o->out_base, 0, &usage);
+        if (!x)
+            return usage ? EXIT_USAGE : EXIT_FAIL;
+        free(x);
+    }
+    int modes = (o->nimport > 0) + o->compare + o->live;
     if (modes > 1) {
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
         return EXIT_USAGE;
@@ -621,7 +702,12 @@ static int check_options(cli_options *o, int signif_given)
             fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
             return EXIT_USAGE;
         }
-        if (o->nops != 2) {
+        if (o->view != AU_VIEW_AUTO) {
+            fprintf(stderr, "%s: --%s works with -- PROGRAM or --import, not --compare (one row per kernel already)\n",
+                    prog, o->view == AU_VIEW_SUMMARY ? "summary" : "per-launch");
+            return EXIT_USAGE;
+        }
+        if (o->nargs != 2) {
             fprintf(stderr, "%s: --compare takes two files, A and B (see --help)\n", prog);
             return EXIT_USAGE;
         }
@@ -631,11 +717,11 @@ static int check_options(cli_options *o, int signif_given)
         }
         return -1;
     }
-    if (o->nops > 0) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->ops[0]);
+    if (o->nargs > 0 && !o->nimport) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->args[0]);
         return EXIT_USAGE;
     }
-    if (!o->live && !o->import) {
+    if (!o->live && !o->nimport) {
         fprintf(stderr, "%s: nothing to do: give -- PROGRAM, --import FILE or --compare A B (see --help)\n", prog);
         return EXIT_USAGE;
     }
@@ -670,6 +756,9 @@ static int parse_options(int argc, char **argv, cli_options *o)
                                          {"no-opcodes", no_argument, 0, O_NO_OPCODES},
                                          {"no-cache", no_argument, 0, O_NO_CACHE},
                                          {"timing", no_argument, 0, O_TIMING},
+                                         {"summary", no_argument, 0, O_SUMMARY},
+                                         {"per-launch", no_argument, 0, O_PER_LAUNCH},
+                                         {"name-width", required_argument, 0, O_NAME_WIDTH},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -680,13 +769,18 @@ static int parse_options(int argc, char **argv, cli_options *o)
     o->per_kernel = -1;
     o->opcodes = -1;
     o->fmt = AU_FMT_TABLE;
+    o->name_width = AU_NAME_WIDTH_DEFAULT;
     o->thr = thr_default;
     o->busy = AU_BUSY_SATURATED;
     int c, at = optind, signif_given = 0;
 
     opterr = 0;
     /* leading ':' makes a missing argument ':' rather than '?' (an "unknown option") */
-    while ((c = next_option(argc, argv, opts, &at, o->ops, 2, &o->nops)) != -1) {
+    if (!(o->args = calloc((size_t)argc + 1, sizeof *o->args))) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_FAIL;
+    }
+    while ((c = next_option(argc, argv, opts, &at, o->args, &o->nargs)) != -1) {
         /* the option as written, for messages: argv[at] is the element getopt just read, and
          * optopt the short option inside it ("-xq" names -x, not a neighbouring argument) */
         char short_opt[3] = {'-', (char)optopt, '\0'};
@@ -701,6 +795,24 @@ static int parse_options(int argc, char **argv, cli_options *o)
     return check_options(o, signif_given);
 }
 
+/* -o's BASE with its patterns expanded, %p as pid: into base; an exit status after the error line
+ * (%p of a report whose process is unknown, out of memory), or -1. */
+static int expand_base(const char *pattern, long pid, char *base, size_t size)
+{
+    if (pid < 0 && au_outname_has_pid(pattern)) {
+        fprintf(stderr, "%s: -o %s: %%p: the report's first launch has no process id (no 'Process ID' column)\n", prog,
+                pattern);
+        return EXIT_USAGE;
+    }
+    int usage;
+    char *x = au_outname_expand(pattern, pid, &usage);
+    if (!x)
+        return usage ? EXIT_USAGE : EXIT_FAIL;
+    au_strlcpy(base, x, size);
+    free(x);
+    return -1;
+}
+
 /* --compare A B: both evaluated the same way, then side by side. */
 static int run_compare(const cli_options *o)
 {
@@ -708,15 +820,21 @@ static int run_compare(const cli_options *o)
     au_table *ta = NULL, *tb = NULL;
     au_report_init(&ra);
     au_report_init(&rb);
-    int rc = load_and_eval(o->ops[0], o, &ra, &ta);
+    ra.name_width = rb.name_width = o->name_width;
+    int rc = load_and_eval(&o->args[0], 1, o, &ra, &ta);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&ra);
     if (rc == EXIT_OK)
-        rc = load_and_eval(o->ops[1], o, &rb, &tb);
+        rc = load_and_eval(&o->args[1], 1, o, &rb, &tb);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rb);
+    char base[4096]; /* with %p, the process of A's first launch */
+    if (rc == EXIT_OK && o->out_base) {
+        int st = expand_base(o->out_base, ra.launches[0].pid, base, sizeof base);
+        rc = st >= 0 ? st : rc;
+    }
     if (rc == EXIT_OK) {
-        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
+        FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_compare_render(&ra, &rb, o->fmt, out) != 0)
@@ -731,10 +849,12 @@ static int run_compare(const cli_options *o)
 }
 
 /* Where a report's counters and kernel code are: a live run's BASE.counters.csv and BASE.cubins/,
- * or the export given to --import (and the BASE.cubins/ of the run that made it). */
+ * or the exports given to --import (and the BASE.cubins/ of the runs that made them). */
 typedef struct {
-    char counters[4200], base[4096], cubin_dir[4200];
-    const char *import; /* the counters file or export read */
+    char counters[4200], base[4096], cubin_dir[4200]; /* a live run's */
+    const char *const *files;                         /* the counters files or exports read */
+    size_t nfiles;
+    const char *live_file[1];
     live_result lr;
 } run_files;
 
@@ -755,14 +875,48 @@ static int selection_env(const cli_options *o)
     return rc;
 }
 
+/* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
+ * run with -o BASE left them), else counters.cubins/. */
+static void cubin_dir_of(const char *counters, char *dir, size_t size)
+{
+    size_t bl = strlen(counters), sl = strlen(".counters.csv");
+    if (bl > sl && strcmp(counters + bl - sl, ".counters.csv") == 0)
+        bl -= sl;
+    snprintf(dir, size, "%.*s.cubins", (int)bl, counters);
+}
+
+/* A live run's files, made before its pid was known (%p as atomutil-profile's own), renamed to
+ * name its pid; where that fails they keep their names, with a warning. */
+static void rename_to_pid(const cli_options *o, run_files *f)
+{
+    char base[4096], counters[4200], cubins[4200];
+    if (expand_base(o->out_base, f->lr.pid, base, sizeof base) >= 0 || strcmp(base, f->base) == 0)
+        return;
+    snprintf(counters, sizeof counters, "%s.counters.csv", base);
+    snprintf(cubins, sizeof cubins, "%s.cubins", base);
+    if (rename(f->counters, counters) != 0 ||
+        (f->cubin_dir[0] && access(f->cubin_dir, F_OK) == 0 && rename(f->cubin_dir, cubins) != 0)) {
+        fprintf(stderr, "%s: warning: cannot rename %s to %s (%%p, the program's pid): %s; BASE stays %s\n", prog,
+                f->counters, counters, strerror(errno), f->base);
+        rename(counters, f->counters); /* back, where the cubins could not follow */
+        return;
+    }
+    au_strlcpy(f->base, base, sizeof f->base);
+    au_strlcpy(f->counters, counters, sizeof f->counters);
+    if (f->cubin_dir[0])
+        au_strlcpy(f->cubin_dir, cubins, sizeof f->cubin_dir);
+}
+
 /* -- PROGRAM: runs it under CUPTI into f->counters.  -1 to go on to the report, or the exit
  * status (nothing measured, or profiling could not be set up). */
 static int run_live(const cli_options *o, run_files *f, timing *tm)
 {
     live_result *lr = &f->lr;
-    if (o->out_base)
-        au_strlcpy(f->base, o->out_base, sizeof f->base);
-    else
+    int st;
+    /* %p is the program's pid, known after the fork: the files get this process's first */
+    if (o->out_base && (st = expand_base(o->out_base, (long)getpid(), f->base, sizeof f->base)) >= 0)
+        return st;
+    if (!o->out_base)
         snprintf(f->base, sizeof f->base, "atomutil-%ld", (long)getpid());
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
@@ -772,12 +926,16 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
         fprintf(stderr, "%s: cannot pass the selection to the program: %s\n", prog, strerror(errno));
         return EXIT_FAIL;
     }
-    int st = au_live_run_pass(o->program, &pass, o->quiet, lr);
+    st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;
+    if (o->out_base && au_outname_has_pid(o->out_base))
+        rename_to_pid(o, f);
     tm->live = 1;
     tm->run_s = lr->run_s;
-    f->import = f->counters;
+    f->live_file[0] = f->counters;
+    f->files = f->live_file;
+    f->nfiles = 1;
     if (lr->rows == 0) {
         int selected = o->regex || o->skip || o->count >= 0 || o->per_kernel >= 0 || o->from_start;
         fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
@@ -805,24 +963,32 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     return -1;
 }
 
-/* Prices the jobs by their opcodes where the kernels' code is at f->cubin_dir.  The exit status. */
-static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
+/* Prices the jobs of one file's launches (view) by their opcodes where the kernels' code is at
+ * cubin_dir.  The exit status. */
+static int attach_file(const cli_options *o, const char *counters, const char *cubin_dir, au_report *view,
+                       au_table *table, timing *tm)
 {
     /* by default, a run or file without kernel code (an ncu export, code not captured) is
      * priced as --family without a word; --opcodes makes that an error */
-    if (!au_opcodes_have_code(f->cubin_dir)) {
+    if (!au_opcodes_have_code(cubin_dir)) {
         if (o->opcodes > 0) {
             fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
-                    f->cubin_dir);
+                    cubin_dir);
             return EXIT_FAIL;
         }
         return EXIT_OK;
     }
     unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
+    au_opcodes_stats op;
     double t = now_s();
-    int st = au_opcodes_attach(rep, table, f->import, f->cubin_dir, flags, &tm->op);
-    tm->opcodes_s = now_s() - t;
+    int st = au_opcodes_attach(view, table, counters, cubin_dir, flags, &op);
+    tm->opcodes_s += now_s() - t;
     tm->opcodes_ran = 1;
+    tm->op.cubins += op.cubins;
+    tm->op.cache_hits += op.cache_hits;
+    tm->op.cache_bad += op.cache_bad;
+    tm->op.nvdisasm_runs += op.nvdisasm_runs;
+    tm->op.cuobjdump_runs += op.cuobjdump_runs;
     if (st != AU_OK && (o->opcodes > 0 || st != AU_E_NOTFOUND)) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         return EXIT_FAIL;
@@ -830,22 +996,79 @@ static int attach_opcodes(const cli_options *o, const run_files *f, au_report *r
     return EXIT_OK;
 }
 
-/* Reads f->import, evaluates, prices by opcodes and writes the report.  The exit status. */
+/* Prices the jobs by their opcodes, each file's launches with the kernels' code next to it (a live
+ * run's f->cubin_dir).  The exit status. */
+static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
+{
+    int rc = EXIT_OK;
+    for (size_t i = 0, next; i < rep->count && rc == EXIT_OK; i = next) {
+        unsigned file = rep->launches[i].file; /* a file's launches are one run of the report's */
+        for (next = i; next < rep->count && rep->launches[next].file == file; ++next)
+            ;
+        au_report view = *rep; /* its launches only; owns nothing */
+        view.launches = rep->launches + i;
+        view.count = next - i;
+        char dir[4200];
+        if (o->live)
+            au_strlcpy(dir, f->cubin_dir, sizeof dir);
+        else
+            cubin_dir_of(f->files[file], dir, sizeof dir);
+        rc = attach_file(o, f->files[file], dir, &view, table, tm);
+    }
+    return rc;
+}
+
+/* The injection library's timing lines of every file, summed (the first implausible line kept). */
+static void read_timing(const run_files *f, timing *tm)
+{
+    for (size_t i = 0; i < f->nfiles; ++i) {
+        live_timing t;
+        if (au_live_read_timing(f->files[i], &t) != AU_OK)
+            continue;
+        live_timing *s = &tm->inject;
+        if (!tm->have_inject++) {
+            *s = t;
+            continue;
+        }
+        s->setups += t.setups;
+        s->setup_s += t.setup_s;
+        s->launch_lines += t.launch_lines;
+        s->launches += t.launches;
+        s->callbacks_s += t.callbacks_s;
+        s->module_loads_s += t.module_loads_s;
+        if (!s->setup_bad[0])
+            au_strlcpy(s->setup_bad, t.setup_bad, sizeof s->setup_bad);
+        if (!s->launch_bad[0])
+            au_strlcpy(s->launch_bad, t.launch_bad, sizeof s->launch_bad);
+    }
+}
+
+/* Reads f->files, evaluates, prices by opcodes and writes the report.  The exit status. */
 static int run_report(const cli_options *o, const run_files *f, timing *tm)
 {
     au_report rep;
     au_table *table = NULL;
     au_report_init(&rep);
+    rep.view = o->view;
+    rep.name_width = o->name_width;
     double t = now_s();
-    int rc = load_and_eval(f->import, o, &rep, &table);
+    int rc = load_and_eval(f->files, f->nfiles, o, &rep, &table);
     tm->report_s = now_s() - t;
     if (rc == EXIT_OK && o->opcodes)
         rc = attach_opcodes(o, f, &rep, table, tm);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rep); /* after the opcodes, which can find a launch's U out of range */
+    /* -o's BASE: a live run's, else with %p the process of the report's first launch */
+    char base[4096];
+    if (rc == EXIT_OK && o->out_base && !o->live) {
+        int st = expand_base(o->out_base, rep.launches[0].pid, base, sizeof base);
+        rc = st >= 0 ? st : rc;
+    } else if (o->out_base) {
+        au_strlcpy(base, f->base, sizeof base);
+    }
     if (rc == EXIT_OK) {
         t = now_s();
-        FILE *out = open_output(o->out_base, o->fmt, o->quiet);
+        FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_report_render(&rep, o->fmt, out) != AU_OK)
@@ -855,7 +1078,7 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
     }
     /* the injection library's figures, before a live run's counters file is removed */
     if (o->timing_on)
-        tm->have_inject = au_live_read_timing(f->import, &tm->inject) == AU_OK;
+        read_timing(f, tm);
     au_report_free(&rep);
     au_table_free(table);
     return rc;
@@ -883,18 +1106,12 @@ static int run_single(const cli_options *o, timing *tm)
 {
     static run_files f; /* large; one per process */
     memset(&f, 0, sizeof f);
-    f.import = o->import;
+    f.files = o->args;
+    f.nfiles = (size_t)o->nargs;
     if (o->live) {
         int st = run_live(o, &f, tm);
         if (st >= 0)
             return st;
-    } else if (o->opcodes) {
-        /* BASE.counters.csv -> BASE.cubins/, where an --opcodes run left the kernels' cubins */
-        au_strlcpy(f.base, o->import, sizeof f.base);
-        size_t bl = strlen(f.base), sl = strlen(".counters.csv");
-        if (bl > sl && strcmp(f.base + bl - sl, ".counters.csv") == 0)
-            f.base[bl - sl] = '\0';
-        snprintf(f.cubin_dir, sizeof f.cubin_dir, "%s.cubins", f.base);
     }
     int rc = run_report(o, &f, tm);
     if (o->live)
@@ -911,7 +1128,8 @@ int main(int argc, char **argv)
     tm.start = now_s();
     cli_options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc >= 0)
-        return rc;
-    return o.compare ? run_compare(&o) : run_single(&o, &tm);
+    if (rc < 0)
+        rc = o.compare ? run_compare(&o) : run_single(&o, &tm);
+    free(o.args);
+    return rc;
 }

@@ -17,6 +17,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,13 +193,64 @@ typedef struct {
 
 /* ---------------------------------------------------------------- reader */
 
-static void copy_dims(char *dst, size_t size, const char *src)
+static void copy_text(char *dst, size_t size, const char *src)
 {
     size_t n = strlen(src);
     if (n >= size)
         n = size - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+/* One whole number of a grid or block at *p (blanks around it skipped), 0..UINT_MAX; -1 if none. */
+static int dim_number(const char **p, unsigned *out)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        ++s;
+    unsigned long long v = 0;
+    const char *digits = s;
+    for (; *s >= '0' && *s <= '9'; ++s)
+        if ((v = v * 10 + (unsigned)(*s - '0')) > UINT_MAX)
+            return -1;
+    if (s == digits)
+        return -1;
+    while (*s == ' ' || *s == '\t')
+        ++s;
+    *out = (unsigned)v;
+    *p = s;
+    return 0;
+}
+
+/* "(528, 1, 1)", as ncu and atomutil's counters files write a grid or block, into d[3]; -1 when the
+ * text is anything else ("528", "(528, 1)", "(-1, 1, 1)", "(5e2, 1, 1)"). */
+static int parse_dims(const char *s, unsigned d[3])
+{
+    if (*s++ != '(')
+        return -1;
+    for (int i = 0; i < 3; ++i)
+        if (dim_number(&s, &d[i]) != 0 || *s++ != (i < 2 ? ',' : ')'))
+            return -1;
+    return *s == '\0' ? 0 : -1;
+}
+
+/* The grid and block columns of the row in fs into l (read once, at the launch's first row): a
+ * value that is not "(X, Y, Z)" refuses the export, as a malformed number does. */
+static int read_dims(const char *name, long line, const char *const *f, const int *col, au_launch *l)
+{
+    static const struct {
+        int col;
+        unsigned bit;
+    } dims[] = {{C_GRID, AU_DIMS_GRID}, {C_BLOCK, AU_DIMS_BLOCK}};
+    for (size_t i = 0; i < 2; ++i) {
+        int c = col[dims[i].col];
+        if (c < 0)
+            continue;
+        if (parse_dims(f[c], dims[i].bit == AU_DIMS_GRID ? l->grid : l->block) != 0)
+            return fail(name, line, "%s '%.40s' is not (X, Y, Z) of whole numbers", col_names[dims[i].col], f[c]);
+        l->dims |= dims[i].bit;
+    }
+    return AU_OK;
 }
 
 /* After a repeated header, a launch seen twice is most likely the same process's launch in both
@@ -284,10 +336,9 @@ static int new_launch(import_state *st, slot *sl, long long pid, long long id, a
     *out = l;
     if (!(l->kernel = strdup(f[col[C_KERNEL]])))
         return au_set_error(AU_E_NOMEM, "out of memory");
-    if (col[C_GRID] >= 0)
-        copy_dims(l->grid, sizeof l->grid, f[col[C_GRID]]);
-    if (col[C_BLOCK] >= 0)
-        copy_dims(l->block, sizeof l->block, f[col[C_BLOCK]]);
+    int rc = read_dims(st->name, st->lineno, f, col, l);
+    if (rc != AU_OK)
+        return rc;
     if (col[C_CC] >= 0) {
         int maj, min, used = 0;
         const char *cc = f[col[C_CC]];
@@ -353,7 +404,7 @@ static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
     if (strcmp(value, "n/a") == 0)
         return AU_OK; /* the GPU lacks it: stays missing */
     if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
-        copy_dims(l->device, sizeof l->device, value);
+        copy_text(l->device, sizeof l->device, value);
         return AU_OK;
     }
     double v, scale;

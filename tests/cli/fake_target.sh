@@ -5,7 +5,8 @@
 # counters file (as the library writes them), and ends as MODE says.
 # timing: ok, with the injection library's timing lines of two processes (--timing sums them).
 # hostile: ok, with a warning naming a kernel whose name holds ESC [31m and an invalid UTF-8 byte.
-#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing | hostile
+# pid: ok, printing its process id and leaving a file in the cubin directory (-o with %p).
+#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing | hostile | pid
 export_file=$1 mode=$2
 case $CUDA_INJECTION64_PATH in
 "$ATOMUTIL_INJECTION_LIB") ;;
@@ -36,6 +37,10 @@ echo "fake_target: cubin dir $cubin_dir"
 echo "fake_target: one launch measured"
 case $mode in
 ok) exit 0 ;;
+pid)
+    echo "fake_target: pid $$"
+    : > "$ATOMUTIL_CUBIN_DIR/kept"
+    exit 0 ;;
 timing)
     { echo "==ATOMUTIL== $$ info: timing: setup 0.25 s (context 1)"
       echo "==ATOMUTIL== $$ info: timing: 3 launches measured, 0.125 s in launch callbacks, 1.5 s in module loads"

@@ -72,7 +72,9 @@ int main(int argc, char **argv)
         CHECK(strcmp(l->device, "NVIDIA H200") == 0);
         CHECK_EQ_INT(l->cc_major * 10 + l->cc_minor, 90);
         CHECK_EQ_INT(l->sm_count, 132);
-        CHECK(strcmp(l->grid, "(528, 1, 1)") == 0 && strcmp(l->block, "(256, 1, 1)") == 0);
+        CHECK_EQ_INT(l->dims, AU_DIMS_GRID | AU_DIMS_BLOCK);
+        CHECK(l->grid[0] == 528 && l->grid[1] == 1 && l->grid[2] == 1);
+        CHECK(l->block[0] == 256 && l->block[1] == 1 && l->block[2] == 1);
         CHECK(l->duration_ns > 0);
         CHECK_EQ_INT(l->ctr.have, AU_C_REQUIRED);
         CHECK_NEAR(l->ctr.jobs, expect[i].jobs, 0);

@@ -198,8 +198,9 @@ static void test_code_narrows(const au_table *t)
     au_launch l;
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
-    strcpy(l.grid, "(132, 1, 1)");
-    strcpy(l.block, "(1024, 1, 1)"); /* 4224 warps */
+    l.grid[0] = 132, l.grid[1] = l.grid[2] = 1;
+    l.block[0] = 1024, l.block[1] = l.block[2] = 1; /* 4224 warps */
+    l.dims = AU_DIMS_GRID | AU_DIMS_BLOCK;
     /* 132e3 attempts, 4 atomic wavefronts each; 264e3 loads (one reload per attempt), 4224
      * stores; 1e6 non-atomic wavefronts */
     l.ctr = loop_counters(132e3, 528e3, 528e3 + 1e6, 264e3, 4224);
@@ -224,6 +225,14 @@ static void test_code_narrows(const au_table *t)
     l.ops = NULL;
     /* a hot load elsewhere (in another loop): back to the share by instruction */
     l.sites.hot_loads = 1;
+    CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
+    au_opsplit_free(l.ops);
+    l.ops = NULL;
+    /* no grid and block from the source: no warps to bound the cold loads, by instruction too */
+    l.sites.hot_loads = 0;
+    l.dims = AU_DIMS_GRID;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
     CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "ncu_import.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define HDR                                                                                            \
@@ -16,6 +17,53 @@
 #define ROW(id, pid, k, m, u, v)                                                                         \
     "\"" id "\",\"" pid "\",\"app\",\"127.0.0.1\",\"" k "\",\"1\",\"7\",\"(128, 1, 1)\",\"(66, 1, 1)\"," \
     "\"0\",\"9.0\",\"Command line profiler metrics\",\"" m "\",\"" u "\",\"" v "\"\n"
+
+/* A row with its block and grid as given. */
+#define ROWD(block, grid)                                                                         \
+    "\"0\",\"1\",\"app\",\"h\",\"k\",\"1\",\"7\",\"" block "\",\"" grid "\",\"0\",\"9.0\",\"s\"," \
+    "\"sm__cycles_active.avg\",\"cycle\",\"1\"\n"
+
+/* Grid and block are numbers, read once; a value that is not "(X, Y, Z)" refuses the export with
+ * its line, as a malformed number does. */
+static void test_dims(void)
+{
+    static const char good[] = HDR ROWD("(128, 2, 1)", "(4294967295,65535,0)");
+    au_report r;
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("dims.csv", good, strlen(good), &r), AU_OK);
+    if (r.count == 1) {
+        const au_launch *l = &r.launches[0];
+        CHECK_EQ_INT(l->dims, AU_DIMS_GRID | AU_DIMS_BLOCK);
+        CHECK(l->block[0] == 128 && l->block[1] == 2 && l->block[2] == 1);
+        CHECK(l->grid[0] == 4294967295u && l->grid[1] == 65535 && l->grid[2] == 0);
+    }
+    au_report_free(&r);
+    static const char *const bad[][2] = {
+        {"(128, 1)", "(1, 1, 1)"},
+        {"(128, 1, 1)", "528"},
+        {"(128, 1, 1)", "(-1, 1, 1)"},
+        {"(128, 1, 1)", "(5e2, 1, 1)"},
+        {"(128, 1, 1)", "(4294967296, 1, 1)"},
+        {"(128, 1, 1) x", "(1, 1, 1)"},
+        {"", "(1, 1, 1)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char text[1024], want[128];
+        snprintf(text, sizeof text,
+                 "%s\"0\",\"1\",\"app\",\"h\",\"k\",\"1\",\"7\",\"%s\",\"%s\",\"0\",\"9.0\",\"s\","
+                 "\"sm__cycles_active.avg\",\"cycle\",\"1\"\n",
+                 HDR, bad[i][0], bad[i][1]);
+        int block_bad = strcmp(bad[i][1], "(1, 1, 1)") == 0;
+        snprintf(want, sizeof want, "bad.csv:2: %s '%s' is not (X, Y, Z) of whole numbers",
+                 block_bad ? "Block Size" : "Grid Size", block_bad ? bad[i][0] : bad[i][1]);
+        au_report_init(&r);
+        CHECK_EQ_INT(au_ncu_import_buffer("bad.csv", text, strlen(text), &r), AU_E_PARSE);
+        CHECK(strcmp(au_last_error(), want) == 0);
+        if (strcmp(au_last_error(), want) != 0)
+            fprintf(stderr, "  got '%s'\n  want '%s'\n", au_last_error(), want);
+        au_report_free(&r);
+    }
+}
 
 static const char export_text[] =
     "==PROF== Connected to process 11 (/tmp/app)\n"
@@ -37,6 +85,7 @@ static const char export_text[] =
 
 int main(void)
 {
+    test_dims();
     au_report r;
     au_report_init(&r);
     CHECK_EQ_INT(au_ncu_import_buffer("mem.csv", export_text, strlen(export_text), &r), AU_OK);

@@ -62,13 +62,18 @@ typedef struct au_load_sites {
     int cold_loads; /* other shared loads outside every loop: each runs at most once per warp */
 } au_load_sites;
 
+/* au_launch.dims: grid and block known (a source without those columns leaves them out). */
+enum { AU_DIMS_GRID = 1u, AU_DIMS_BLOCK = 2u };
+
 /* One kernel launch of a report. */
 typedef struct au_launch {
-    long long id;  /* launch id in its source (ncu "ID") */
-    long long pid; /* process id, -1 when unknown */
-    char *kernel;  /* full (demangled) kernel name */
-    char grid[48]; /* "(528, 1, 1)" */
-    char block[48];
+    long long id;             /* launch id in its source (ncu "ID") */
+    long long pid;            /* process id, -1 when unknown */
+    char *kernel;             /* full (demangled) kernel name */
+    unsigned grid[3];         /* blocks per grid, x y z (ncu's "Grid Size" (528, 1, 1)), read once at import */
+    unsigned block[3];        /* threads per block, x y z ("Block Size") */
+    unsigned dims;            /* which of them the source gave: AU_DIMS_GRID | AU_DIMS_BLOCK */
+    unsigned file;            /* the file it was read from: an index into au_report.files (0 with one) */
     char device[AU_NAME_MAX]; /* device name, "" when unknown */
     int cc_major, cc_minor;   /* 0.0 when unknown */
     int sm_count;             /* 0 when unknown */
@@ -94,6 +99,13 @@ typedef struct au_launch {
 int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n, const au_thresholds *thr,
                             au_busy_mode busy);
 
+/* What the report shows (atomutil-profile --summary, --per-launch; docs/cli.md, "Summary"):
+ * AU_VIEW_AUTO is the per-kernel summary in the human table when the report has more than
+ * AU_SUMMARY_AUTO_LAUNCHES launches, else every launch; CSV and JSON show every launch. */
+typedef enum au_view { AU_VIEW_AUTO = 0, AU_VIEW_LAUNCHES, AU_VIEW_SUMMARY } au_view;
+#define AU_SUMMARY_AUTO_LAUNCHES 50
+#define AU_NAME_WIDTH_DEFAULT    32
+
 typedef struct au_report {
     au_launch *launches;
     size_t count, cap;
@@ -101,11 +113,18 @@ typedef struct au_report {
     const au_table *table; /* not owned */
     char family[AU_FAMILY_MAX];
     au_thresholds thr;
-    au_busy_mode busy; /* AU_BUSY_SATURATED after au_report_init */
+    au_busy_mode busy;   /* AU_BUSY_SATURATED after au_report_init */
+    au_view view;        /* AU_VIEW_AUTO after au_report_init */
+    char **files;        /* with several files (au_report_set_files): their names, in order, which each */
+    size_t nfiles;       /* launch's file indexes; NULL, 0 with one (source names it) */
+    unsigned name_width; /* the human tables' kernel column (AU_NAME_WIDTH_DEFAULT; 0: the widest name) */
 } au_report;
 
 void au_report_init(au_report *r);
 void au_report_free(au_report *r);
+/* The report reads several files (names[0..n), copied): launches say which by their index, the
+ * renderers add a file column and, in the summary, one block per file.  AU_OK or AU_E_NOMEM. */
+int au_report_set_files(au_report *r, const char *const *names, size_t n);
 /* Appends a zeroed launch; returns it or NULL on out-of-memory. */
 au_launch *au_report_add(au_report *r);
 /* Evaluates every launch with the table (SM count from the launch, else the table's metadata). */
@@ -113,6 +132,84 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
 
 typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
 int au_report_render(const au_report *r, au_format fmt, FILE *out);
+/* ---------------------------------------------------------------- kernels */
+
+/* One kernel of a report: its launches, grouped by short name (au_kernel_short_dup, as --compare
+ * groups them), summed. */
+typedef struct au_kernel_stat {
+    char *name;                                /* the short name: the key */
+    size_t first;                              /* index of its first launch in the report */
+    size_t launches, evaluated;                /* its launches; those with a verdict other than unknown */
+    size_t timed;                              /* its launches with a GPU time */
+    double time_ns;                            /* their GPU time (gpu__time_duration.sum), summed */
+    double jobs, cas_jobs, wavefronts;         /* raw counters of the evaluated launches, GPU-wide, summed */
+    double busy, active;                       /* busy and active cycles per SM of the evaluated launches, summed */
+    double util;                               /* busy / active: U weighted by each launch's active cycles; 0 without */
+    double util_min, util_max;                 /* the evaluated launches' smallest and largest U */
+    au_verdict verdict;                        /* of util; unknown when no launch was evaluated */
+    au_verdict worst, common;                  /* the launches' most severe verdict (atomic-bound, uncertain,
+                                   significant, not-limiting, unknown) and most frequent one (a tie:
+                                   the more severe) */
+    size_t verdicts[AU_VERDICT_UNCERTAIN + 1]; /* launches per verdict */
+    size_t nclass;
+    au_class_share cls[AU_MAX_CLASSES]; /* the evaluated launches' jobs by the table family they were
+                                           priced as (opcode classes, else the report's family),
+                                           largest first */
+    char classes[128];                  /* "add 98%, cas 2%" (shares of those jobs) */
+} au_kernel_stat;
+
+/* The kernels of a report and the measured GPU time. */
+typedef struct au_summary {
+    au_kernel_stat *k;
+    size_t n;          /* kernels, in the order of their first launch (au_summary_sort_by_time) */
+    size_t *of_launch; /* per launch of the report (nall of them): its kernel's index in k */
+    size_t nall;
+    size_t launches, timed;
+    double time_ns;                            /* the measured GPU time: of every launch with one */
+    double time_bound_ns, time_significant_ns; /* of the launches with verdict atomic-bound, significant */
+} au_summary;
+
+/* Groups r's launches into kernels.  AU_OK or AU_E_NOMEM. */
+int au_summary_make(const au_report *r, au_summary *s);
+/* The same for the launches of one file of r (au_launch.file == file); the others' of_launch is
+ * AU_NO_KERNEL. */
+int au_summary_make_file(const au_report *r, size_t file, au_summary *s);
+#define AU_NO_KERNEL ((size_t)-1)
+/* Kernels by GPU time, the largest first (ties: in the order of their first launch).  AU_OK or
+ * AU_E_NOMEM. */
+int au_summary_sort_by_time(au_summary *s);
+void au_summary_free(au_summary *s);
+
+/* The human tables' kernel names (docs/cli.md, "Names in the output"): full[0..n) are short names
+ * (not owned); each is shown by its function name (au_kernel_function) in width columns (0: as wide
+ * as the widest), numbered "[n]" where it is cut ('~') or where kernels of other short names share
+ * it, the numbers given in the order the cells are written. */
+typedef struct au_names {
+    size_t n, width;
+    const char *const *full;
+    const char **base; /* per name: its function name, len[k] bytes */
+    size_t *len;
+    unsigned char *need; /* numbered */
+    size_t *num;         /* its number, 0 before its first cell */
+    size_t *order;       /* the names numbered so far, next of them */
+    size_t next;
+    char *buf;
+    size_t bufsize;
+} au_names;
+int au_names_init(au_names *nm, const char *const *full, size_t n, size_t width);
+/* The cell of name k, as plain text, padded to the column's width when pad. */
+void au_names_put(au_names *nm, size_t k, int pad, FILE *out);
+/* After a table: "kernel names numbered above, in full:", one line per number (nothing without). */
+void au_names_notes(const au_names *nm, FILE *out);
+void au_names_free(au_names *nm);
+/* The function name inside kernel, as Nsight Compute's --kernel-name-base function prints it: the
+ * short name's last component, without namespaces, classes and template arguments
+ * ("void at::native::reduce_kernel<512, 1, ...>(...)" -> "reduce_kernel"; operator names keep
+ * their symbol, "operator<<").  Returns its length; *start: where it begins inside kernel. */
+size_t au_kernel_function(const char *kernel, const char **start);
+/* The short name inside kernel (au_kernel_short_dup without the copy): its length and start. */
+size_t au_kernel_short_span(const char *kernel, const char **start);
+
 /* Short kernel name for humans: drops the return type and the parameter list and truncates to
  * width columns with a trailing '~' (0: no limit but size), written as plain text (control
  * characters '?', ill-formed UTF-8 U+FFFD: au_fput_text).  Writes into buf. */
