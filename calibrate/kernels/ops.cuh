@@ -9,6 +9,28 @@
 #ifndef ATOMUTIL_CAL_OPS_CUH
 #define ATOMUTIL_CAL_OPS_CUH
 
+#include <cuda/atomic>
+#include <cuda_fp16.h>
+
+/* A pointer the compiler cannot trace to shared memory: an atomic through it is a generic ATOM.E.*,
+ * whose address the hardware resolves at run time, as in code that receives a pointer without its
+ * address space (a helper that takes a pointer, a pointer chosen at run time). */
+template <class T> __device__ __forceinline__ T *au_generic_ptr(T *p)
+{
+    asm("" : "+l"(p));
+    return p;
+}
+
+/* A block-scope atomic reference of libcu++ (cuda::atomic_ref), relaxed: the generic ATOM.E.* on
+ * whatever memory the word is in (docs/opcodes.md, "Generic atomics"). */
+typedef cuda::atomic_ref<unsigned, cuda::thread_scope_block> au_block_ref;
+
+/* The half2 operand whose bits are x's. */
+__device__ __forceinline__ __half2 au_half2_bits(unsigned x)
+{
+    return __halves2half2(__ushort_as_half((unsigned short)x), __ushort_as_half((unsigned short)(x >> 16)));
+}
+
 /* One job of an operation: job(p, x) issues the atomic on *p with operand x (the caller's
  * loop-invariant run-time value, or a constant) and returns what feeds the caller's checksum (0
  * where the result is unused, so that the compiler may emit the result-free form).  The fixed
@@ -35,6 +57,13 @@
     };
 namespace au_ops
 {
+/* compare-and-swap of x with x through the atomic reference: the word's old value */
+__device__ __forceinline__ unsigned gen_cas_job(unsigned *p, unsigned x)
+{
+    unsigned e = x;
+    au_block_ref(*p).compare_exchange_strong(e, x, cuda::memory_order_relaxed);
+    return e;
+}
 /* the families, by their registry names */
 AU_OP(add, unsigned, atomicAdd(p, x))                          /* ATOMS.ADD */
 AU_OP_UNUSED(popc_inc, unsigned, atomicAdd(p, x))              /* ATOMS.POPC.INC.32: x = 1, result unused */
@@ -59,6 +88,15 @@ AU_OP(max64, unsigned long long, atomicMax(p, x))         /* conditional CAS loo
 AU_OP_UNUSED(and64, unsigned long long, atomicAnd(p, ~x)) /* ATOMS.CAST.SPIN.64 loop */
 AU_OP_UNUSED(or64, unsigned long long, atomicOr(p, x))    /* ATOMS.CAST.SPIN.64 loop */
 AU_OP_UNUSED(xor64, unsigned long long, atomicXor(p, x))  /* ATOMS.CAST.SPIN.64 loop */
+/* generic atomics on shared memory (family generic: priced per wavefront, their instructions
+ * are not counted) */
+AU_OP(generic, unsigned, au_block_ref(*p).fetch_add(x, cuda::memory_order_relaxed)) /* ATOM.E.ADD */
+AU_OP(gen_max, unsigned, au_block_ref(*p).fetch_max(x, cuda::memory_order_relaxed)) /* ATOM.E.MAX */
+AU_OP(gen_cas, unsigned, gen_cas_job(p, x))                                         /* ATOM.E.CAS */
+AU_OP(gen_ptr_add, unsigned, atomicAdd(au_generic_ptr(p), x))                       /* ATOM.E.ADD */
+/* half2 atomicAdd through a generic pointer: the compiler branches on the address's space, to a
+ * CAS loop on shared memory (ATOMS.CAST.SPIN) or to the generic ATOM.E.ADD.F16x2 elsewhere */
+AU_OP_UNUSED(h2_add, __half2, atomicAdd(au_generic_ptr(p), x))
 } // namespace au_ops
 #undef AU_OP
 #undef AU_OP_UNUSED
@@ -110,6 +148,11 @@ __host__ __device__ __forceinline__ int au_word_of(int lane, int w, int W, int B
     X(add64, cast_spin64, unsigned long long, v)                     \
     X(and64, and64, unsigned long long, v)                           \
     X(or64, or64, unsigned long long, v)                             \
-    X(xor64, xor64, unsigned long long, v)
+    X(xor64, xor64, unsigned long long, v)                           \
+    X(gen_add, generic, unsigned, v)                                 \
+    X(gen_max, gen_max, unsigned, v)                                 \
+    X(gen_cas, gen_cas, unsigned, v)                                 \
+    X(gen_ptr_add, gen_ptr_add, unsigned, v)                         \
+    X(gen_h2_add, h2_add, unsigned, au_half2_bits(v))
 
 #endif

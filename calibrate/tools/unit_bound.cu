@@ -8,8 +8,9 @@
  * SMs is printed.  The independent check of atomutil-calibrate's saturated costs
  * (tests/model/test_family_costs.c reads the results committed in docs/results).
  *
- * One job is one source-level operation; for the CAS loops (float and 64-bit atomicAdd, 64-bit
- * And/Or/Xor/Min/Max) it includes the loop's retries.
+ * One job is one source-level operation; for the CAS loops (float, half2 and 64-bit atomicAdd,
+ * 64-bit And/Or/Xor/Min/Max) it includes the loop's retries.  The generic cases (gen_*, and the
+ * family generic) issue generic atomics (ATOM.E.*) on the same shared words.
  *
  * Lane patterns: lane l of a warp uses word l % W of W words, laid out B per row of 128 bytes
  * (B = banks for 32-bit words, bank pairs for 64-bit): B = W puts the words in distinct banks,
@@ -100,7 +101,7 @@ template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
 }
 
 /* the registry's kinds (as in atomutil/model.h, which this standalone tool does not include) */
-enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP };
+enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP, AU_KIND_DSMEM, AU_KIND_GENERIC };
 /* The families of the registry (model/include/atomutil/families.def): their opcode, operand width
  * and whether they are CAS loops come from it. */
 static const struct {
@@ -156,6 +157,13 @@ static const struct {
     {"and64", "ATOMS.CAST.SPIN.64", ub_kernel<op_and64>, 64, 1},
     {"or64", "ATOMS.CAST.SPIN.64", ub_kernel<op_or64>, 64, 1},
     {"xor64", "ATOMS.CAST.SPIN.64", ub_kernel<op_xor64>, 64, 1},
+    /* generic atomics on shared memory (family generic prices them per wavefront), and a half2
+     * add whose generic form the compiler pairs with a CAS loop for shared memory */
+    FAMILY(generic, op_gen_add),
+    {"gen_max", "ATOM.E.MAX", ub_kernel<op_gen_max>, 32, 0},
+    {"gen_cas", "ATOM.E.CAS", ub_kernel<op_gen_cas>, 32, 0},
+    {"gen_ptr_add", "ATOM.E.ADD", ub_kernel<op_gen_ptr_add>, 32, 0},
+    {"gen_h2_add", "ATOMS.CAST.SPIN (and ATOM.E.ADD.F16x2)", ub_kernel<op_gen_h2_add>, 32, 1},
 };
 #define NOPS (int)(sizeof ops / sizeof ops[0])
 

@@ -21,7 +21,8 @@
  * atomics-only kernel once, and writes the list of those launches in order, for joining with
  * atomutil-profile's or ncu's per-launch rows (scripts/validate.py).
  *
- * Class "family" (issue 11): every table family, 20 operations (32- and 64-bit) x 3 lane patterns
+ * Class "family" (issues 11, 21): every table family, 25 operations (32- and 64-bit; generic atomics
+ * on shared memory: atomic_ref and generic pointers, issue 21) x 3 lane patterns
  * x 4 work levels, each kernel running calibrate/tools/unit_bound.cu's cases (the reference cases
  * of calibrate/kernels/ops.cuh, the home of the atomic operations this program issues: loop-invariant
  * operand, result folded into a checksum with XOR, unrolled) and their lane pattern (au_word_of: lane
@@ -359,6 +360,11 @@ VKF(cast_spin64, op_add64)
 VKF(and64, op_and64)
 VKF(or64, op_or64)
 VKF(xor64, op_xor64)
+VKF(generic, op_gen_add)
+VKF(gen_max, op_gen_max)
+VKF(gen_cas, op_gen_cas)
+VKF(gen_ptr_add, op_gen_ptr_add)
+VKF(gen_h2_add, op_gen_h2_add)
 
 /* ------------------------------------------------------------------ the dsmem class
  * Lane patterns of a job (warp w < 32, lane l), words of the target block's first DSWORDS:
@@ -522,7 +528,8 @@ enum {
     FV_FADD,
     FV_MIN64,
     FV_MAX64,
-    FV_ADD64
+    FV_ADD64,
+    FV_H2ADD
 };
 
 /* The family class's operations: unit_bound's op names, the table family atomutil prices them
@@ -664,6 +671,72 @@ static const fam_op fops[] = {
      K0,
      I64(0xA5A500005A5A),
      {6.0, 185, 140}},
+    /* generic atomics on shared memory (docs/opcodes.md, "Generic atomics"): the family generic's
+     * operation (cuda::atomic_ref, fetch_add), fetch_max and compare_exchange through the same
+     * reference, and atomicAdd through a pointer the compiler cannot trace to shared memory; their
+     * saturated costs are assumed those of the ATOMS forms (they only size the points) */
+    {"generic",
+     "generic",
+     "ATOM.E.ADD (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_ADD,
+     vk_generic_full,
+     vk_generic_atom,
+     0,
+     1,
+     {1.0, 32, 32}},
+    {"gen_max",
+     "generic",
+     "ATOM.E.MAX (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_MAX,
+     vk_gen_max_full,
+     vk_gen_max_atom,
+     7,
+     K0,
+     {1.0, 32, 32}},
+    {"gen_cas",
+     "generic",
+     "ATOM.E.CAS (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_CAS,
+     vk_gen_cas_full,
+     vk_gen_cas_atom,
+     K0,
+     K0,
+     {2.0, 64, 64}},
+    {"gen_ptr_add",
+     "generic",
+     "ATOM.E.ADD (generic pointer)",
+     32,
+     0,
+     -1,
+     FV_ADD,
+     vk_gen_ptr_add_full,
+     vk_gen_ptr_add_atom,
+     0,
+     1,
+     {1.0, 32, 32}},
+    /* half2 atomicAdd of (1, 1) through a generic pointer: on shared memory the compiler's CAS loop
+     * (family cast_spin by its opcode; the ATOM.E.ADD.F16x2 beside it serves other memory) */
+    {"gen_h2_add",
+     "cast_spin",
+     "ATOMS.CAST.SPIN (+ ATOM.E.ADD.F16x2)",
+     32,
+     1,
+     -1,
+     FV_H2ADD,
+     vk_gen_h2_add_full,
+     vk_gen_h2_add_atom,
+     0,
+     0x3C003C00u,
+     {3.0, 186, 96}},
 };
 #define NFOPS (int)(sizeof fops / sizeof fops[0])
 
@@ -1048,6 +1121,29 @@ static double expected_sum(const point *p, int warps, unsigned iters)
     }
 }
 
+/* IEEE half bits of the integer k, 0 <= k <= 2048 (exact). */
+static unsigned half_bits(unsigned long long k)
+{
+    if (k == 0)
+        return 0;
+    int e = 0;
+    while ((k >> (e + 1)) != 0)
+        ++e;
+    const unsigned mant = e <= 10 ? (unsigned)(k << (10 - e)) & 0x3FFu : (unsigned)(k >> (e - 10)) & 0x3FFu;
+    return (unsigned)(e + 15) << 10 | mant;
+}
+
+/* A half2 word of zeros after n adds of (1, 1): each half counts exactly up to 2048, where adding
+ * 1 rounds back to 2048 (the tie goes to the even 2048) whatever the order; other starts or
+ * operands cannot be known exactly here (*ok = 0). */
+static unsigned long long h2_final(unsigned long long I, unsigned long long v, unsigned long long n, int *ok)
+{
+    if (I != 0 || v != 0x3C003C00u)
+        *ok = 0;
+    const unsigned h = half_bits(n < 2048 ? n : 2048);
+    return (unsigned long long)h << 16 | h;
+}
+
 /* Final value of a family word hit by n jobs of operation o, or 0 with *ok = 0 where it cannot be
  * known exactly (never with this suite's sizes). */
 static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsigned iters, int *ok)
@@ -1098,6 +1194,7 @@ static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsig
         break;
     }
     case FV_ADD64: x = I + n * v; break;
+    case FV_H2ADD: x = h2_final(I, v, n, ok); break;
     default: *ok = 0;
     }
     return x & mask;
