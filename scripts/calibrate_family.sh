@@ -15,6 +15,8 @@
 #   table.csv, calibrate.log            BASE_TABLE with FAMILIES measured now (--merge): the file to
 #                                       commit in BASE_TABLE's place
 #   family_costs.txt                    S(n_max, a, 0) and S/a per pass for FAMILIES and add
+#   sass_check.csv, calibrate.sass      the calibration kernels' code checked (analyze.py sass; the
+#                                       rows of FAMILIES matter, the others were checked before)
 #   unit_bound.csv, vtime.csv           the unit's rate and the ground truth of the selected points
 #   vop.counters.csv, vop.cubins/, vop.csv, vop_points.csv   the same points profiled live
 #   validation_tables.md, validation_points.csv, validate.log   scripts/validate.py with table.csv
@@ -63,6 +65,11 @@ B=$build/bin
 # 1. the families into a copy of the table (the base is only read)
 run calibrate 120 "$B/atomutil-calibrate" --families "$fams" --merge "$base" -o "$out/table.csv" \
     > "$out/calibrate.log" 2>&1
+# the calibration kernels' code: each family's own opcode, nothing queued before its first job,
+# instructions per job (calibrate/tools/analyze.py sass; docs/calibration.md, "Checks on the GPU")
+command -v cuobjdump > /dev/null || PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
+run sass-check 60 bash -c "cuobjdump -sass '$B/atomutil-calibrate' > '$out/calibrate.sass' &&
+    python3 '$here/calibrate/tools/analyze.py' sass '$out/calibrate.sass' > '$out/sass_check.csv'"
 # the saturated cost per pass: flat in a means every wavefront costs the same
 run costs 30 python3 - "$out/table.csv" "$fams,add" > "$out/family_costs.txt" << 'EOF'
 import csv, sys
@@ -94,7 +101,6 @@ fi
 
 # 3. the opcodes the kernels compile to on this architecture (for tests/chips: chips.arch_opcodes)
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '. ')
-command -v nvdisasm > /dev/null || PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
 run opcodes 240 "$here/scripts/arch_opcodes.sh" "$out/opcodes" "$arch" > "$out/opcodes.log" 2>&1
 grep -h 'ATOM\.E\.' "$out/opcodes/sm_$arch.atomics" 2> /dev/null | sort -k3 | head -60
 
