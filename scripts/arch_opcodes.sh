@@ -24,7 +24,7 @@ one() { # one ARCH FILE
     local a=$1 f=$2 b
     b=$(basename "$f" .cu)
     mkdir -p "$work/$a"
-    if ! nvcc -cubin -arch=sm_"$a" -O3 -std=c++17 -I "$src/calibrate" -I "$src/examples/common" \
+    if ! nvcc -cubin -arch=sm_"$a" -O3 -std=c++17 -I "$src/calibrate" -I "$src/model/include" -I "$src/examples/common" \
         -o "$work/$a/$b.cubin" "$f" >"$work/$a/$b.log" 2>&1; then
         echo "sm_$a $b: does not compile: $(grep -m1 -i error "$work/$a/$b.log")" >>"$out/compile.log"
         return

@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_add {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned)
-    {
-        return atomicAdd(p, 1u);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(add, au_op_add)
+AU_CAL_DEFINE_FAMILY(add, 1u)

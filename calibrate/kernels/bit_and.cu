@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_bit_and {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicAnd(p, ~v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(bit_and, au_op_bit_and)
+AU_CAL_DEFINE_FAMILY(bit_and, v)

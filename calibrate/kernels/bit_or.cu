@@ -4,13 +4,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_bit_or {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicOr(p, v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(bit_or, au_op_bit_or)
+AU_CAL_DEFINE_FAMILY(bit_or, v)

@@ -4,13 +4,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_bit_xor {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicXor(p, v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(bit_xor, au_op_bit_xor)
+AU_CAL_DEFINE_FAMILY(bit_xor, v)

@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_cas {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicCAS(p, v - 1u, v - 1u);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(cas, au_op_cas)
+AU_CAL_DEFINE_FAMILY(cas, v - 1u)

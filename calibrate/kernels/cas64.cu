@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_cas64 {
-    typedef unsigned long long T;
-    AU_CAL_REGION64
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return (unsigned)atomicCAS(p, (T)(v - 1u), (T)(v - 1u));
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(cas64, au_op_cas64)
+AU_CAL_DEFINE_FAMILY(cas64, (T)(v - 1u))

@@ -5,14 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_cast_spin64 {
-    typedef unsigned long long T;
-    AU_CAL_REGION64
-    static __device__ __forceinline__ unsigned job(T *p, unsigned)
-    {
-        atomicAdd(p, 1ull);
-        return 0u;
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(cast_spin64, au_op_cast_spin64)
+AU_CAL_DEFINE_FAMILY(cast_spin64, 1ull)

@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_dec {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicDec(p, v | 0x80000000u);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(dec, au_op_dec)
+AU_CAL_DEFINE_FAMILY(dec, v)

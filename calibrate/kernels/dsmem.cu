@@ -10,7 +10,9 @@
  * (cluster) families".
  */
 #include "clock.cuh"
+#include "cluster_launch.cuh"
 #include "launch.h"
+#include "ops.cuh"
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -53,7 +55,7 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
          * flight, as the ATOMS harness does */
 #pragma unroll 8
         for (int i = 0; i < k; ++i)
-            acc += atomicAdd(p, 1u);
+            acc += au_ops::add::job(p, 1u);
         if (acc == g.guard) /* runtime-false: keeps every job alive, and needs every result */
             g.sink[tid] = acc;
         __syncthreads();
@@ -72,17 +74,8 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
 static cudaLaunchConfig_t au_dsmem_config(int cluster, int clusters, int block_threads, int smem_bytes,
                                           cudaLaunchAttribute *attr)
 {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)(cluster * clusters));
-    cfg.blockDim = dim3((unsigned)block_threads);
-    cfg.dynamicSmemBytes = (size_t)smem_bytes;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = (unsigned)cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
+    return au_cluster_config((unsigned)(cluster * clusters), (unsigned)block_threads, (size_t)smem_bytes,
+                             (unsigned)cluster, attr);
 }
 
 extern "C" int au_cal_dsmem_setup(int smem_bytes)

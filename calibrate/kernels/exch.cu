@@ -4,13 +4,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_exch {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicExch(p, v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(exch, au_op_exch)
+AU_CAL_DEFINE_FAMILY(exch, v)

@@ -2,7 +2,7 @@
  * harness.cuh - the measurement harness every calibration kernel shares: two co-resident blocks
  * per SM pair up by %smid, walk their SM's list of work items, release all warps of an item at one
  * clock64 instant, let n warps issue k shared atomics each, and report first start and last end.
- * A family's kernel file only defines its operation (an "op" struct) and instantiates
+ * A family's kernel file only names the operand of its operation (au_ops::<family>, ops.cuh) in
  * AU_CAL_DEFINE_FAMILY.  Why it is built this way: docs/calibration.md, "The harness".
  */
 #ifndef ATOMUTIL_CAL_HARNESS_CUH
@@ -10,6 +10,7 @@
 
 #include "clock.cuh"
 #include "launch.h"
+#include "ops.cuh"
 
 #include <cuda_runtime.h>
 
@@ -251,7 +252,7 @@ struct au_op_cas_mix {
     typedef unsigned T;
     static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
-        return atomicCAS(p, v - 1u, v - 1u);
+        return au_ops::cas::job(p, v - 1u);
     }
 };
 
@@ -385,30 +386,40 @@ __global__ void __launch_bounds__(AU_CAL_MAX_THREADS, AU_CAL_BLOCKS_PER_SM) au_c
     }
 }
 
-/* Instantiates one family: its kernel au_cal_kernel<Op>, launcher and occupancy query. */
-#define AU_CAL_DEFINE_FAMILY(name, Op)                                                                                 \
-    extern "C" int au_cal_launch_##name(const au_cal_args *args, int block_threads)                                    \
-    {                                                                                                                  \
-        au_cal_args a = *args;                                                                                         \
-        void *params[] = {&a};                                                                                         \
-        return (int)cudaLaunchCooperativeKernel((const void *)au_cal_kernel<Op>, dim3(AU_CAL_BLOCKS_PER_SM * a.nsm),   \
-                                                dim3(block_threads), params, 0, 0);                                    \
-    }                                                                                                                  \
-    extern "C" int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm)                                      \
-    {                                                                                                                  \
-        return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, au_cal_kernel<Op>, block_threads, 0); \
-    }
+/* The words of an operation on T: the 32-bit or the 64-bit region. */
+template <class T> __device__ __forceinline__ T *au_cal_region(unsigned *s32, unsigned long long *s64)
+{
+    return sizeof(T) == 8 ? reinterpret_cast<T *>(s64) : reinterpret_cast<T *>(s32);
+}
 
-/* Region helpers for op structs. */
-#define AU_CAL_REGION32                                                              \
-    static __device__ __forceinline__ T *region(unsigned *s32, unsigned long long *) \
-    {                                                                                \
-        return reinterpret_cast<T *>(s32);                                           \
-    }
-#define AU_CAL_REGION64                                                              \
-    static __device__ __forceinline__ T *region(unsigned *, unsigned long long *s64) \
-    {                                                                                \
-        return s64;                                                                  \
+/* Instantiates one family: its op struct au_op_<name> (au_ops::<name> with the operand x, an
+ * expression of the run-time value v = 1, or a constant), its kernel au_cal_kernel<au_op_<name>>,
+ * launcher and occupancy query. */
+#define AU_CAL_DEFINE_FAMILY(name, x)                                                                               \
+    struct au_op_##name {                                                                                           \
+        typedef au_ops::name::T T;                                                                                  \
+        static __device__ __forceinline__ T *region(unsigned *s32, unsigned long long *s64)                         \
+        {                                                                                                           \
+            return au_cal_region<T>(s32, s64);                                                                      \
+        }                                                                                                           \
+        static __device__ __forceinline__ unsigned job(T *p, unsigned v)                                            \
+        {                                                                                                           \
+            (void)v;                                                                                                \
+            return (unsigned)au_ops::name::job(p, x);                                                               \
+        }                                                                                                           \
+    };                                                                                                              \
+    extern "C" int au_cal_launch_##name(const au_cal_args *args, int block_threads)                                 \
+    {                                                                                                               \
+        au_cal_args a = *args;                                                                                      \
+        void *params[] = {&a};                                                                                      \
+        return (int)cudaLaunchCooperativeKernel((const void *)au_cal_kernel<au_op_##name>,                          \
+                                                dim3(AU_CAL_BLOCKS_PER_SM * a.nsm), dim3(block_threads), params, 0, \
+                                                0);                                                                 \
+    }                                                                                                               \
+    extern "C" int au_cal_occupancy_##name(int block_threads, int *blocks_per_sm)                                   \
+    {                                                                                                               \
+        return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, au_cal_kernel<au_op_##name>,       \
+                                                                  block_threads, 0);                                \
     }
 
 #endif

@@ -5,13 +5,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_max {
-    typedef unsigned T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return atomicMax(p, v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(max, au_op_max)
+AU_CAL_DEFINE_FAMILY(max, v)

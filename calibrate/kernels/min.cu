@@ -4,13 +4,4 @@
  */
 #include "harness.cuh"
 
-struct au_op_min {
-    typedef int T;
-    AU_CAL_REGION32
-    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
-    {
-        return (unsigned)atomicMin(p, -(int)v);
-    }
-};
-
-AU_CAL_DEFINE_FAMILY(min, au_op_min)
+AU_CAL_DEFINE_FAMILY(min, -(int)v)

@@ -88,7 +88,7 @@ def start_paths(code):
     bars = [i for i, ins in enumerate(code) if ins.startswith("BAR.SYNC")] + [len(code)]
     for b, nxt in zip(bars, bars[1:]):
         seg = code[b + 1:nxt]
-        first = next((i for i, ins in enumerate(seg) if ins.startswith("ATOMS")), None)
+        first = next((i for i, ins in enumerate(seg) if re.match(r"ATOMS?\.", ins)), None)
         if first is not None:
             out += [QUEUED.search(ins).group(0).strip() for ins in seg[:first] if QUEUED.search(ins)]
     return out
@@ -120,6 +120,8 @@ def cmd_sass(path):
     """cuobjdump prints 'Function : <mangled>' then the SASS; kernels are au_cal_kernel<au_op_X>
     and, for every dsmem family, au_cal_dsmem_kernel."""
     found, code, cur = {}, {}, None
+    # kernels whose jobs are generic atomics (ATOM.E.*): the dsmem kernel and the generic family's
+    generic = {n for n, sass in families_def() if sass.startswith("ATOM.")} | {DSMEM_KERNEL}
     with open(path) as f:
         for line in f:
             m = re.search(r"Function : (\S+)", line)
@@ -133,8 +135,8 @@ def cmd_sass(path):
             ins = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([^;]+);", line)
             if cur and ins:
                 code[cur].append((int(ins.group(1), 16), ins.group(2).strip()))
-                # shared atomics; in the dsmem kernel the generic ATOM too
-                for op in re.findall(r"\b(ATOMS?\.[A-Z0-9.]+)" if cur == DSMEM_KERNEL
+                # shared atomics; in the kernels of generic atomics the generic ATOM too
+                for op in re.findall(r"\b(ATOMS?\.[A-Z0-9.]+)" if cur in generic
                                      else r"\b(ATOMS\.[A-Z0-9.]+)", line):
                     found[cur][op] = found[cur].get(op, 0) + 1
     bad = 0

@@ -8,19 +8,23 @@
  * SMs is printed.  The independent check of atomutil-calibrate's saturated costs
  * (tests/model/test_family_costs.c reads the results committed in docs/results).
  *
- * One job is one source-level operation; for the CAS loops (float and 64-bit atomicAdd, 64-bit
- * And/Or/Xor/Min/Max) it includes the loop's retries.
+ * One job is one source-level operation; for the CAS loops (float, half2 and 64-bit atomicAdd,
+ * 64-bit And/Or/Xor/Min/Max) it includes the loop's retries.  The generic cases (gen_*, and the
+ * family generic) issue generic atomics (ATOM.E.*) on the same shared words.
  *
  * Lane patterns: lane l of a warp uses word l % W of W words, laid out B per row of 128 bytes
  * (B = banks for 32-bit words, bank pairs for 64-bit): B = W puts the words in distinct banks,
  * B = 1 puts all W words in one bank.  Every warp owns its words unless --shared (then all warps
  * of a block use warp 0's words: CAS loops contend across warps, as in a histogram of constant
- * data).
+ * data).  The operations, the cases and the lane pattern are calibrate/kernels/ops.cuh's, which
+ * the calibration kernels and the validation workloads share.
  *
  * usage: unit_bound [--list] [--filter TEXT] [--jobs K] [--reps N]
  * Output: CSV on stdout (one row per case), progress on stderr.  A standalone tool: it links
  * nothing of atomutil.
  */
+#include "../kernels/ops.cuh"
+
 #include <cuda_runtime.h>
 
 #include <getopt.h>
@@ -51,55 +55,11 @@ struct Args {
     int iters;        /* loop iterations; jobs per warp = iters * UNROLL */
 };
 
-/* Word of lane `lane` of warp `w` (see the header); P = slots per row. */
-__device__ __forceinline__ int word_of(int lane, int w, int W, int B, int P)
-{
-    const int k = lane % W;
-    const int rows = (W + B - 1) / B;
-    const int grp = (w * B) / P;
-    return (k / B + rows * grp) * P + (k % B + w * B) % P;
-}
-
-/* One job: the operation on *p with the loop-invariant operand v; returns what feeds the
- * checksum (0 where the result is unused). */
-#define OP32(name, expr)                                                      \
-    struct name {                                                             \
-        typedef unsigned T;                                                   \
-        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) \
-        {                                                                     \
-            return expr;                                                      \
-        }                                                                     \
-    };
-#define OP64(name, expr)                                                                \
-    struct name {                                                                       \
-        typedef unsigned long long T;                                                   \
-        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) \
-        {                                                                               \
-            return expr;                                                                \
-        }                                                                               \
-    };
-OP32(op_add, atomicAdd(p, v))
-OP32(op_popc_inc, (atomicAdd(p, 1u), 0u))
-OP32(op_cas, atomicCAS(p, v, v))
-OP32(op_exch, atomicExch(p, v))
-OP32(op_min, (unsigned)atomicMin((int *)p, (int)v))
-OP32(op_max, atomicMax(p, v))
-OP32(op_and, atomicAnd(p, ~v))
-OP32(op_or, atomicOr(p, v))
-OP32(op_xor, atomicXor(p, v))
-OP32(op_inc, atomicInc(p, v | 0x80000000u))
-OP32(op_dec, atomicDec(p, v | 0x80000000u))
-OP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u))
-OP64(op_cas64, atomicCAS(p, v, v))
-OP64(op_exch64, atomicExch(p, v))
-/* sm_90 has no 64-bit shared min/max: the compiler loads the word and runs a CAS loop only where
- * the value must change, so the operand falls (min) or rises (max) with the job index k */
-OP64(op_min64, (unsigned long long)atomicMin((long long *)p, (long long)v - (long long)k))
-OP64(op_max64, atomicMax(p, v + k))
-OP64(op_add64, (atomicAdd(p, v), 0ull))
-OP64(op_and64, (atomicAnd(p, ~v), 0ull))
-OP64(op_or64, (atomicOr(p, v), 0ull))
-OP64(op_xor64, (atomicXor(p, v), 0ull))
+/* One job of each case: the operation on *p with the loop-invariant operand v (ops.cuh); returns
+ * what feeds the checksum (0 where the result is unused). */
+#define UB_CASE(name, op, W, x) AU_CASE(op_##name, op, W, x)
+AU_REFERENCE_CASES(UB_CASE)
+#undef UB_CASE
 
 template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
 {
@@ -109,7 +69,7 @@ template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
     for (int i = tid; i < WORDS; i += blockDim.x)
         sh[i] = (T)g.v; /* CAS(v, v) then succeeds */
     const int P = sizeof(T) == 8 ? 16 : 32;
-    T *p = sh + word_of(lane, g.shared ? 0 : warp, g.W, g.B, P);
+    T *p = sh + au_word_of(lane, g.shared ? 0 : warp, g.W, g.B, P);
     /* the operand: loop-invariant, unknown to the compiler; inc/dec/and fold their constants
      * into it once, outside the loop */
     const T v = (T)g.v;
@@ -141,7 +101,7 @@ template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
 }
 
 /* the registry's kinds (as in atomutil/model.h, which this standalone tool does not include) */
-enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP };
+enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP, AU_KIND_DSMEM, AU_KIND_GENERIC };
 /* The families of the registry (model/include/atomutil/families.def): their opcode, operand width
  * and whether they are CAS loops come from it. */
 static const struct {
@@ -197,6 +157,13 @@ static const struct {
     {"and64", "ATOMS.CAST.SPIN.64", ub_kernel<op_and64>, 64, 1},
     {"or64", "ATOMS.CAST.SPIN.64", ub_kernel<op_or64>, 64, 1},
     {"xor64", "ATOMS.CAST.SPIN.64", ub_kernel<op_xor64>, 64, 1},
+    /* generic atomics on shared memory (family generic prices them per wavefront), and a half2
+     * add whose generic form the compiler pairs with a CAS loop for shared memory */
+    FAMILY(generic, op_gen_add),
+    {"gen_max", "ATOM.E.MAX", ub_kernel<op_gen_max>, 32, 0},
+    {"gen_cas", "ATOM.E.CAS", ub_kernel<op_gen_cas>, 32, 0},
+    {"gen_ptr_add", "ATOM.E.ADD", ub_kernel<op_gen_ptr_add>, 32, 0},
+    {"gen_h2_add", "ATOMS.CAST.SPIN (and ATOM.E.ADD.F16x2)", ub_kernel<op_gen_h2_add>, 32, 1},
 };
 #define NOPS (int)(sizeof ops / sizeof ops[0])
 

@@ -21,9 +21,11 @@
  * atomics-only kernel once, and writes the list of those launches in order, for joining with
  * atomutil-profile's or ncu's per-launch rows (scripts/validate.py).
  *
- * Class "family" (issue 11): every table family, 20 operations (32- and 64-bit) x 3 lane patterns
- * x 4 work levels, each kernel mirroring calibrate/tools/unit_bound.cu's op structs (loop-invariant
- * operand, result folded into a checksum with XOR, unrolled) and its lane patterns (word_of: lane
+ * Class "family" (issues 11, 21): every table family, 25 operations (32- and 64-bit; generic atomics
+ * on shared memory: atomic_ref and generic pointers, issue 21) x 3 lane patterns
+ * x 4 work levels, each kernel running calibrate/tools/unit_bound.cu's cases (the reference cases
+ * of calibrate/kernels/ops.cuh, the home of the atomic operations this program issues: loop-invariant
+ * operand, result folded into a checksum with XOR, unrolled) and their lane pattern (au_word_of: lane
  * l uses word l % W of W words laid B per 128-byte row, every warp its own words), 2 blocks x 32
  * warps per SM, so that the atomics-only launch is the unit_bound case named in column ub_case.
  *
@@ -51,6 +53,9 @@
  * u_true of every class.
  * A profiling target: it links nothing of atomutil.
  */
+#include "../../calibrate/kernels/cluster_launch.cuh"
+#include "../../calibrate/kernels/ops.cuh"
+
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -72,7 +77,7 @@
 
 enum { OP_ADD, OP_POPC, OP_MIX, OP_CAS64, OP_FADD, OP_IADD64, NOPS };
 enum { J_ADD, J_POPC, J_CAS, J_CAS64, J_FADD, J_IADD64 };
-/* d lanes per bank on distinct words | all lanes on one word | unit_bound's word_of(W, B) */
+/* d lanes per bank on distinct words | all lanes on one word | ops.cuh's au_word_of(W, B) */
 enum { PAT_BANK, PAT_ADDR, PAT_WORDS };
 
 #define SHWORDS  2048 /* 8 KB per block: two regions of 1024 words, or 1024 64-bit words */
@@ -98,16 +103,6 @@ struct VParams {
     unsigned *ressum;               /* dsmem kernels: per block, the sum (mod 2^32) of its lanes' results */
     int shift;                      /* dsmem kernels: target rank = (own rank + shift) % cluster size */
 };
-
-/* unit_bound.cu's lane pattern: lane `lane` of warp `w` uses word lane % W of W words laid out B
- * per row of P slots (32 banks, or 16 bank pairs for 64-bit words); every warp owns its words. */
-__host__ __device__ __forceinline__ int word_of(int lane, int w, int W, int B, int P)
-{
-    const int k = lane % W;
-    const int rows = (W + B - 1) / B;
-    const int grp = (w * B) / P;
-    return (k / B + rows * grp) * P + (k % B + w * B) % P;
-}
 
 /* Word of this lane: d lanes on distinct words of one bank (nb banks of the operand width), so a
  * job takes d passes; or every lane on word 0. 64-bit words with d = 1 need 32 bank pairs of which
@@ -141,17 +136,17 @@ __device__ __forceinline__ void job_loop(const VParams &p, void *word, unsigned 
                     acc += p.buf[(gidx + ((i + u) * (unsigned)p.G + (unsigned)g) * nthr) & p.mask];
             }
             if (JOB == J_ADD)
-                acc ^= atomicAdd(w32, 1u); /* result used: ATOMS.ADD */
+                acc ^= au_ops::add::job(w32, 1u); /* result used: ATOMS.ADD */
             else if (JOB == J_POPC)
-                atomicAdd(w32, 1u); /* result unused: ATOMS.POPC.INC */
+                au_ops::popc_inc::job(w32, 1u); /* result unused: ATOMS.POPC.INC */
             else if (JOB == J_CAS)
-                acc ^= atomicCAS(w32, K0, K0);
+                acc ^= au_ops::cas::job(w32, K0);
             else if (JOB == J_CAS64)
-                acc64 ^= atomicCAS(w64, (unsigned long long)K0, (unsigned long long)K0);
+                acc64 ^= au_ops::cas64::job(w64, (unsigned long long)K0);
             else if (JOB == J_FADD)
-                atomicAdd(wf, 1.0f); /* CAS loop: ATOMS.CAST.SPIN */
+                au_ops::cast_spin::job(wf, 1.0f); /* CAS loop: ATOMS.CAST.SPIN */
             else
-                atomicAdd(w64, 1ull); /* CAS loop: ATOMS.CAST.SPIN.64 */
+                au_ops::cast_spin64::job(w64, 1ull); /* CAS loop: ATOMS.CAST.SPIN.64 */
         }
     }
 }
@@ -204,7 +199,7 @@ template <int OP, bool WORK> __device__ __forceinline__ void vk_body(const VPara
 
     unsigned w;
     if (p.pattern == PAT_WORDS) /* the family class (add, cas64): unit_bound's patterns */
-        w = (unsigned)word_of((int)lane, (int)warp, p.W, p.B, wide ? 16 : 32);
+        w = (unsigned)au_word_of((int)lane, (int)warp, p.W, p.B, wide ? 16 : 32);
     else
         w = lane_word(p.pattern, p.d, wide ? 16u : 32u, lane);
     /* CAS loops: each warp gets words of its own, so warps never make each other retry */
@@ -284,48 +279,15 @@ VK(vk_iadd64_full, OP_IADD64, true)
 VK(vk_iadd64_atom, OP_IADD64, false)
 
 /* ------------------------------------------------------------------ the family class
- * One job per operation, as calibrate/tools/unit_bound.cu defines them: the operation on *p with
- * the loop-invariant operand v (min64 and max64 also use the job index k) (a kernel parameter, unknown to the compiler, so that no operation
- * is an identity it could turn into a load); returns what feeds the checksum (0 where the result
- * is unused: POPC.INC and the CAS loops).  add and cas64 use the kernels above (vk_add_*,
- * vk_cas64_*: the same ATOMS.ADD / ATOMS.CAS.64 with pattern PAT_WORDS). */
-#define FOP32(name, expr)                                                     \
-    struct name {                                                             \
-        typedef unsigned T;                                                   \
-        static __device__ __forceinline__ unsigned job(T *p, T v, unsigned k) \
-        {                                                                     \
-            return expr;                                                      \
-        }                                                                     \
-    };
-#define FOP64(name, expr)                                                               \
-    struct name {                                                                       \
-        typedef unsigned long long T;                                                   \
-        static __device__ __forceinline__ unsigned long long job(T *p, T v, unsigned k) \
-        {                                                                               \
-            return expr;                                                                \
-        }                                                                               \
-    };
-FOP32(op_popc_inc, (atomicAdd(p, 1u), 0u))            /* ATOMS.POPC.INC.32 */
-FOP32(op_cas, atomicCAS(p, v, v))                     /* ATOMS.CAS */
-FOP32(op_exch, atomicExch(p, v))                      /* ATOMS.EXCH */
-FOP32(op_min, (unsigned)atomicMin((int *)p, (int)v))  /* ATOMS.MIN.S32 */
-FOP32(op_max, atomicMax(p, v))                        /* ATOMS.MAX */
-FOP32(op_and, atomicAnd(p, ~v))                       /* ATOMS.AND */
-FOP32(op_or, atomicOr(p, v))                          /* ATOMS.OR */
-FOP32(op_xor, atomicXor(p, v))                        /* ATOMS.XOR */
-FOP32(op_inc, atomicInc(p, v | 0x80000000u))          /* ATOMS.INC */
-FOP32(op_dec, atomicDec(p, v | 0x80000000u))          /* ATOMS.DEC */
-FOP32(op_fadd, (atomicAdd((float *)p, (float)v), 0u)) /* ATOMS.CAST.SPIN loop */
-FOP64(op_exch64, atomicExch(p, v))                    /* ATOMS.EXCH.64 */
-/* 64-bit min and max: sm_90 has no such shared atomic; the compiler loads the word and runs a
- * CAS loop only where the value must change, so their operand falls (min) or rises (max) with
- * the job index k: every job changes the word once */
-FOP64(op_min64, (unsigned long long)atomicMin((long long *)p, (long long)v - (long long)k))
-FOP64(op_max64, atomicMax(p, v + k))
-FOP64(op_add64, (atomicAdd(p, v), 0ull))  /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_and64, (atomicAnd(p, ~v), 0ull)) /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_or64, (atomicOr(p, v), 0ull))    /* ATOMS.CAST.SPIN.64 loop */
-FOP64(op_xor64, (atomicXor(p, v), 0ull))  /* ATOMS.CAST.SPIN.64 loop */
+ * One job per operation, unit_bound's cases (calibrate/kernels/ops.cuh): the operation on *p with
+ * the loop-invariant operand v (min64 and max64 also use the job index k; v is a kernel
+ * parameter, unknown to the compiler, so that no operation is an identity it could turn into a
+ * load); returns what feeds the checksum (0 where the result is unused: POPC.INC and the CAS
+ * loops).  add and cas64 use the kernels above (vk_add_*, vk_cas64_*: the same ATOMS.ADD /
+ * ATOMS.CAS.64 with pattern PAT_WORDS). */
+#define VCASE(name, op, W, x) AU_CASE(op_##name, op, W, x)
+AU_REFERENCE_CASES(VCASE)
+#undef VCASE
 
 #define FWORDS  1024 /* words per block: 4 KB (32-bit) or 8 KB (64-bit) */
 #define FUNROLL 16   /* jobs per loop iteration, as unit_bound */
@@ -338,7 +300,7 @@ template <class Op, bool WORK> __device__ __forceinline__ void fam_body(const VP
     for (int i = tid; i < FWORDS; i += blockDim.x)
         sh[i] = (T)p.init;
     const int P = sizeof(T) == 8 ? 16 : 32;
-    T *const w = sh + word_of(lane, warp, p.W, p.B, P);
+    T *const w = sh + au_word_of(lane, warp, p.W, p.B, P);
     const T v = (T)p.v;
     float y = (float)lane;
     T acc = 0;
@@ -398,6 +360,11 @@ VKF(cast_spin64, op_add64)
 VKF(and64, op_and64)
 VKF(or64, op_or64)
 VKF(xor64, op_xor64)
+VKF(generic, op_gen_add)
+VKF(gen_max, op_gen_max)
+VKF(gen_cas, op_gen_cas)
+VKF(gen_ptr_add, op_gen_ptr_add)
+VKF(gen_h2_add, op_gen_h2_add)
 
 /* ------------------------------------------------------------------ the dsmem class
  * Lane patterns of a job (warp w < 32, lane l), words of the target block's first DSWORDS:
@@ -475,7 +442,7 @@ template <bool WORK> __device__ __forceinline__ void dsmem_body(const VParams &p
                 for (int l = 0; l < p.L; ++l)
                     y = fmaf(y, 0.999f, 1.0f);
             }
-            acc += atomicAdd(u & 1 ? w1 : w0, 1u); /* result used: ATOM.E.ADD */
+            acc += au_ops::add::job(u & 1 ? w1 : w0, 1u); /* result used: ATOM.E.ADD */
         }
     }
     const long long t1 = jobs_done(p, acc ^ __float_as_uint(y), true);
@@ -561,7 +528,8 @@ enum {
     FV_FADD,
     FV_MIN64,
     FV_MAX64,
-    FV_ADD64
+    FV_ADD64,
+    FV_H2ADD
 };
 
 /* The family class's operations: unit_bound's op names, the table family atomutil prices them
@@ -703,6 +671,72 @@ static const fam_op fops[] = {
      K0,
      I64(0xA5A500005A5A),
      {6.0, 185, 140}},
+    /* generic atomics on shared memory (docs/opcodes.md, "Generic atomics"): the family generic's
+     * operation (cuda::atomic_ref, fetch_add), fetch_max and compare_exchange through the same
+     * reference, and atomicAdd through a pointer the compiler cannot trace to shared memory; their
+     * saturated costs are assumed those of the ATOMS forms (they only size the points) */
+    {"generic",
+     "generic",
+     "ATOM.E.ADD (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_ADD,
+     vk_generic_full,
+     vk_generic_atom,
+     0,
+     1,
+     {1.0, 32, 32}},
+    {"gen_max",
+     "generic",
+     "ATOM.E.MAX (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_MAX,
+     vk_gen_max_full,
+     vk_gen_max_atom,
+     7,
+     K0,
+     {1.0, 32, 32}},
+    {"gen_cas",
+     "generic",
+     "ATOM.E.CAS (atomic_ref)",
+     32,
+     0,
+     -1,
+     FV_CAS,
+     vk_gen_cas_full,
+     vk_gen_cas_atom,
+     K0,
+     K0,
+     {2.0, 64, 64}},
+    {"gen_ptr_add",
+     "generic",
+     "ATOM.E.ADD (generic pointer)",
+     32,
+     0,
+     -1,
+     FV_ADD,
+     vk_gen_ptr_add_full,
+     vk_gen_ptr_add_atom,
+     0,
+     1,
+     {1.0, 32, 32}},
+    /* half2 atomicAdd of (1, 1) through a generic pointer: on shared memory the compiler's CAS loop
+     * (family cast_spin by its opcode; the ATOM.E.ADD.F16x2 beside it serves other memory) */
+    {"gen_h2_add",
+     "cast_spin",
+     "ATOMS.CAST.SPIN (+ ATOM.E.ADD.F16x2)",
+     32,
+     1,
+     -1,
+     FV_H2ADD,
+     vk_gen_h2_add_full,
+     vk_gen_h2_add_atom,
+     0,
+     0x3C003C00u,
+     {3.0, 186, 96}},
 };
 #define NFOPS (int)(sizeof fops / sizeof fops[0])
 
@@ -1087,6 +1121,29 @@ static double expected_sum(const point *p, int warps, unsigned iters)
     }
 }
 
+/* IEEE half bits of the integer k, 0 <= k <= 2048 (exact). */
+static unsigned half_bits(unsigned long long k)
+{
+    if (k == 0)
+        return 0;
+    int e = 0;
+    while ((k >> (e + 1)) != 0)
+        ++e;
+    const unsigned mant = e <= 10 ? (unsigned)(k << (10 - e)) & 0x3FFu : (unsigned)(k >> (e - 10)) & 0x3FFu;
+    return (unsigned)(e + 15) << 10 | mant;
+}
+
+/* A half2 word of zeros after n adds of (1, 1): each half counts exactly up to 2048, where adding
+ * 1 rounds back to 2048 (the tie goes to the even 2048) whatever the order; other starts or
+ * operands cannot be known exactly here (*ok = 0). */
+static unsigned long long h2_final(unsigned long long I, unsigned long long v, unsigned long long n, int *ok)
+{
+    if (I != 0 || v != 0x3C003C00u)
+        *ok = 0;
+    const unsigned h = half_bits(n < 2048 ? n : 2048);
+    return (unsigned long long)h << 16 | h;
+}
+
 /* Final value of a family word hit by n jobs of operation o, or 0 with *ok = 0 where it cannot be
  * known exactly (never with this suite's sizes). */
 static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsigned iters, int *ok)
@@ -1137,6 +1194,7 @@ static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsig
         break;
     }
     case FV_ADD64: x = I + n * v; break;
+    case FV_H2ADD: x = h2_final(I, v, n, ok); break;
     default: *ok = 0;
     }
     return x & mask;
@@ -1153,7 +1211,7 @@ static unsigned long long fam_expected(const point *p, int warps, unsigned iters
     *ok = 1;
     for (int w = 0; w < warps; ++w)
         for (int l = 0; l < 32; ++l) {
-            int k = word_of(l, w, p->W, p->B, P);
+            int k = au_word_of(l, w, p->W, p->B, P);
             if (k < 0 || k >= FWORDS) {
                 *ok = 0;
                 return 0;
@@ -1303,18 +1361,7 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
 /* The launch configuration of a dsmem point: `grid` blocks of `warps` warps in clusters of C. */
 static cudaLaunchConfig_t dsmem_config(const ctx *c, int cluster, int grid, int warps, cudaLaunchAttribute *attr)
 {
-    cudaLaunchConfig_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.gridDim = dim3((unsigned)grid);
-    cfg.blockDim = dim3((unsigned)(32 * warps));
-    cfg.dynamicSmemBytes = (size_t)c->ds_smem;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = (unsigned)cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
+    return au_cluster_config((unsigned)grid, (unsigned)(32 * warps), (size_t)c->ds_smem, (unsigned)cluster, attr);
 }
 
 /* Whether the dsmem class can run on this device, and how many clusters of each size fit at once

@@ -42,6 +42,8 @@ au_family_kind au_family_kind_of(const char *family)
         return AU_KIND_CAS_LOOP;
     if (strncmp(family, "cas", 3) == 0)
         return AU_KIND_CAS;
+    if (strncmp(family, "generic", 7) == 0)
+        return AU_KIND_GENERIC;
     return strncmp(family, "dsmem", 5) == 0 ? AU_KIND_DSMEM : AU_KIND_PLAIN;
 }
 
@@ -82,11 +84,54 @@ static size_t prefix_len(const char *opcode)
     return n > 3 && strcmp(opcode + n - 3, ".32") == 0 ? n - 3 : n;
 }
 
+/* Whether token [t, t + n) of an opcode names a float type (F16, F16x2, F32, BF16x2, ...). */
+static int float_token(const char *t, size_t n)
+{
+    if (n > 1 && t[0] == 'B')
+        ++t, --n;
+    return n > 1 && t[0] == 'F' && t[1] >= '0' && t[1] <= '9';
+}
+
+int au_generic_lands_in_shared(const char *op)
+{
+    /* the operations of ATOMS, and whether ATOMS has them at 64 bits (the others take a CAS loop
+     * there) */
+    static const struct {
+        const char *name;
+        int wide;
+    } ops[] = {{"ADD", 0},  {"MIN", 0}, {"MAX", 0}, {"AND", 0},  {"OR", 0}, {"XOR", 0},
+               {"POPC", 0}, {"INC", 1}, {"DEC", 1}, {"EXCH", 1}, {"CAS", 1}};
+    if (!op || strncmp(op, "ATOM.E.", 7) != 0)
+        return 0;
+    const char *name = op + 7, *rest = name + strcspn(name, ".");
+    size_t n = (size_t)(rest - name), i = 0;
+    while (i < sizeof ops / sizeof ops[0] && !(strlen(ops[i].name) == n && strncmp(name, ops[i].name, n) == 0))
+        ++i;
+    if (i == sizeof ops / sizeof ops[0])
+        return 0;
+    const int wide_ok = ops[i].wide;
+    /* the modifiers: a float type, or a 64-bit width where ATOMS has none, sends shared memory to a loop */
+    while (*rest == '.') {
+        const char *t = rest + 1;
+        size_t k = strcspn(t, ".");
+        int wide = (k == 2 && strncmp(t, "64", 2) == 0) || (k == 3 && (t[0] == 'S' || t[0] == 'U') && t[1] == '6');
+        if (float_token(t, k) || (wide && !wide_ok))
+            return 0;
+        rest = t + k;
+    }
+    return 1;
+}
+
 const char *au_opcode_family(const char *op)
 {
     const au_family_def *best = NULL;
     size_t best_n = 0;
     for (size_t i = 0; op && i < NREGISTRY; ++i) {
+        if (registry[i].kind == AU_KIND_GENERIC) {
+            if (au_generic_lands_in_shared(op))
+                return registry[i].name;
+            continue;
+        }
         size_t n = prefix_len(registry[i].opcode);
         if (registry[i].kind == AU_KIND_DSMEM || n <= best_n)
             continue;

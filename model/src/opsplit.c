@@ -25,18 +25,28 @@ static int is_generic_atomic(const char *opcode)
     return strncmp(opcode, "ATOM.", 5) == 0 || strcmp(opcode, "ATOM") == 0;
 }
 
-/* The kernel's generic atomics as their own class "dsmem" (priced from the cluster counter set by
- * au_dsmem_apply, not by the ATOMS counters), after the ATOMS classes. */
-static void add_dsmem_class(au_opsplit *o, const au_launch *l, size_t ninstr)
+/* Whether the launch was measured with the cluster counter set (docs/counters.md): its generic
+ * atomics are then priced from the DSMEM counters (au_dsmem_apply), as class "dsmem". */
+static int cluster_set(const au_launch *l)
+{
+    return (l->ctr.have & AU_C_DSMEM) != 0;
+}
+
+/* The kernel's generic atomics as their own class, after the ATOMS classes: "dsmem" in the cluster
+ * set (their jobs counted, priced by au_dsmem_apply); otherwise "generic" (docs/opcodes.md,
+ * "Generic atomics"): the counters count their wavefronts only, which a launch without ATOMS jobs
+ * prices as a whole (busy: its share of B), and which raise the ATOMS classes' a otherwise. */
+static void add_generic_class(au_opsplit *o, const au_launch *l, size_t ninstr, double busy)
 {
     if (!ninstr || o->nclass == AU_MAX_CLASSES)
         return;
     au_class_share *c = &o->cls[o->nclass++];
     memset(c, 0, sizeof *c);
-    au_strlcpy(c->family, "dsmem", sizeof c->family);
+    const int cl = cluster_set(l);
+    au_strlcpy(c->family, cl ? "dsmem" : "generic", sizeof c->family);
     c->ninstr = ninstr;
-    c->jobs = (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : 0;
-    c->busy = (l->res.flags & AU_F_DSMEM) ? l->res.util_remote * l->res.active : 0;
+    c->jobs = cl && (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : 0;
+    c->busy = !cl ? busy : (l->res.flags & AU_F_DSMEM) ? l->res.util_remote * l->res.active : 0;
 }
 
 static int is_shared_atomic(const char *opcode)
@@ -76,7 +86,8 @@ static void narrow_by_code(const au_launch *l, double loop_jobs, double *lw)
 
 /* The kernel's shared-atomic (and generic-atomic) instructions into o->instr, its classes into
  * o->cls with their instruction counts; cnt = {CAS-class, other, generic} instructions. */
-static void collect_classes(au_opsplit *o, const au_table *t, const au_instr *in, size_t n, size_t cnt[3])
+static void collect_classes(au_opsplit *o, const au_table *t, const au_launch *l, const au_instr *in, size_t n,
+                            size_t cnt[3])
 {
     cnt[0] = cnt[1] = cnt[2] = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -84,8 +95,11 @@ static void collect_classes(au_opsplit *o, const au_table *t, const au_instr *in
             au_instr *x = &o->instr[o->ninstr++];
             *x = in[i];
             x->jobs = x->wavefronts = x->threads = x->busy = 0;
-            au_strlcpy(x->family, "dsmem", sizeof x->family);
-            ++cnt[2];
+            /* outside the cluster set: the generic family where the instruction lands in shared
+             * memory as it is; a form whose shared-memory path is a CAS loop is listed, not priced */
+            const char *fam = cluster_set(l) ? "dsmem" : au_generic_lands_in_shared(x->opcode) ? "generic" : "-";
+            au_strlcpy(x->family, fam, sizeof x->family);
+            cnt[2] += fam[0] != '-';
             continue;
         }
         if (!is_shared_atomic(in[i].opcode))
@@ -167,10 +181,21 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
 }
 
 /* A launch whose classes are not priced (no jobs, no counters, or no shared atomic in its code)
- * keeps its result, with o's flags, and gets o. */
-static void keep_unpriced(au_opsplit *o, au_launch *l, size_t ninstr_generic)
+ * keeps its result, with o's flags, and gets o.  One whose wavefronts no counted job explains
+ * (flag unpriced_wavefronts, priced per wavefront by au_model_eval) and whose code has generic
+ * atomics that land in shared memory is theirs: class generic, flag opcodes; where the table lacks
+ * the generic family they were priced as add (flag unknown_opcode). */
+static void keep_unpriced(au_opsplit *o, au_launch *l, const au_table *t, size_t ninstr_generic)
 {
-    add_dsmem_class(o, l, ninstr_generic);
+    double busy = 0;
+    if (ninstr_generic && !cluster_set(l) && (l->res.flags & AU_F_UNPRICED_WAVEFRONTS)) {
+        l->res.flags = (l->res.flags & ~AU_F_UNPRICED_WAVEFRONTS) | AU_F_OPCODES;
+        if (!au_table_has_family(t, "generic"))
+            o->flags |= AU_F_UNKNOWN_OPCODE;
+        snprintf(o->classes, sizeof o->classes, "generic 100%%");
+        busy = l->res.busy;
+    }
+    add_generic_class(o, l, ninstr_generic, busy);
     l->res.flags |= o->flags;
     au_opsplit_free(l->ops);
     l->ops = o;
@@ -189,7 +214,7 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     o->by_family = l->res;
     /* the kernel's shared atomics and their families; instructions per family */
     size_t cnt[3];
-    collect_classes(o, t, in, n, cnt);
+    collect_classes(o, t, l, in, n, cnt);
     size_t ninstr_cas = cnt[0], ninstr_other = cnt[1], ninstr_generic = cnt[2];
     int usable = !(l->res.flags & AU_F_UNUSABLE);
     double J = usable ? l->ctr.jobs : 0;
@@ -197,13 +222,13 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
         /* jobs but no shared atomic in the kernel's own code (a called, not inlined function?) */
         if (J > 0)
             o->flags |= AU_F_UNKNOWN_OPCODE;
-        keep_unpriced(o, l, ninstr_generic);
+        keep_unpriced(o, l, t, ninstr_generic);
         return AU_OK;
     }
     split_jobs(o, l, J, ninstr_cas, ninstr_other);
     if (!(J > 0)) {
         /* no jobs (or no counters): nothing to price */
-        keep_unpriced(o, l, ninstr_generic);
+        keep_unpriced(o, l, t, ninstr_generic);
         return AU_OK;
     }
     /* per SM, with the launch's a (passes per job) for every class */
@@ -268,6 +293,6 @@ int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in,
     au_opsplit_free(l->ops);
     l->ops = o;
     l->res = r;
-    add_dsmem_class(o, l, ninstr_generic);
+    add_generic_class(o, l, ninstr_generic, 0);
     return AU_OK;
 }

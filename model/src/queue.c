@@ -85,15 +85,23 @@ typedef struct loop_loads {
     double w, lo, hi;
 } loop_loads;
 
-/* Shared-atomic wavefronts without a counted job: atomics through a generic address (ATOM, as
- * for distributed shared memory, cluster.map_shared_rank) are not counted as shared-atomic
- * instructions on GH100, but their wavefronts are (docs/model.md, "Flags").  Each wavefront is
- * priced at the table's single-pass cost of add (the unit's cost per wavefront), a lower bound of
- * the unit's busy time: a remote rank's serialized lanes are not counted here. */
+int au_generic_wavefront_cost(const au_table *t, double *service_cycles, const char **family)
+{
+    const char *f = au_table_has_family(t, "generic") ? "generic" : "add";
+    if (family)
+        *family = f;
+    return au_table_interp(t, f, au_table_n_max(t, f), 1, 0, service_cycles, NULL);
+}
+
+/* Shared-atomic wavefronts without a counted job: generic atomics (ATOM.E.*, docs/opcodes.md
+ * "Generic atomics") are not counted as shared-atomic instructions on GH100, but their wavefronts
+ * are.  Each wavefront costs the generic family's single-pass cost at saturation (add's where the
+ * table has no generic family); flag unpriced_wavefronts until the kernel's code names them
+ * (au_launch_apply_opcodes). */
 static int eval_unpriced(const au_table *t, double wavefronts, const au_thresholds *thr, au_result *res)
 {
     double s;
-    int rc = au_table_interp(t, "add", au_table_n_max(t, "add"), 1, 0, &s, NULL);
+    int rc = au_generic_wavefront_cost(t, &s, NULL);
     if (rc)
         return rc;
     res->flags |= AU_F_UNPRICED_WAVEFRONTS;

@@ -10,7 +10,9 @@
  * dsmem (cluster) families are not ATOMS jobs of the unit that unit_bound measures: they are left
  * out (docs/calibration.md checks them otherwise).
  *
- * usage: test_family_costs TABLE UNIT_BOUND.csv [TABLE UNIT_BOUND.csv ...]
+ * usage: test_family_costs TABLE UNIT_BOUND.csv[,MORE.csv] [TABLE UNIT_BOUND.csv ...]
+ * (a table's unit_bound cases may come from several runs on its GPU model, comma-separated: the
+ * cases of a family added later, scripts/calibrate_family.sh)
  * Exit status 0 when every pair passes, 1 otherwise (one line per failure on stderr).
  */
 #include "atomutil/csvline.h"
@@ -22,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CASES   512
+#define MAX_CASES   1024
 /* noise of a table cell: 2 % of its value or 3 MADs of its repetitions, whichever is larger, but
  * never more than 5 % (a cell that noisy hides what this test looks for) */
 #define NOISE_REL   0.02
@@ -43,7 +45,8 @@ typedef struct {
 } ub_file;
 
 /* Reads unit_bound's CSV: '# unit_bound gpu="NAME" ...' then a header with columns case and
- * cycles_per_job.  0 on success. */
+ * cycles_per_job; its cases are appended to u, whose GPU it must name where u has one.  0 on
+ * success. */
 static int read_ub(const char *path, ub_file *u)
 {
     FILE *f = fopen(path, "r");
@@ -51,7 +54,10 @@ static int read_ub(const char *path, ub_file *u)
         fprintf(stderr, "%s: cannot open\n", path);
         return -1;
     }
-    memset(u, 0, sizeof *u);
+    char gpu0[sizeof u->gpu];
+    snprintf(gpu0, sizeof gpu0, "%s", u->gpu);
+    u->gpu[0] = '\0';
+    const int n0 = u->n;
     char line[1024];
     int col_case = -1, col_cyc = -1, lineno = 0, rc = 0;
     struct csv_parser p;
@@ -116,11 +122,27 @@ static int read_ub(const char *path, ub_file *u)
     au_csv_line_clear(&cl);
     csv_free(&p);
     fclose(f);
-    if (rc == 0 && (u->n == 0 || !u->gpu[0])) {
+    if (rc == 0 && (u->n == n0 || !u->gpu[0])) {
         fprintf(stderr, "%s: no cases or no gpu name\n", path);
+        rc = -1;
+    } else if (rc == 0 && gpu0[0] && strcmp(gpu0, u->gpu) != 0) {
+        fprintf(stderr, "%s is for '%s', the files before it for '%s'\n", path, u->gpu, gpu0);
         rc = -1;
     }
     return rc;
+}
+
+/* Reads the comma-separated unit_bound files of `paths` (one GPU model) into u.  0 on success. */
+static int read_ub_list(const char *paths, ub_file *u)
+{
+    char buf[4096];
+    memset(u, 0, sizeof *u);
+    if (snprintf(buf, sizeof buf, "%s", paths) >= (int)sizeof buf)
+        return -1;
+    for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        if (read_ub(p, u) != 0)
+            return -1;
+    return u->n > 0 ? 0 : -1;
 }
 
 static const ub_case *ub_find(const ub_file *u, const char *name)
@@ -149,7 +171,7 @@ static int check_pair(const char *table_path, const char *ub_path)
     }
     ub_file *u = malloc(sizeof *u);
     int bad = 0;
-    if (!u || read_ub(ub_path, u) != 0) {
+    if (!u || read_ub_list(ub_path, u) != 0) {
         free(u);
         au_table_free(t);
         return 1;
@@ -219,7 +241,7 @@ static int check_pair(const char *table_path, const char *ub_path)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (argc - 1) % 2) {
-        fprintf(stderr, "usage: test_family_costs TABLE UNIT_BOUND.csv [TABLE UNIT_BOUND.csv ...]\n");
+        fprintf(stderr, "usage: test_family_costs TABLE UNIT_BOUND.csv[,MORE.csv] [TABLE UNIT_BOUND.csv ...]\n");
         return 2;
     }
     int bad = 0;

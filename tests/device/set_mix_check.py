@@ -13,8 +13,9 @@ order.  Checks, launch by launch:
   dsmem_local_estimated, never an exact figure from missing passes); from round 4 on the standard
   set again, with an exact U;
 - `gatom`: its generic atomics go to global memory, yet the standard set counts one shared-atomic
-  wavefront per warp-instruction of them (flag unpriced_wavefronts), so it is never quiet and
-  every launch is measured with the standard set;
+  wavefront per warp-instruction of them (its code's ATOM.E.ADD makes them opcode class generic,
+  docs/opcodes.md "Generic atomics"; without the code, flag unpriced_wavefronts), so it is never
+  quiet and every launch is measured with the standard set;
 - the injection's timing line counts the launches kept in the cluster set (8 in 6 rounds).
 Exit 77 (skipped) without a GPU.
 usage: set_mix_check.py ATOMUTIL_PROFILE SET_MIX WORKDIR"""
@@ -85,8 +86,9 @@ def main():
             check(want and util == 0 and r["verdict"] == "not-limiting",
                   f"round {rnd} scale: {'standard' if rnd == 0 else 'cluster'} set, U 0, not-limiting")
         elif name == "gatom":
-            check(std_set and "unpriced_wavefronts" in r["flags"],
-                  f"round {rnd} gatom: standard set, its generic atomics' wavefronts seen (unpriced_wavefronts)")
+            seen = "generic" in r["opcode_classes"] or "unpriced_wavefronts" in r["flags"]
+            check(std_set and seen and "no_atomics" not in r["flags"],
+                  f"round {rnd} gatom: standard set, its generic atomics' wavefronts seen (class generic)")
         elif name == "late":
             if rnd == 0:
                 check(std_set and util == 0, "round 0 late: standard set, U 0")

@@ -181,6 +181,8 @@ typedef enum au_family_kind {
     AU_KIND_CAS,       /* its own operation is a CAS (ATOMS.CAS, .CAS.64): priced at c = 0 */
     AU_KIND_CAS_LOOP,  /* attempts of a compiler-made CAS loop (ATOMS.CAST.SPIN*), CAS-class too */
     AU_KIND_DSMEM,     /* distributed shared memory (cluster): only c = 0 rows */
+    AU_KIND_GENERIC,   /* generic-address atomics (ATOM.E.*) that land in the SM's own shared memory: not
+                          counted as jobs, priced by their wavefronts (docs/opcodes.md, "Generic atomics") */
 } au_family_kind;
 typedef struct au_family_def {
     const char *name;   /* table family */
@@ -197,7 +199,8 @@ const au_family_def *au_families(size_t *count);
 const au_family_def *au_family_find(const char *name);
 /* A family's kind: the registry's, or for a name it does not hold (a table of a newer calibrator)
  * the table format's naming convention (docs/table-format.md): names that start with "cast_spin"
- * are CAS loops, other names that start with "cas" CAS-class, "dsmem" the cluster families. */
+ * are CAS loops, other names that start with "cas" CAS-class, "dsmem" the cluster families,
+ * "generic" generic atomics. */
 au_family_kind au_family_kind_of(const char *family);
 /* 1 for families whose own operation is CAS-class (AU_KIND_CAS, AU_KIND_CAS_LOOP).  They are
  * priced at c = 0. */
@@ -245,9 +248,16 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
  * the longest prefix of it ending at a '.' or its end: "ATOMS.ADD" -> "add", "ATOMS.POPC.INC.32"
  * -> "popc_inc", "ATOMS.CAS" -> "cas", "ATOMS.CAS.64" -> "cas64", "ATOMS.CAST.SPIN" ->
  * "cast_spin", "ATOMS.CAST.SPIN.64" -> "cast_spin64", MIN/MAX (any type suffix) -> "min"/"max",
- * EXCH -> "exch", AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  NULL for
- * others (the dsmem families' generic ATOM included). */
+ * EXCH -> "exch", AND/OR/XOR -> "bit_and"/"bit_or"/"bit_xor", INC/DEC -> "inc"/"dec".  A generic
+ * atomic (ATOM.E.*) maps to the generic family where it lands in shared memory as it is
+ * (au_generic_lands_in_shared).  NULL for others. */
 const char *au_opcode_family(const char *opcode);
+/* 1 for a generic atomic's opcode (ATOM.E.<op>...) whose operation the shared unit serves itself,
+ * so that on an address in shared memory the instruction itself lands there: 32-bit ADD, MIN, MAX,
+ * AND, OR, XOR, and INC, DEC, EXCH, CAS of any width.  0 for the forms the compiler pairs with a CAS
+ * loop on shared memory (ATOMS.CAST.SPIN*): float and packed-half adds, 64-bit add, min, max, and,
+ * or, xor; there the generic form serves other memory only (docs/opcodes.md, "Generic atomics"). */
+int au_generic_lands_in_shared(const char *opcode);
 
 /* Jobs of one instruction class (one family) on one SM. */
 typedef struct au_class_jobs {
