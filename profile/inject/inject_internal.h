@@ -30,6 +30,10 @@ typedef struct pending_launch {
 /* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100. */
 enum { AU_INJECT_SET_STD = 0, AU_INJECT_SET_CLUSTER = 1, AU_INJECT_NSETS = 2 };
 
+/* Metrics one range collects at most (model/src/metrics.c lists them; inject.c warns when they
+ * do not fit). */
+#define AU_INJECT_MAX_METRICS 16
+
 typedef struct ctx_state {
     CUcontext ctx;
     uint32_t ctx_id;
@@ -47,11 +51,15 @@ typedef struct ctx_state {
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
     size_t passes[AU_INJECT_NSETS]; /* passes each set takes on this chip (range.c) */
-    int auto_user;                  /* the configured set runs auto range with user replay */
-    int next_set;                   /* the set the collector's enable() starts with (the next launch's) */
-    int in_graph;                   /* a graph launch's range is open (range.c) */
-    pending_launch graph_launch;    /* ... and the row it will write */
-    char chip[64];                  /* the chip name (range.c) */
+    /* each set's metrics on this chip: au_g's, less the optional ones the chip lacks (range.c) */
+    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    size_t nmetrics[AU_INJECT_NSETS];
+    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    int auto_user;               /* the configured set runs auto range with user replay */
+    int next_set;                /* the set the collector's enable() starts with (the next launch's) */
+    int in_graph;                /* a graph launch's range is open (range.c) */
+    pending_launch graph_launch; /* ... and the row it will write */
+    char chip[64];               /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
     int inflight; /* measured launch calls of this context between their enter and exit callbacks */
@@ -103,10 +111,6 @@ typedef struct share_dev {
 } share_dev;
 
 extern const collector au_range_collector;
-
-/* Metrics one range collects at most (model/src/metrics.c lists them; inject.c warns when they
- * do not fit). */
-#define AU_INJECT_MAX_METRICS 16
 
 typedef struct inject_state {
     pthread_mutex_t lock;

@@ -10,6 +10,8 @@
  */
 #include "inject_internal.h"
 
+#include "chip_metrics.h"
+
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
@@ -23,8 +25,8 @@
  * code by its full name. */
 static void write_launch(const ctx_state *c, const pending_launch *l, const double *values)
 {
-    const char *const *metrics = au_g.metrics[l->set];
-    size_t nm = au_g.nmetrics[l->set];
+    const char *const *metrics = c->metrics[l->set];
+    size_t nm = c->nmetrics[l->set];
     size_t klen = strlen(l->kernel), qsize = 2 * klen + 1, psize = qsize + 512;
     size_t cap = 4096 + (nm + 3) * psize, used = 0;
     char *buf = malloc(cap), *kq = malloc(qsize), *prefix = malloc(psize);
@@ -106,8 +108,8 @@ static void range_flush(ctx_state *c)
         ev.pCounterDataImage = c->cdata[set];
         ev.counterDataImageSize = c->cdata_size[set];
         ev.rangeIndex = r;
-        ev.ppMetricNames = au_g.metrics[set];
-        ev.numMetrics = au_g.nmetrics[set];
+        ev.ppMetricNames = c->metrics[set];
+        ev.numMetrics = c->nmetrics[set];
         ev.pMetricValues = values;
         double t2 = au_now();
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
@@ -118,8 +120,8 @@ static void range_flush(ctx_state *c)
         au_g.t_write += au_now() - t3;
         /* quiet: every atomic counter of the set read 0 (on_launch_enter's use of it) */
         int quiet = 1;
-        for (size_t i = 0; i < au_g.nmetrics[set]; ++i)
-            if (au_g.atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
+        for (size_t i = 0; i < c->nmetrics[set]; ++i)
+            if (c->atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
                 quiet = 0;
         au_kernel_seen(c->pend[r].func, quiet);
     }
@@ -141,7 +143,62 @@ static void range_flush(ctx_state *c)
     au_g.t_flush += au_now() - t0;
 }
 
-/* Host object and config image of counter set `set` on this context's chip. */
+/* drop_missing's state: a required metric missing makes the set unusable. */
+typedef struct {
+    const ctx_state *c;
+    int set, required_missing;
+} drop_state;
+
+/* au_chip_usable's missing(): says what the chip's lack of the metric costs. */
+static void metric_missing(const char *name, void *ud)
+{
+    drop_state *d = ud;
+    size_t n;
+    const au_metric_def *defs = au_metric_defs(&n), *def = NULL;
+    for (size_t i = 0; i < n && !def; ++i)
+        if (strcmp(defs[i].name, name) == 0)
+            def = &defs[i];
+    const char *meaning = def ? def->meaning : "not one of the model's counters";
+    if (def && def->required) {
+        d->required_missing = 1;
+        au_diag("error",
+                "unsupported: chip %s (device %d %s) lacks the counter %s, which the model needs (%s): its "
+                "launches are not measured",
+                d->c->chip, (int)d->c->dev, d->c->dev_name, name, meaning);
+    } else {
+        au_diag("warning",
+                "chip %s (device %d %s) lacks the counter %s: the %s set is collected without it, and the report "
+                "lacks what it gives (%s)",
+                d->c->chip, (int)d->c->dev, d->c->dev_name, name, d->set == AU_INJECT_SET_STD ? "standard" : "cluster",
+                meaning);
+    }
+}
+
+/* The set's metrics for c: all of au_g's (all = 1), or those the chip has (each tried alone,
+ * chip_metrics.c); -1 when a required one is missing. */
+static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
+{
+    const char *kept[AU_INJECT_MAX_METRICS];
+    size_t n = au_g.nmetrics[set];
+    drop_state d = {c, set, 0};
+    if (!all)
+        n = au_chip_usable(c->chip, avail, au_g.metrics[set], au_g.nmetrics[set], kept, metric_missing, &d);
+    else
+        memcpy(kept, au_g.metrics[set], n * sizeof *kept);
+    if (d.required_missing || n == 0)
+        return -1;
+    c->nmetrics[set] = 0;
+    for (size_t i = 0, j = 0; i < au_g.nmetrics[set] && j < n; ++i)
+        if (au_g.metrics[set][i] == kept[j]) {
+            c->metrics[set][c->nmetrics[set]] = kept[j++];
+            c->atomic_metric[set][c->nmetrics[set]++] = au_g.atomic_metric[set][i];
+        }
+    return 0;
+}
+
+/* Host object and config image of counter set `set` on this context's chip.  A chip that lacks
+ * an optional metric gets the set without it (said once, with what it costs); one that lacks a
+ * required metric is not measured, with an error naming chip and counter. */
 static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
 {
     CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
@@ -153,9 +210,25 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
                                                            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = c->host[set];
-    add.ppMetricNames = au_g.metrics[set];
-    add.numMetrics = au_g.nmetrics[set];
-    CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
+    if (pick_metrics(c, set, avail, 1) != 0)
+        return -1;
+    add.ppMetricNames = c->metrics[set];
+    add.numMetrics = c->nmetrics[set];
+    if (cuptiProfilerHostConfigAddMetrics(&add) != CUPTI_SUCCESS) {
+        /* a metric this chip lacks: a new host object with the set less the missing ones */
+        CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
+                                                          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        dh.pHostObject = c->host[set];
+        cuptiProfilerHostDeinitialize(&dh);
+        c->host[set] = NULL;
+        if (pick_metrics(c, set, avail, 0) != 0)
+            return -1;
+        CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
+        c->host[set] = add.pHostObject = hi.pHostObject;
+        add.ppMetricNames = c->metrics[set];
+        add.numMetrics = c->nmetrics[set];
+        CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
+    }
     CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
                                                             CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     sz.pHostObject = c->host[set];
@@ -224,8 +297,8 @@ static int configure(ctx_state *c, int set, int user_range)
         CUpti_RangeProfiler_GetCounterDataSize_Params cs = {
             .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
         cs.pRangeProfilerObject = c->rp;
-        cs.pMetricNames = au_g.metrics[set];
-        cs.numMetrics = au_g.nmetrics[set];
+        cs.pMetricNames = c->metrics[set];
+        cs.numMetrics = c->nmetrics[set];
         cs.maxNumOfRanges = au_g.max_ranges;
         cs.maxNumRangeTreeNodes = (uint32_t)au_g.max_ranges;
         CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&cs), return -1);
