@@ -165,12 +165,80 @@ static const char *hint(const char *what)
     return "";
 }
 
-/* relay_diagnostics' state: the texts said so far. */
+/* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
+ * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
+ * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
+#define TIMING_MAX_S        1e8
+#define TIMING_MAX_LAUNCHES 1000000000000000LL
+
+/* Adds the seconds written as `text` to *sum: 1 done, 0 not a number of seconds (the line is not
+ * a timing line), -1 a number whose sum is implausible (why says so). */
+static int add_seconds(const char *text, double *sum, const char *path, long line, char *why, size_t wsize)
+{
+    double v;
+    if (au_parse_double(text, &v) != AU_OK || v < 0)
+        return 0;
+    if (v > TIMING_MAX_S - *sum) {
+        snprintf(why, wsize, "%s:%ld: %.40s s brings the sum over %.0f s: not plausible", path, line, text,
+                 TIMING_MAX_S);
+        return -1;
+    }
+    *sum += v;
+    return 1;
+}
+
+/* au_live_read_timing's state. */
+typedef struct {
+    const char *path;
+    live_timing *t;
+} timing_state;
+
+/* Adds one "timing:" line's figures to the sums. */
+static int timing_line(const au_cf_line *l, void *ud)
+{
+    if (l->kind != AU_CF_TIMING)
+        return 0;
+    const char *path = ((timing_state *)ud)->path;
+    live_timing *t = ((timing_state *)ud)->t;
+    long lineno = l->lineno;
+    const char *p = l->text;
+    /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
+    char a[64], b[64], n[64];
+    int end = -1;
+    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
+        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
+            t->setups++;
+    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a, b,
+                      &end) == 3 &&
+               end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
+        long v = 0;
+        double cb = t->callbacks_s, ml = t->module_loads_s;
+        int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
+        if (ok > 0)
+            ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
+        if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
+            snprintf(t->launch_bad, sizeof t->launch_bad,
+                     "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
+                     TIMING_MAX_LAUNCHES);
+            ok = -1;
+        }
+        if (ok > 0) {
+            t->launch_lines++;
+            t->launches += v;
+            t->callbacks_s = cb;
+            t->module_loads_s = ml;
+        }
+    }
+    return 0;
+}
+
+/* relay_diagnostics' state: the texts said so far, and the timing lines' sums. */
 typedef struct {
     int quiet;
     live_result *res;
     char **seen;
     size_t nseen;
+    timing_state timing;
 } relay_state;
 
 static int relay_line(const au_cf_line *l, void *ud)
@@ -178,6 +246,8 @@ static int relay_line(const au_cf_line *l, void *ud)
     relay_state *r = ud;
     if (l->kind == AU_CF_ROW)
         r->res->rows++;
+    if (l->kind == AU_CF_TIMING)
+        timing_line(l, &r->timing);
     if (!l->level)
         return 0;
     char *level = l->level;
@@ -211,10 +281,11 @@ static int relay_line(const au_cf_line *l, void *ud)
 }
 
 /* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
- * once) and counts the errors and the CSV rows. */
+ * once), counts the errors and the CSV rows and sums the timing lines, in one pass. */
 static void relay_diagnostics(const char *path, int quiet, live_result *res)
 {
-    relay_state r = {quiet, res, NULL, 0};
+    memset(&res->timing, 0, sizeof res->timing);
+    relay_state r = {quiet, res, NULL, 0, {path, &res->timing}};
     au_cf_read(path, (size_t)1 << 30, relay_line, &r);
     for (size_t i = 0; i < r.nseen; ++i)
         free(r.seen[i]);
@@ -321,73 +392,6 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     }
     relay_diagnostics(counters_path, quiet, res);
     res->rows -= res->rows > 0; /* the header */
-    return 0;
-}
-
-/* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
- * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
- * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
-#define TIMING_MAX_S        1e8
-#define TIMING_MAX_LAUNCHES 1000000000000000LL
-
-/* Adds the seconds written as `text` to *sum: 1 done, 0 not a number of seconds (the line is not
- * a timing line), -1 a number whose sum is implausible (why says so). */
-static int add_seconds(const char *text, double *sum, const char *path, long line, char *why, size_t wsize)
-{
-    double v;
-    if (au_parse_double(text, &v) != AU_OK || v < 0)
-        return 0;
-    if (v > TIMING_MAX_S - *sum) {
-        snprintf(why, wsize, "%s:%ld: %.40s s brings the sum over %.0f s: not plausible", path, line, text,
-                 TIMING_MAX_S);
-        return -1;
-    }
-    *sum += v;
-    return 1;
-}
-
-/* au_live_read_timing's state. */
-typedef struct {
-    const char *path;
-    live_timing *t;
-} timing_state;
-
-/* Adds one "timing:" line's figures to the sums. */
-static int timing_line(const au_cf_line *l, void *ud)
-{
-    if (l->kind != AU_CF_TIMING)
-        return 0;
-    const char *path = ((timing_state *)ud)->path;
-    live_timing *t = ((timing_state *)ud)->t;
-    long lineno = l->lineno;
-    const char *p = l->text;
-    /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
-    char a[64], b[64], n[64];
-    int end = -1;
-    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
-        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
-            t->setups++;
-    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a, b,
-                      &end) == 3 &&
-               end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
-        long v = 0;
-        double cb = t->callbacks_s, ml = t->module_loads_s;
-        int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
-        if (ok > 0)
-            ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
-        if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
-            snprintf(t->launch_bad, sizeof t->launch_bad,
-                     "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
-                     TIMING_MAX_LAUNCHES);
-            ok = -1;
-        }
-        if (ok > 0) {
-            t->launch_lines++;
-            t->launches += v;
-            t->callbacks_s = cb;
-            t->module_loads_s = ml;
-        }
-    }
     return 0;
 }
 

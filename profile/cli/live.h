@@ -8,29 +8,6 @@
 /* Exit statuses of setup failures in live mode, as env(1) and timeout(1) use them. */
 enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 };
 
-typedef struct live_result {
-    int started;     /* the target was started */
-    long pid;        /* its process id (atomutil-profile's child), 0 before */
-    int exit_status; /* the target's status: its exit code, or 128 + signal */
-    int signal;      /* the signal that ended it, 0 if it exited */
-    int tool_errors; /* '==ATOMUTIL== error' lines the injection library wrote */
-    int permission;  /* one of them was a missing profiling permission */
-    long rows;       /* CSV data rows in the counters file (0: no launch was measured) */
-    double run_s;    /* the target's wall time, from fork to exit */
-} live_result;
-
-/* One run of the target: the file the injection library appends to, its header, the environment
- * variable that names it, the library's mode (NULL: counters) and, in sass mode, the directory for
- * cubins. */
-typedef struct live_pass {
-    const char *path, *header, *path_env, *cubin_dir;
-} live_pass;
-
-/* Runs argv[0..] with the injection library as pass says (the file created with its header first).
- * Prints setup errors on stderr (one line each) and returns 0 when the target ran, else the
- * LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
-int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res);
-
 /* The injection library's own timing, summed over its processes and contexts, from the
  * counters file's lines (docs/cli.md, --timing):
  *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)
@@ -47,6 +24,29 @@ typedef struct live_timing {
     double callbacks_s, module_loads_s;
     char setup_bad[512], launch_bad[512];
 } live_timing;
+
+typedef struct live_result {
+    int started;        /* the target was started */
+    long pid;           /* its process id (atomutil-profile's child), 0 before */
+    int exit_status;    /* the target's status: its exit code, or 128 + signal */
+    int signal;         /* the signal that ended it, 0 if it exited */
+    int tool_errors;    /* '==ATOMUTIL== error' lines the injection library wrote */
+    int permission;     /* one of them was a missing profiling permission */
+    long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
+    double run_s;       /* the target's wall time, from fork to exit */
+    live_timing timing; /* the injection library's timing lines, read with the diagnostics */
+} live_result;
+
+/* One run of the target: the file the injection library appends to, its header, the environment
+ * variable that names it and the directory for the kernels' cubins (NULL: none kept). */
+typedef struct live_pass {
+    const char *path, *header, *path_env, *cubin_dir;
+} live_pass;
+
+/* Runs argv[0..] with the injection library as pass says (the file created with its header first).
+ * Prints setup errors on stderr (one line each) and returns 0 when the target ran, else the
+ * LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
+int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res);
 
 /* Reads those lines of a counters file (or an export: none); AU_OK or < 0 (the file unreadable). */
 int au_live_read_timing(const char *path, live_timing *t);

@@ -1023,7 +1023,9 @@ static void read_timing(const run_files *f, timing *tm)
 {
     for (size_t i = 0; i < f->nfiles; ++i) {
         live_timing t;
-        if (au_live_read_timing(f->files[i], &t) != AU_OK)
+        if (f->lr.started) /* a live run: read with its diagnostics (live.c) */
+            t = f->lr.timing;
+        else if (au_live_read_timing(f->files[i], &t) != AU_OK)
             continue;
         live_timing *s = &tm->inject;
         if (!tm->have_inject++) {
