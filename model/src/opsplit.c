@@ -16,6 +16,7 @@ void au_opsplit_free(au_opsplit *o)
     if (!o)
         return;
     free(o->instr);
+    free(o->nodes);
     free(o);
 }
 

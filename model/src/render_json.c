@@ -29,6 +29,10 @@ static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
     char fl[256];
     fprintf(out, ",\n     \"opcodes\": {\"classes\": ");
     json_str(out, o->classes);
+    if (o->nodes) { /* a graph launch's kernel nodes */
+        fprintf(out, ", \"graph_kernels\": ");
+        json_str(out, o->nodes);
+    }
     fprintf(out, ", ");
     json_num(out, "util_pct_by_family", ok ? o->by_family.util * 100 : NAN, 0);
     json_num(out, "service_cycles_by_family", ok ? o->by_family.service : NAN, 0);

@@ -81,6 +81,11 @@ static void render_opcodes_human(const au_report *r, const au_summary *s, au_nam
         fputs("  ", out);
         au_names_put(nm, s->of_launch[i], 1, out);
         fprintf(out, " %s\n", o->classes[0] ? o->classes : none);
+        if (o->nodes) { /* a CUDA graph launch: one row for its kernel nodes (docs/live-profiling.md) */
+            fputs("      kernel nodes: ", out);
+            au_fput_text(out, o->nodes, AU_TEXT_PLAIN);
+            fputc('\n', out);
+        }
         if (l->res.flags & AU_F_OPCODES)
             fprintf(out, "      U %.1f %% by opcode classes, %.1f %% priced as '%s'%s%s\n", l->res.util * 100,
                     o->by_family.util * 100, r->family, fl[0] ? "  " : "", fl);

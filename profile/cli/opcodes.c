@@ -325,9 +325,38 @@ typedef struct {
 
 /* Prices graph launch l by the instructions of all of g's kernels together; a graph none of whose
  * kernels has a listing counts in *unlisted.  AU_OK, or < 0. */
+/* Appends "NAME (FAMILIES)" of one graph kernel to *s (families of its instructions v[0..n), "-"
+ * without shared atomics, "?" without its code): the graph row lists its kernel nodes. */
+static void add_node(char **s, size_t *len, const char *name, const au_instr *v, size_t n, int listed)
+{
+    const char *fn;
+    size_t fl = au_kernel_function(name, &fn);
+    char fams[160] = "";
+    for (size_t i = 0; i < n; ++i) {
+        const char *f = au_opcode_family(v[i].opcode);
+        f = f ? f : v[i].opcode;
+        size_t used = strlen(fams);
+        char item[40];
+        snprintf(item, sizeof item, "%s%s", used ? " " : "", f);
+        if (!strstr(fams, f) && used + strlen(item) < sizeof fams)
+            strcat(fams, item);
+    }
+    size_t need = *len + fl + strlen(fams) + 8;
+    char *grown = realloc(*s, need);
+    if (!grown)
+        return;
+    *s = grown;
+    *len += (size_t)snprintf(*s + *len, need - *len, "%s%.*s (%s)", *len ? ", " : "", (int)fl, fn,
+                             !listed   ? "?"
+                             : fams[0] ? fams
+                                       : "-");
+}
+
 static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, code_line *code, size_t ncode,
                               const graph_line *g, au_report *rep, au_launch *l, const au_table *t, size_t *unlisted)
 {
+    char *nodes = NULL;
+    size_t nodes_len = 0;
     au_instr *all = NULL;
     size_t nall = 0, listed = 0;
     int rc = AU_OK;
@@ -336,11 +365,18 @@ static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, 
         const listing *gl = gk ? listing_for(L, &ps->v, &ps->n, &ps->cap, cubin_dir, gk) : NULL;
         au_instr *v = NULL;
         size_t n = 0;
-        if (!gl || gl->ops.count == 0)
+        if (!gl || (gl->ops.count == 0 && !gl->len)) {
+            add_node(&nodes, &nodes_len, gk ? gk->demangled : g->mangled[m], NULL, 0, 0);
             continue;
+        }
+        if (gl->ops.count == 0) { /* listed, no shared atomics */
+            add_node(&nodes, &nodes_len, gk->demangled, NULL, 0, 1);
+            continue;
+        }
         ++listed;
         if ((rc = kernel_instructions(&gl->ops, gk->mangled, &v, &n)) != AU_OK)
             break;
+        add_node(&nodes, &nodes_len, gk->demangled, v, n, 1);
         au_instr *grown = n ? realloc(all, (nall + n) * sizeof *all) : all;
         if (n && !grown) {
             free(v);
@@ -357,6 +393,11 @@ static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, 
         rc = au_launch_apply_opcodes(l, t, all, nall, &rep->thr, rep->busy);
     else if (rc == AU_OK)
         ++*unlisted;
+    if (rc == AU_OK && l->ops && nodes) {
+        l->ops->nodes = nodes;
+        nodes = NULL;
+    }
+    free(nodes);
     free(all);
     return rc;
 }
