@@ -451,6 +451,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     rc = make_listings(&L, rep, cubin_dir, code, ncode);
     parsed_set ps = {NULL, 0, 0};
     size_t nocode = 0, unlisted = 0;
+    const au_launch *nocode_first = NULL; /* named in the warning: the first kernel without code */
     for (size_t i = 0; i < rep->count && rc == AU_OK; ++i) {
         au_launch *l = &rep->launches[i];
         if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_UNUSABLE))
@@ -462,7 +463,8 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
             continue;
         }
         if (!k) {
-            ++nocode;
+            if (!nocode++)
+                nocode_first = l;
             continue;
         }
         const listing *ls = listing_for(&L, &ps.v, &ps.n, &ps.cap, cubin_dir, k);
@@ -505,11 +507,19 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     free(code);
     if (rc)
         return rc;
-    if (!L.quiet && nocode)
+    if (!L.quiet && nocode) {
+        /* no code: line names the kernel: its module's image was not seen when it loaded */
+        const char *fn;
+        size_t fl = au_kernel_function(nocode_first->kernel, &fn);
+        char raw[200], name[600];
+        snprintf(raw, sizeof raw, "%.*s", (int)(fl < sizeof raw ? fl : sizeof raw - 1), fn);
+        au_text_fit(raw, name, sizeof name, 0, 0);
         fprintf(stderr,
-                "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s: priced as "
-                "'%s'\n",
-                prog, nocode, counters_path, rep->family);
+                "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s (the first: "
+                "launch %lld, %s; no 'code:' line names its kernel: its module was not kept when it "
+                "loaded): priced as '%s'\n",
+                prog, nocode, counters_path, nocode_first->id, name, rep->family);
+    }
     if (!L.quiet && unlisted)
         fprintf(stderr,
                 "%s: warning: %zu launches with shared-atomic jobs: their kernel could not be listed from "
