@@ -18,8 +18,8 @@
 #   sass_check.csv, calibrate.sass      the calibration kernels' code checked (analyze.py sass; the
 #                                       rows of FAMILIES matter, the others were checked before)
 #   unit_bound.csv, vtime.csv           the unit's rate and the ground truth of the selected points
-#   vop.counters.csv, vop.csv, vop_points.csv, vop.cubins.tar.gz (the kernels' listings)
-#                                       the same points profiled live
+#   vop.counters.csv, vop.csv, vop_points.csv, vop.cubins.tar.gz (the kernels' listings, or their
+#                                       cubins where none was listed) the same points profiled live
 #   validation_tables.md, validation_points.csv, validate.log   scripts/validate.py with table.csv
 #                                       (last line: the summary)
 #   base/validate.log, ...              the same report priced with BASE_TABLE (before the family)
@@ -99,8 +99,9 @@ if [ "$filter" != "-" ]; then
         --table "$base" --out "$out/base" > "$out/base/validate.log" 2>&1
     tail -n 1 "$out/validate.log" "$out/base/validate.log"
     # the kernels' listings as docs/results keeps them (validate.py reads the archive); the cubins
-    # themselves are the build's
-    (cd "$out" && tar -czf vop.cubins.tar.gz vop.cubins/*.sass) && rm -rf "$out/vop.cubins"
+    # themselves are the build's, kept only where no kernel was listed (nvdisasm missing?)
+    (cd "$out" && shopt -s nullglob && files=(vop.cubins/*.sass) && { [ ${#files[@]} -gt 0 ] ||
+        files=(vop.cubins/*.cubin); } && tar -czf vop.cubins.tar.gz "${files[@]}") && rm -rf "$out/vop.cubins"
 fi
 
 # 3. the opcodes the kernels compile to on this architecture (for tests/chips: chips.arch_opcodes)

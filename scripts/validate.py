@@ -48,7 +48,8 @@ families; or no flag dsmem) is listed as not priced and not counted.  Their U_tr
 windows: the reference's summed / the full kernel's, the mean SM's); the DSMEM table shows both.
 
 Prints markdown tables (per family, lane pattern and work level, the proxy estimator, excluded
-points, largest errors), writes them to OUT/validation_tables.md and the per-point figures to
+points, largest errors; after the family table, how many of the points whose U has a range hold
+U_true in it), writes them to OUT/validation_tables.md and the per-point figures to
 OUT/validation_points.csv, and ends with exactly one line
   summary: points P families F MAE X max Y saturated K/N
 P full-kernel points counted, F distinct families among them, X and Y the mean and largest
@@ -246,6 +247,20 @@ def sat_cells(rs, key="u_atom"):
         return "-", "-"
     inside = sum(1 for x in v if SAT_LO <= x <= SAT_HI)
     return "%.1f / %.1f / %.1f" % (min(v), statistics.median(v), max(v)), "%d of %d" % (inside, len(v))
+
+
+def range_line(out, rs):
+    """One line on the points whose U the report gives a range (util_pct_lo..util_pct_hi: generic
+    atomics' wavefronts of unknown passes, CAS loops' loads; DSMEM points have their own table):
+    how many hold U_true."""
+    rg = [r for r in rs if r["in_range"] is not None]
+    if not rg:
+        return
+    flags = sorted(set(f for r in rg for f in r.get("flags", "").split(",")
+                       if f in ("unpriced_wavefronts", "loop_loads_estimated")))
+    out.append("U ranges (the report's util_pct_lo..util_pct_hi%s): U_true lies in the range at %d of %d "
+               "points.\n" % ("; flags " + ", ".join(flags) if flags else "", sum(1 for r in rg if r["in_range"]),
+                               len(rg)))
 
 
 def urange(rs):
@@ -466,6 +481,7 @@ def main():
     out.append("| **all** | %d | %s | %s | %s | %s | %s | %s | %d |" % (
         len(counted), urange(counted), fmt(mae), fmt(mx), s3, sin, fmt(min(b), 2) if b else "-", len(excluded)))
     out.append("")
+    range_line(out, [r for r in counted if not r["dsmem"]])
 
     # ---- per lane pattern
     out.append("Per lane pattern (unit_bound's names; d lanes per bank = bankD):\n")

@@ -8,10 +8,11 @@
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
-/* queue.c: the cost of one shared-atomic wavefront of generic atomics (whose instructions the
- * counters do not count): the generic family's S at its largest n, a = 1, c = 0, or add's where
- * the table has no generic family; *family (may be NULL) gets the family used. */
-int au_generic_wavefront_cost(const au_table *t, double *service_cycles, const char **family);
+/* queue.c: the cost of one shared-atomic wavefront of generic atomics, whose instructions the
+ * counters do not count, so whose passes per instruction are unknown: the least (*lo) and the
+ * most (*hi) of S(n, a, 0) / a over a = 1..a_max of the generic family at its largest n (add's
+ * where the table has no generic family); *family (may be NULL) gets the family used. */
+int au_generic_wavefront_cost(const au_table *t, double *lo, double *hi, const char **family);
 /* queue.c: a result whose U has a range (util_lo..util_hi): its upper end capped at 105 % (or at
  * U where U is above), then its verdict: the point estimate's when both ends agree, else
  * AU_VERDICT_UNCERTAIN. */

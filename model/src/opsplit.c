@@ -183,14 +183,15 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
 
 /* A launch whose classes are not priced (no jobs, no counters, or no shared atomic in its code)
  * keeps its result, with o's flags, and gets o.  One whose wavefronts no counted job explains
- * (flag unpriced_wavefronts, priced per wavefront by au_model_eval) and whose code has generic
- * atomics that land in shared memory is theirs: class generic, flag opcodes; where the table lacks
- * the generic family they were priced as add (flag unknown_opcode). */
+ * (flag unpriced_wavefronts, priced per wavefront with a range by au_model_eval) and whose code
+ * has generic atomics that land in shared memory is theirs: class generic, flag opcodes, the same
+ * range (the code names them, not their passes); where the table lacks the generic family they
+ * were priced as add (flag unknown_opcode). */
 static void keep_unpriced(au_opsplit *o, au_launch *l, const au_table *t, size_t ninstr_generic)
 {
     double busy = 0;
     if (ninstr_generic && !cluster_set(l) && (l->res.flags & AU_F_UNPRICED_WAVEFRONTS)) {
-        l->res.flags = (l->res.flags & ~AU_F_UNPRICED_WAVEFRONTS) | AU_F_OPCODES;
+        l->res.flags |= AU_F_OPCODES;
         if (!au_table_has_family(t, "generic"))
             o->flags |= AU_F_UNKNOWN_OPCODE;
         snprintf(o->classes, sizeof o->classes, "generic 100%%");

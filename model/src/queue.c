@@ -85,31 +85,48 @@ typedef struct loop_loads {
     double w, lo, hi;
 } loop_loads;
 
-int au_generic_wavefront_cost(const au_table *t, double *service_cycles, const char **family)
+int au_generic_wavefront_cost(const au_table *t, double *lo, double *hi, const char **family)
 {
     const char *f = au_table_has_family(t, "generic") ? "generic" : "add";
     if (family)
         *family = f;
-    return au_table_interp(t, f, au_table_n_max(t, f), 1, 0, service_cycles, NULL);
+    int n = au_table_n_max(t, f), amax = au_table_a_max(t, f);
+    if (amax <= 0)
+        return au_set_error(AU_E_NOTFOUND, "table has no family '%s'", f);
+    *lo = INFINITY, *hi = 0;
+    for (int a = 1; a <= amax; ++a) {
+        double s;
+        int rc = au_table_interp(t, f, n, a, 0, &s, NULL);
+        if (rc)
+            return rc;
+        *lo = fmin(*lo, s / a), *hi = fmax(*hi, s / a);
+    }
+    return AU_OK;
 }
 
 /* Shared-atomic wavefronts without a counted job: generic atomics (ATOM.E.*, docs/opcodes.md
  * "Generic atomics") are not counted as shared-atomic instructions on GH100, but their wavefronts
- * are.  Each wavefront costs the generic family's single-pass cost at saturation (add's where the
- * table has no generic family); flag unpriced_wavefronts until the kernel's code names them
+ * are, so their passes per instruction are unknown, and with them the cost of a wavefront (the
+ * generic path costs 2 cycles for an instruction of one pass, 1 per pass from two on, on the
+ * H100).  U has the range of the cheapest and the dearest wavefront (au_generic_wavefront_cost).
+ * The estimate is the dearest (one pass per instruction) as long as its busy time fits in the
+ * active cycles, else the busy time that fills them (the instructions then had several passes),
+ * never below the cheapest.  Flag unpriced_wavefronts; the kernel's code may name them
  * (au_launch_apply_opcodes). */
 static int eval_unpriced(const au_table *t, double wavefronts, const au_thresholds *thr, au_result *res)
 {
-    double s;
-    int rc = au_generic_wavefront_cost(t, &s, NULL);
+    double lo, hi;
+    int rc = au_generic_wavefront_cost(t, &lo, &hi, NULL);
     if (rc)
         return rc;
     res->flags |= AU_F_UNPRICED_WAVEFRONTS;
     res->a = 0;
-    res->service = s;
-    res->busy = wavefronts * s;
-    res->util = res->busy / res->active;
-    au_result_finish(res, thr, 0);
+    res->util_lo = wavefronts * lo / res->active;
+    res->util_hi = wavefronts * hi / res->active;
+    res->util = fmin(res->util_hi, fmax(res->util_lo, 1.0));
+    res->busy = res->util * res->active;
+    res->service = res->busy / wavefronts;
+    au_result_finish(res, thr, 1);
     return AU_OK;
 }
 
@@ -340,8 +357,11 @@ int au_model_eval(const au_table *t, const char *family, const au_counters *gpu,
     au_result sat;
     if (rc == AU_OK && busy != AU_BUSY_SATURATED)
         rc = price_gpu(t, fam, gpu, sm_count, thr, AU_BUSY_SATURATED, &sat);
+    /* wavefronts of unknown passes (unpriced_wavefronts): checked at their least busy time */
     if (rc == AU_OK)
-        au_result_check_util(res, busy == AU_BUSY_SATURATED ? res->util : sat.util);
+        au_result_check_util(res, (res->flags & AU_F_UNPRICED_WAVEFRONTS) ? res->util_lo
+                                  : busy == AU_BUSY_SATURATED             ? res->util
+                                                                          : sat.util);
     return rc;
 }
 

@@ -261,26 +261,37 @@ static void render_table_rows(const au_report *r, const au_summary *s, au_names 
                  "time).\n");
 }
 
-/* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic */
+/* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic, generic
+ * atomics of unknown passes, ... (AU_F_RANGE); the header names the generic atomics' flag only
+ * where a launch has it */
 static void render_ranges(const au_report *r, FILE *out)
 {
-    int ranges = 0;
+    int ranges = 0, generic = 0;
+    for (size_t i = 0; i < r->count; ++i)
+        generic |= (r->launches[i].res.flags & AU_F_UNPRICED_WAVEFRONTS) != 0;
     for (size_t i = 0; i < r->count; ++i) {
         const au_result *x = &r->launches[i].res;
         if (!(x->flags & AU_F_RANGE))
             continue;
-        if (!ranges++)
-            fprintf(
-                out,
-                "\nUncertain U (flag loop_loads_estimated: the loads of CAS-loop attempts share the "
-                "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
-                "launches with clusters are measured with counters\nthat do not count the passes of "
-                "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
-                "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
-                "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
-                "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
-                "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
-                "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n");
+        if (!ranges++) {
+            fputs("\nUncertain U (", out);
+            if (generic)
+                fputs("flag unpriced_wavefronts: wavefronts of generic atomics, whose instructions no counter "
+                      "counts,\ncost one cycle each for instructions of several passes, up to the generic family's "
+                      "single-pass\ncost for instructions of one (U takes the latter while it fits in the active "
+                      "cycles);\n",
+                      out);
+            fputs("flag loop_loads_estimated: the loads of CAS-loop attempts share the "
+                  "load counters with other\nshared loads and stores; flag dsmem_local_estimated: "
+                  "launches with clusters are measured with counters\nthat do not count the passes of "
+                  "local shared atomics; flag dsmem_row_range: remote atomics with lanes on one word\n"
+                  "cost up to twice as much when other warps' words share its 128-byte row, which no counter\n"
+                  "shows; flag dsmem_mixed: atomics share the DSMEM path with loads and stores, their share\n"
+                  "of its cycles is estimated from their sectors; flag generic_space_unknown: a launch without\n"
+                  "clusters measured with the cluster set (its kernel ran no atomics before) made generic\n"
+                  "atomics, to global memory or to its own shared memory; U is the estimate, the range bounds it):\n",
+                  out);
+        }
         put_id(out, r, &r->launches[i]);
         fprintf(out, "  U %.1f %%, between %.1f and %.1f %%", x->util * 100, x->util_lo * 100, x->util_hi * 100);
         if (x->verdict == AU_VERDICT_UNCERTAIN) { /* the range spans two verdicts: name them */

@@ -288,6 +288,14 @@ static code_line *code_for(code_line *code, size_t ncode, const au_launch *l)
     return NULL;
 }
 
+/* Whether the kernel's code prices launch l: it has shared-atomic jobs, or wavefronts without jobs
+ * (flag unpriced_wavefronts) that generic atomics of the code may explain (docs/opcodes.md,
+ * "Generic atomics"); not a launch without U. */
+static int wants_code(const au_launch *l)
+{
+    return !(l->res.flags & AU_F_UNUSABLE) && (l->ctr.jobs > 0 || (l->res.flags & AU_F_UNPRICED_WAVEFRONTS));
+}
+
 static const graph_line *graph_for(const graph_line *g, size_t ng, const au_launch *l)
 {
     for (size_t i = 0; i < ng; ++i)
@@ -311,7 +319,7 @@ static int make_listings(lister *L, const au_report *rep, const char *cubin_dir,
     for (size_t i = 0; i < rep->count; ++i) {
         const au_launch *l = &rep->launches[i];
         code_line *k;
-        if (l->ctr.jobs > 0 && !(l->res.flags & AU_F_UNUSABLE) && (k = code_for(code, ncode, l)) != NULL && !k->want)
+        if (wants_code(l) && (k = code_for(code, ncode, l)) != NULL && !k->want)
             k->want = 1;
     }
     return au_op_list_wanted(L, cubin_dir, code, ncode);
@@ -392,7 +400,7 @@ static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, 
     if (rc == AU_OK && listed)
         rc = au_launch_apply_opcodes(l, t, all, nall, &rep->thr, rep->busy);
     else if (rc == AU_OK)
-        ++*unlisted;
+        *unlisted += l->ctr.jobs > 0;
     if (rc == AU_OK && l->ops && nodes) {
         l->ops->nodes = nodes;
         nodes = NULL;
@@ -409,8 +417,7 @@ static void want_graph_kernels(const au_report *rep, code_line *code, size_t nco
     for (size_t i = 0; i < rep->count && ngraphs; ++i) {
         const au_launch *l = &rep->launches[i];
         const graph_line *g;
-        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_UNUSABLE) || code_for(code, ncode, l) ||
-            !(g = graph_for(graphs, ngraphs, l)))
+        if (!wants_code(l) || code_for(code, ncode, l) || !(g = graph_for(graphs, ngraphs, l)))
             continue;
         for (size_t m = 0; m < g->n; ++m) {
             code_line *k = code_by_mangled(code, ncode, g->mangled[m]);
@@ -454,16 +461,17 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     const au_launch *nocode_first = NULL; /* named in the warning: the first kernel without code */
     for (size_t i = 0; i < rep->count && rc == AU_OK; ++i) {
         au_launch *l = &rep->launches[i];
-        if (!(l->ctr.jobs > 0) || (l->res.flags & AU_F_UNUSABLE))
-            continue; /* no shared-atomic jobs to price: no listing needed */
+        if (!wants_code(l))
+            continue; /* no shared-atomic jobs or wavefronts to price: no listing needed */
         code_line *k = code_for(code, ncode, l);
         const graph_line *g = k ? NULL : graph_for(graphs, ngraphs, l);
         if (g) {
             rc = price_graph_launch(&L, &ps, cubin_dir, code, ncode, g, rep, l, t, &unlisted);
             continue;
         }
+        /* the warnings count launches with jobs: one without keeps flag unpriced_wavefronts */
         if (!k) {
-            if (!nocode++)
+            if (l->ctr.jobs > 0 && !nocode++)
                 nocode_first = l;
             continue;
         }
@@ -471,14 +479,14 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         const au_sass_ops *ops = ls ? &ls->ops : NULL;
         /* no listing file at all: unlisted; one with no atomics, or unreadable: said below */
         if (!ops || (ops->count == 0 && !ls->len && !ls->unread[0])) {
-            ++unlisted;
+            unlisted += l->ctr.jobs > 0;
             continue;
         }
         au_instr *v = NULL;
         size_t n = 0;
         if ((rc = kernel_instructions(ops, k->mangled, &v, &n)) != AU_OK)
             break;
-        if (n == 0 && !k->warned && !L.quiet) {
+        if (n == 0 && l->ctr.jobs > 0 && !k->warned && !L.quiet) {
             k->warned = 1;
             warn_no_atomics(ls, k, l, rep->family);
         }

@@ -63,4 +63,28 @@ static au_instr check_instr(const char *opcode, unsigned pc)
 }
 #endif
 
+#ifdef CHECK_WANT_IMPORT
+#include "atomutil/model.h"
+#include "ncu_import.h"
+/* The start of a test on a recorded run, main(argc, argv) with EXPORT.csv TABLE.csv: *rep imported
+ * (initialized in any case), *t loaded.  0, or the exit status of a test that cannot run: 2 for
+ * its usage, 1 when the files give no launch or no table. */
+static int check_load(const char *name, int argc, char **argv, au_report *rep, au_table **t)
+{
+    au_report_init(rep);
+    *t = NULL;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s EXPORT.csv TABLE.csv\n", name);
+        return 2;
+    }
+    CHECK_EQ_INT(au_ncu_import(argv[1], rep), AU_OK);
+    CHECK_EQ_INT(au_table_load(argv[2], t), AU_OK);
+    if (!*t || rep->count == 0) {
+        fprintf(stderr, "%s: %s\n", name, au_last_error());
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 #endif

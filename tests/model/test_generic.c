@@ -1,10 +1,12 @@
 /*
  * test_generic.c - generic atomics on shared memory (docs/opcodes.md, "Generic atomics"): GH100
  * counts their wavefronts but no shared-atomic instruction, so a launch with wavefronts and no jobs
- * is priced per wavefront at the generic family's single-pass cost (add's without it), flag
- * unpriced_wavefronts; with the kernel's code naming such atomics it is their class `generic` (flag
- * opcodes, no unpriced_wavefronts); forms whose shared-memory path is a CAS loop do not explain them.
- * Synthetic tables: add and generic at distinct costs, and add alone.
+ * is priced per wavefront with a range, from the generic family's cheapest wavefront (instructions
+ * of many passes) to its dearest (one pass each), flag unpriced_wavefronts (add's costs without the
+ * family); with the kernel's code naming such atomics it is their class `generic` (flag opcodes
+ * too, the same range); forms whose shared-memory path is a CAS loop do not explain them.
+ * Synthetic tables: add and generic at distinct costs (generic as on the H100: 2 cycles for one
+ * pass, about 1 per pass for many), and add alone.
  */
 #include "atomutil/model.h"
 #define CHECK_WANT_INSTR
@@ -15,7 +17,8 @@
 
 static const au_thresholds thr = {0.80, 0.40};
 
-/* add and generic on n = 1, 64, a = 1, 32, c = 0 and n; generic's single pass at n = 64 costs 1.25 */
+/* add and generic on n = 1, 64, a = 1, 32, c = 0 and n; at n = 64 generic's single pass costs 2,
+ * its 32 passes 32: S / a from 2 down to 1 */
 static const char synthetic[] =
     "# atomutil-table v1\n"
     "# gpu_name: NVIDIA H100 80GB HBM3\n"
@@ -30,8 +33,8 @@ static const char synthetic[] =
     "add,1,1,0,8,8,8,0\nadd,1,1,1,16,16,16,0\nadd,1,32,0,64,64,64,0\nadd,1,32,1,128,128,128,0\n"
     "add,64,1,0,1,1,1,0\nadd,64,1,64,2,2,2,0\nadd,64,32,0,32,32,32,0\nadd,64,32,64,64,64,64,0\n"
     "generic,1,1,0,9,9,9,0\ngeneric,1,1,1,16,16,16,0\ngeneric,1,32,0,70,70,70,0\n"
-    "generic,1,32,1,128,128,128,0\ngeneric,64,1,0,1.25,1.25,1.25,0\n"
-    "generic,64,1,64,2,2,2,0\ngeneric,64,32,0,40,40,40,0\ngeneric,64,32,64,64,64,64,0\n";
+    "generic,1,32,1,128,128,128,0\ngeneric,64,1,0,2,2,2,0\n"
+    "generic,64,1,64,3,3,3,0\ngeneric,64,32,0,32,32,32,0\ngeneric,64,32,64,64,64,64,0\n";
 
 /* A launch of 132 SMs: J jobs, W wavefronts (GPU-wide), 200,000 active cycles, priced as add. */
 static au_launch launch(const au_table *t, double jobs, double waves)
@@ -50,33 +53,67 @@ static au_launch launch(const au_table *t, double jobs, double waves)
 
 #define ins check_instr
 
-/* No code: unpriced_wavefronts, priced at the generic family's single-pass cost (the table's). */
+/* No code: unpriced_wavefronts; U's range is W times the cheapest and the dearest wavefront over T,
+ * the estimate the dearest while it fits in the active cycles, else the active cycles filled, never
+ * below the cheapest; implausible only when the cheapest does not fit. */
 static void test_no_code(const au_table *syn, const au_table *old)
 {
-    au_launch l = launch(syn, 0, 132 * 100000.0);
-    CHECK((l.res.flags & AU_F_UNPRICED_WAVEFRONTS) && !(l.res.flags & AU_F_NO_ATOMICS));
-    CHECK_NEAR(l.res.util, 100000 * 1.25 / 200000, 1e-12);
-    CHECK_NEAR(l.res.service, 1.25, 1e-12);
+    /* 50,000 wavefronts per SM in 200,000 cycles: 25 to 50 %, U 50 % */
+    au_launch l = launch(syn, 0, 132 * 50000.0);
+    CHECK((l.res.flags & AU_F_UNPRICED_WAVEFRONTS) && (l.res.flags & AU_F_RANGE));
+    CHECK(!(l.res.flags & (AU_F_NO_ATOMICS | AU_F_UNUSABLE | AU_F_OVER_100)));
+    CHECK_NEAR(l.res.util_lo, 0.25, 1e-12);
+    CHECK_NEAR(l.res.util_hi, 0.5, 1e-12);
+    CHECK_NEAR(l.res.util, 0.5, 1e-12);
+    CHECK_NEAR(l.res.service, 2, 1e-12);
+    CHECK(l.res.verdict == AU_VERDICT_UNCERTAIN);
+    /* 190,000: 95 to 190 %: the instructions had several passes, U fills the active cycles, atomic-
+     * bound at both ends (the top capped at 105 %) */
+    l = launch(syn, 0, 132 * 190000.0);
+    CHECK(!(l.res.flags & (AU_F_UNUSABLE | AU_F_OVER_100)));
+    CHECK_NEAR(l.res.util, 1, 1e-12);
+    CHECK_NEAR(l.res.util_lo, 0.95, 1e-12);
+    CHECK_NEAR(l.res.util_hi, 1.05, 1e-12);
+    CHECK_NEAR(l.res.service, 200000 / 190000.0, 1e-12);
+    CHECK(l.res.verdict == AU_VERDICT_BOUND);
+    /* the queue mode prices them the same */
+    au_result q;
+    CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_QUEUE, &q), AU_OK);
+    CHECK_NEAR(q.util, 1, 1e-12);
+    /* 220,000: even the cheapest is 110 %: U is it, over 100 %; 320,000: 160 %, implausible */
+    l = launch(syn, 0, 132 * 220000.0);
+    CHECK_NEAR(l.res.util, 1.1, 1e-12);
+    CHECK((l.res.flags & AU_F_OVER_100) && !(l.res.flags & AU_F_UNUSABLE));
+    l = launch(syn, 0, 132 * 320000.0);
+    CHECK((l.res.flags & AU_F_IMPLAUSIBLE) && l.res.verdict == AU_VERDICT_UNKNOWN && l.res.util == 0);
+    /* without the generic family: add's one cycle per pass, flat */
     l = launch(old, 0, 132 * 100000.0);
     CHECK(l.res.flags & AU_F_UNPRICED_WAVEFRONTS);
-    CHECK_NEAR(l.res.util, 100000 * 1.0 / 200000, 1e-12);
+    CHECK_NEAR(l.res.util, 0.5, 1e-12);
+    CHECK_NEAR(l.res.util_lo, 0.5, 1e-12);
+    CHECK_NEAR(l.res.util_hi, 0.5, 1e-12);
+    CHECK(l.res.verdict == AU_VERDICT_SIGNIFICANT);
 }
 
-/* The code names generic atomics that land in shared memory: class generic, the same price, flag
- * opcodes; without the family in the table the add price stays, flag unknown_opcode. */
+/* The code names generic atomics that land in shared memory: class generic, the same U and range,
+ * flags opcodes and unpriced_wavefronts; without the family in the table the add price stays, flag
+ * unknown_opcode. */
 static void test_explained(const au_table *syn, const au_table *old)
 {
     au_instr code[3] = {ins("ATOM.E.MAX.STRONG.SM", 0x100), ins("ATOMG.E.ADD.STRONG.GPU", 0x110),
                         ins("ATOM.E.MAX.STRONG.SM", 0x120)};
     for (int k = 0; k < 2; ++k) {
         const au_table *t = k ? old : syn;
-        au_launch l = launch(t, 0, 132 * 100000.0);
-        const double util = l.res.util;
+        au_launch l = launch(t, 0, 132 * 60000.0);
+        const au_result before = l.res;
         CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
-        CHECK((l.res.flags & AU_F_OPCODES) && !(l.res.flags & AU_F_UNPRICED_WAVEFRONTS));
+        CHECK((l.res.flags & AU_F_OPCODES) && (l.res.flags & AU_F_UNPRICED_WAVEFRONTS));
         CHECK(!(l.res.flags & AU_F_UNKNOWN_OPCODE) == !k);
-        CHECK_NEAR(l.res.util, util, 1e-12);
-        CHECK(l.res.verdict == AU_VERDICT_SIGNIFICANT);
+        CHECK_NEAR(l.res.util, before.util, 1e-12);
+        CHECK_NEAR(l.res.util_lo, before.util_lo, 1e-12);
+        CHECK_NEAR(l.res.util_hi, before.util_hi, 1e-12);
+        CHECK(l.res.verdict == before.verdict &&
+              before.verdict == (k ? AU_VERDICT_NOT_LIMITING : AU_VERDICT_UNCERTAIN));
         CHECK(l.ops && l.ops->nclass == 1 && l.ops->ninstr == 2);
         if (l.ops && l.ops->nclass == 1) {
             CHECK(strcmp(l.ops->classes, "generic 100%") == 0 && strcmp(l.ops->cls[0].family, "generic") == 0);
@@ -99,6 +136,7 @@ static void test_not_explained(const au_table *syn)
     CHECK_EQ_INT(au_launch_apply_opcodes(&l, syn, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK((l.res.flags & AU_F_UNPRICED_WAVEFRONTS) && !(l.res.flags & AU_F_OPCODES));
     CHECK_NEAR(l.res.util, util, 1e-12);
+    CHECK_NEAR(l.res.util, 1000 * 2 / 200000.0, 1e-12);
     CHECK(l.ops && l.ops->ninstr == 2 && l.ops->classes[0] == '\0');
     if (l.ops && l.ops->ninstr == 2)
         CHECK(strcmp(l.ops->instr[1].family, "-") == 0); /* the loop's: add, which this table has */

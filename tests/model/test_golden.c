@@ -12,8 +12,8 @@
  * table's largest n (64), where the golden table has S = a:  U = J/SM * a / T  (sat_pct below).
  */
 #include "atomutil/model.h"
+#define CHECK_WANT_IMPORT
 #include "check.h"
-#include "ncu_import.h"
 
 #include <string.h>
 
@@ -48,19 +48,11 @@ static const double sat_pct[NEXPECT] = {25.1403, 29.7644, 97.4461, 97.5138, 13.6
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_golden EXPORT.csv TABLE.csv\n");
-        return 2;
-    }
     au_report rep;
-    au_table *t = NULL;
-    au_report_init(&rep);
-    CHECK_EQ_INT(au_ncu_import(argv[1], &rep), AU_OK);
-    CHECK_EQ_INT(au_table_load(argv[2], &t), AU_OK);
-    if (!t || rep.count == 0) {
-        fprintf(stderr, "test_golden: %s\n", au_last_error());
-        return 1;
-    }
+    au_table *t;
+    int rc = check_load("test_golden", argc, argv, &rep, &t);
+    if (rc)
+        return rc;
     rep.busy = AU_BUSY_QUEUE;
     CHECK_EQ_INT(au_report_eval(&rep, t, "add", NULL), AU_OK);
     CHECK_EQ_INT(rep.count, NEXPECT);

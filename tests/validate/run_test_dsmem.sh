@@ -8,15 +8,8 @@
 # that no unit_bound.csv is needed, and the one-line error when no dsmem point can be priced.
 set -u
 py=$1 script=$2 prof=$3 data=$4 work=$5
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-rm -rf "$work" && mkdir -p "$work" && cp -R "$data" "$work/res" || exit 1
-res=$work/res
-"$py" "$script" "$res" --profile "$prof" --table "$res/table.csv" --out "$work/o" > "$work/out" 2> "$work/err"
-rc=$?
-[ $rc -eq 0 ] || fail "exit status $rc, stderr: $(cat "$work/err")"
-[ -s "$work/err" ] && fail "unexpected stderr: $(cat "$work/err")"
+. "$(dirname "$0")/lib.sh"
+start "$data" "$work" "$data/table.csv"
 tail -n 1 "$work/out" | grep -Eqx 'summary: points 3 families 1 MAE [0-9]+\.[0-9] max [0-9]+\.[0-9] saturated [0-3]/3' ||
     fail "last line '$(tail -n 1 "$work/out")', expected 3 points of 1 family"
 grep -q '^GPU: .* 4 points (3 counted, 1 excluded: reference not shown to be bound by the unit or the DSMEM path)' \

@@ -104,7 +104,7 @@ enum {
 /* The flags that come with a range of U (util_lo..util_hi). */
 #define AU_F_RANGE                                                                                      \
     (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED | \
-     AU_F_GENERIC_SPACE)
+     AU_F_GENERIC_SPACE | AU_F_UNPRICED_WAVEFRONTS)
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
 char *au_flags_string(unsigned flags, char *buf, size_t size);
