@@ -12,10 +12,15 @@
 #include <string.h>
 
 /* The short name inside kernel: without the return type "void " and the parameter list (the last
- * top-level '(' ... ')'); its length. */
+ * top-level '(' ... ')'); its length.  A CUDA graph launch's row ("graph N (K kernel nodes)",
+ * profile/inject/inject.c) is its name whole. */
 static size_t short_span(const char *kernel, const char **start)
 {
     const char *s = kernel ? kernel : "";
+    if (strncmp(s, "graph ", 6) == 0 && (s[6] == '(' || (s[6] >= '0' && s[6] <= '9'))) {
+        *start = s;
+        return strlen(s);
+    }
     if (strncmp(s, "void ", 5) == 0)
         s += 5;
     size_t len = strlen(s), cut = len;

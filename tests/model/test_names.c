@@ -58,6 +58,11 @@ static void test_function_names(void)
                    "DeviceHistogramSweepKernel");
     /* Triton: plain names without a parameter list */
     CHECK_FUNCTION("triton_poi_fused_add_mul_0", "triton_poi_fused_add_mul_0");
+    /* a CUDA graph launch's row (profile/inject/inject.c) is its name whole; a kernel named graph is not */
+    CHECK_FUNCTION("graph 3 (12 kernel nodes)", "graph 3 (12 kernel nodes)");
+    CHECK_FUNCTION("graph (kernels unknown: instantiated before atomutil attached)",
+                   "graph (kernels unknown: instantiated before atomutil attached)");
+    CHECK_FUNCTION("graph(int*)", "graph");
     CHECK_FUNCTION("triton_red_fused__softmax_1", "triton_red_fused__softmax_1");
     /* a class template's member: the last component, the class's arguments dropped with it */
     CHECK_FUNCTION("void ns::outer<ns::inner<int>, 3>::kern<float>(int)", "kern");
