@@ -248,6 +248,20 @@ static void run_unmeasured(ctx_state *c)
         au_g.col->pause(c);
 }
 
+/* Kernels launched unmeasured since c's last measured launch may still run on other streams, and a
+ * range counts everything the GPU runs: the context is synchronized before the next measured
+ * launch (auto range synchronizes after each measured kernel, not before), with au_g.lock released,
+ * since such a kernel may wait for another thread's launch.  0 to go on measuring. */
+static int settle_unmeasured(ctx_state *c)
+{
+    c->unmeasured = 0;
+    pthread_mutex_unlock(&au_g.lock);
+    cuCtxSynchronize();
+    pthread_mutex_lock(&au_g.lock);
+    wait_launches(c); /* another thread may have started a measured launch meanwhile */
+    return au_g.exiting || c->failed || au_g.captures > 0 || c->in_graph ? -1 : 0;
+}
+
 static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
     pending_launch l;
@@ -258,7 +272,10 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     /* selected first, so that an unselected launch costs a table lookup (a launch made while a
      * stream is captured is not run: it is not counted) */
     if (au_g.captures == 0 && !au_select_launch(l.func, cb->symbolName)) {
-        run_unmeasured(find_ctx(cb->context));
+        ctx_state *uc = find_ctx(cb->context);
+        if (uc)
+            uc->unmeasured = 1;
+        run_unmeasured(uc);
         return;
     }
     ctx_state *wc = find_ctx(cb->context);
@@ -286,6 +303,8 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     }
     ctx_state *c = get_ctx(cb->context);
     if (!c || c->failed)
+        return;
+    if (c->unmeasured && settle_unmeasured(c) != 0)
         return;
     if (!l.cluster)
         l.cluster = func_cluster((CUfunction)l.func);

@@ -62,7 +62,8 @@ typedef struct ctx_state {
     char chip[64];               /* the chip name (range.c) */
     pending_launch *pend;
     size_t npend, cap;
-    int inflight; /* measured launch calls of this context between their enter and exit callbacks */
+    int inflight;   /* measured launch calls of this context between their enter and exit callbacks */
+    int unmeasured; /* a launch ran unmeasured since the last measured one (inject.c, settle_unmeasured) */
     struct ctx_state *next;
 } ctx_state;
 
