@@ -3,36 +3,36 @@
  */
 #include "chip_metrics.h"
 
-#include <cupti.h>
-#include <cupti_profiler_host.h>
-
 #include <stdlib.h>
 
-/* The number of passes of the configuration on the host object; -1 when it cannot be made. */
-static int config_passes(CUpti_Profiler_Host_Object *host)
+int au_chip_config_image(CUpti_Profiler_Host_Object *host, uint8_t **image, size_t *size, size_t *passes)
 {
     CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
                                                             CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     sz.pHostObject = host;
     if (cuptiProfilerHostGetConfigImageSize(&sz) != CUPTI_SUCCESS)
         return -1;
-    uint8_t *image = malloc(sz.configImageSize ? sz.configImageSize : 1);
-    if (!image)
+    uint8_t *img = malloc(sz.configImageSize ? sz.configImageSize : 1);
+    if (!img)
         return -1;
-    int p = -1;
     CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize =
                                                         CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
     ci.pHostObject = host;
     ci.configImageSize = sz.configImageSize;
-    ci.pConfigImage = image;
+    ci.pConfigImage = img;
     CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize =
                                                         CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
     np.configImageSize = sz.configImageSize;
-    np.pConfigImage = image;
-    if (cuptiProfilerHostGetConfigImage(&ci) == CUPTI_SUCCESS && cuptiProfilerHostGetNumOfPasses(&np) == CUPTI_SUCCESS)
-        p = (int)np.numOfPasses;
-    free(image);
-    return p;
+    np.pConfigImage = img;
+    if (cuptiProfilerHostGetConfigImage(&ci) != CUPTI_SUCCESS ||
+        cuptiProfilerHostGetNumOfPasses(&np) != CUPTI_SUCCESS) {
+        free(img);
+        return -1;
+    }
+    *image = img;
+    *size = sz.configImageSize;
+    *passes = np.numOfPasses;
+    return 0;
 }
 
 int au_chip_passes(const char *chip, const uint8_t *avail, const char *const *m, size_t n)
@@ -48,7 +48,13 @@ int au_chip_passes(const char *chip, const uint8_t *avail, const char *const *m,
     add.pHostObject = hi.pHostObject;
     add.ppMetricNames = (const char **)m; /* CUPTI does not write them */
     add.numMetrics = n;
-    int p = cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS ? config_passes(hi.pHostObject) : -1;
+    uint8_t *image = NULL;
+    size_t size = 0, passes = 0;
+    int p = cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS &&
+                    au_chip_config_image(hi.pHostObject, &image, &size, &passes) == 0
+                ? (int)passes
+                : -1;
+    free(image);
     CUpti_Profiler_Host_Deinitialize_Params d = {.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
     d.pHostObject = hi.pHostObject;
     cuptiProfilerHostDeinitialize(&d);

@@ -7,8 +7,15 @@
 #ifndef ATOMUTIL_CHIP_METRICS_H
 #define ATOMUTIL_CHIP_METRICS_H
 
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+
 #include <stddef.h>
 #include <stdint.h>
+
+/* The config image of the metrics added to host (malloc'ed into *image, *size bytes) and its
+ * passes; 0, or -1 when CUPTI refuses it (nothing allocated). */
+int au_chip_config_image(CUpti_Profiler_Host_Object *host, uint8_t **image, size_t *size, size_t *passes);
 
 /* Passes that metrics m[0..n) take on `chip` (avail: the context's counter availability image, or
  * NULL offline); -1 when CUPTI refuses the configuration. */

@@ -14,7 +14,6 @@
  *   ATOMUTIL_COUNTERS_FILE  the file to append to (default atomutil-<pid>.counters.csv)
  *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
  *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 16)
- *   ATOMUTIL_REPLAY         kernel (default) or user: auto range's replay mode for one-pass sets
  *   ATOMUTIL_KERNEL_REGEX, ATOMUTIL_LAUNCH_SKIP, ATOMUTIL_LAUNCH_COUNT, ATOMUTIL_LAUNCHES_PER_KERNEL,
  *   ATOMUTIL_PROFILE_FROM_START  which launches are measured (select.c)
  */
@@ -733,8 +732,6 @@ EXPORT int InitializeInjection(void)
      * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
      * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
-    const char *rp = getenv("ATOMUTIL_REPLAY");
-    au_g.user_replay = rp && strcmp(rp, "user") == 0;
     au_select_init();
     const char *gr = getenv("ATOMUTIL_GRAPHS");
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);

@@ -55,7 +55,6 @@ typedef struct ctx_state {
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    int auto_user;               /* the configured set runs auto range with user replay */
     int next_set;                /* the set the collector's enable() starts with (the next launch's) */
     int in_graph;                /* a graph launch's range is open (range.c) */
     pending_launch graph_launch; /* ... and the row it will write */
@@ -124,7 +123,6 @@ typedef struct inject_state {
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
     size_t max_ranges;
-    int user_replay; /* ATOMUTIL_REPLAY=user: auto range with user replay where a set takes one pass */
     ctx_state *contexts;
     int profiler_initialized;
     int captures;             /* stream captures in progress in this process */

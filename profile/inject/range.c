@@ -75,14 +75,6 @@ static void range_flush(ctx_state *c)
         return;
     double t0 = au_now();
     int set = c->cur;
-    int restart = 0;
-    if (c->auto_user && c->started) {
-        CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-        sp.pRangeProfilerObject = c->rp;
-        CUPTI_CHECK(cuptiRangeProfilerStop(&sp), return );
-        c->started = 0;
-        restart = 1;
-    }
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dec.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return );
@@ -134,12 +126,6 @@ static void range_flush(ctx_state *c)
     ini.pCounterData = c->cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
     au_g.t_reinit += au_now() - t4;
-    if (restart) {
-        CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-        st.pRangeProfilerObject = c->rp;
-        c->started = 1;
-        CUPTI_CHECK(cuptiRangeProfilerStart(&st), c->started = 0);
-    }
     au_g.t_flush += au_now() - t0;
 }
 
@@ -229,26 +215,12 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
         add.numMetrics = c->nmetrics[set];
         CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
     }
-    CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
-                                                            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    sz.pHostObject = c->host[set];
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&sz), return -1);
-    c->config_size[set] = sz.configImageSize;
-    if (!(c->config[set] = malloc(c->config_size[set])))
+    if (au_chip_config_image(c->host[set], &c->config[set], &c->config_size[set], &c->passes[set]) != 0) {
+        au_diag("error", "cupti: the %s set's config image could not be made (chip %s)",
+                set == AU_INJECT_SET_STD ? "standard" : "cluster", chip);
         return -1;
-    CUpti_Profiler_Host_GetConfigImage_Params ci = {.structSize =
-                                                        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    ci.pHostObject = c->host[set];
-    ci.configImageSize = c->config_size[set];
-    ci.pConfigImage = c->config[set];
-    CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&ci), return -1);
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize =
-                                                        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.configImageSize = c->config_size[set];
-    np.pConfigImage = c->config[set];
-    CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&np), return -1);
-    c->passes[set] = np.numOfPasses;
-    au_diag("info", "passes: %zu, %s set (chip %s, device %d %s)", np.numOfPasses,
+    }
+    au_diag("info", "passes: %zu, %s set (chip %s, device %d %s)", c->passes[set],
             set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
     return 0;
 }
@@ -318,11 +290,8 @@ static int configure(ctx_state *c, int set, int user_range)
     sc.pConfig = c->config[set];
     sc.counterDataImageSize = c->cdata_size[set];
     sc.pCounterDataImage = c->cdata[set];
-    /* auto range with user replay: one pass needs no replay, and the kernel replay's per-launch
-     * work is left out (docs/performance.md); the profiler is stopped to decode (range_flush) */
-    c->auto_user = !user_range && au_g.user_replay && c->passes[set] == 1;
     sc.range = user_range ? CUPTI_UserRange : CUPTI_AutoRange;
-    sc.replayMode = user_range || c->auto_user ? CUPTI_UserReplay : CUPTI_KernelReplay;
+    sc.replayMode = user_range ? CUPTI_UserReplay : CUPTI_KernelReplay;
     sc.maxRangesPerPass = au_g.max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
