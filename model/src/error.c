@@ -174,9 +174,8 @@ int au_parse_double(const char *s, double *out)
     if (!s || !*s || *s == ' ' || *s == '\t')
         return AU_E_PARSE;
     /* strtod accepts "nan", "inf" and hex floats: none belongs in our files */
-    for (const char *p = s; *p; ++p)
-        if (!strchr("0123456789+-.eE", *p))
-            return AU_E_PARSE;
+    if (s[strspn(s, "0123456789+-.eE")])
+        return AU_E_PARSE;
     errno = 0;
     double v = strtod(s, &end);
     if (errno == ERANGE || *end || !isfinite(v))
