@@ -679,6 +679,10 @@ static void at_exit(void)
             "%.3f s evaluate, %.3f s write, %.3f s counter-data re-initialization; kernel launch "
             "callbacks %.3f s at entry, %.3f s at exit",
             au_g.t_driver, au_g.t_decode, au_g.t_eval, au_g.t_write, au_g.t_reinit, au_g.t_enter, au_g.t_exit);
+    au_diag("info",
+            "timing enable: %lld enables, %.3f s making counter sets' configurations, %.3f s in Enable, "
+            "%.3f s configuring, %.3f s starting; %lld disables, %.3f s in Disable",
+            au_g.enables, au_g.t_sets, au_g.t_enable, au_g.t_config, au_g.t_start, au_g.disables, au_g.t_disable);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
     if (au_g.fd >= 0) {

@@ -143,7 +143,11 @@ typedef struct inject_state {
     double t_driver;        /* seconds inside measured launches' driver calls (between our callbacks) */
     double t_enter, t_exit; /* seconds in the kernel-launch callbacks at entry and at exit */
     long long set_switches; /* counter-set switches (disable and enable) */
-    long long set_kept;     /* launches without clusters measured with the cluster set (quiet kernels) */
+    /* the range profiler's enables (range.c): seconds making the sets' host configuration, in
+     * Enable, configuring (counter-data image and SetConfig), starting, and in Disable */
+    double t_sets, t_enable, t_config, t_start, t_disable;
+    long long enables, disables;
+    long long set_kept; /* launches without clusters measured with the cluster set (quiet kernels) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     /* kernels by identity (pending_launch.func); open addressing, capacity a power of two (base.c) */

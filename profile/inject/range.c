@@ -305,19 +305,28 @@ static int configure(ctx_state *c, int set, int user_range)
 /* Enables the range profiler on c (auto or user range) with counter set `set`. */
 static int enable_set(ctx_state *c, int set, int user_range)
 {
+    double t0 = au_now();
     if (ensure_set(c, set) != 0)
         return -1;
+    double t1 = au_now();
+    au_g.t_sets += t1 - t0;
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = c->ctx;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
     c->rp = en.pRangeProfilerObject;
     c->enabled = 1;
+    au_g.enables++;
+    double t2 = au_now();
+    au_g.t_enable += t2 - t1;
     if (configure(c, set, user_range) != 0)
         return -1;
+    double t3 = au_now();
+    au_g.t_config += t3 - t2;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerStart(&st), return -1);
     c->started = 1;
+    au_g.t_start += au_now() - t3;
     return 0;
 }
 
@@ -382,7 +391,10 @@ static void range_disable(ctx_state *c)
     }
     CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     dp.pRangeProfilerObject = c->rp;
+    double t0 = au_now();
     CUPTI_CHECK(cuptiRangeProfilerDisable(&dp), (void)0);
+    au_g.t_disable += au_now() - t0;
+    au_g.disables++;
     c->rp = NULL;
     c->enabled = 0;
     c->cur = -1;
