@@ -7,8 +7,13 @@
  * its launch (what the library does), once per 64 ranges, the profiler stopped (an unselected
  * launch while it is enabled), started and stopped around each launch, enabled and disabled
  * around each launch.  docs/performance.md, "Scale".
- *   cupti_floor [-n LAUNCHES]
- * Output: one line per mode, then `floor: per-launch-ms F batch64-ms B stopped-ms S plain-us P`.
+ *   cupti_floor [-n LAUNCHES] [-r RANGES]
+ * RANGES: ranges per counter-data image (default 16, the injection library's ATOMUTIL_MAX_RANGES
+ * default: re-initializing the image after each launch costs in proportion to it).
+ * Output: a `setup:` line (seconds of each set-up step: CUDA, profiler initialization, counter
+ * availability, host object, metrics, config image, the first enable with its configuration, the
+ * first start), one line per mode, then
+ * `floor: per-launch-ms F batchR-ms B stopped-ms S plain-us P`.
  * Exit 1 when a CUDA or CUPTI call fails or a range's shared-atomic count is not the kernel's,
  * 77 without a GPU.
  */
@@ -28,11 +33,14 @@
 #include <time.h>
 
 #define MAX_METRICS 16
-#define BATCH       64 /* ranges per counter-data image: the injection library's default (ATOMUTIL_MAX_RANGES) */
+#define RANGES      16 /* ranges per counter-data image: the injection library's default (ATOMUTIL_MAX_RANGES) */
 #define GRID        2
 #define BLOCK       64
 #define WARMUP      16 /* launches of each mode before it is timed */
 #define REENABLE_N  20 /* launches of the enable/disable mode (about 0.15 s each) */
+
+/* the set-up steps timed once, in order */
+enum { S_CUDA, S_INIT, S_AVAIL, S_HOST, S_ADD, S_IMAGE, S_ENABLE, S_START, S_N };
 
 /* one shared atomic per thread: GRID * BLOCK / 32 shared-atomic warp-instructions per launch */
 static const char ptx[] = ".version 7.0\n"
@@ -64,6 +72,8 @@ typedef struct floor_state {
     int started;
     long long evaluated, wrong; /* ranges evaluated, and those whose shared-atomic count was not the kernel's */
     double t_launch, t_decode;  /* seconds in the launch calls and in decoding, of the mode being timed */
+    int ranges;                 /* ranges per counter-data image (-r) */
+    double t_setup[S_N];        /* seconds of each set-up step (the "setup:" line) */
 } floor_state;
 
 static void fail_cu(const char *call, CUresult r)
@@ -157,12 +167,15 @@ static int setup_cuda(floor_state *fs)
 /* Profiler, chip, counter availability, host object, config image (range.c: ensure_set, setup_set). */
 static void setup_host(floor_state *fs)
 {
+    double t0 = now_s();
     CUpti_Profiler_Initialize_Params pi = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     CP(cuptiProfilerInitialize(&pi));
+    fs->t_setup[S_INIT] = now_s() - t0;
     CUpti_Device_GetChipName_Params cn = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     cn.deviceIndex = 0;
     CP(cuptiDeviceGetChipName(&cn));
     snprintf(fs->chip, sizeof fs->chip, "%s", cn.pChipName);
+    t0 = now_s();
     CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
                                                            CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     av.ctx = fs->ctx;
@@ -170,18 +183,24 @@ static void setup_host(floor_state *fs)
     uint8_t *avail = xmalloc(av.counterAvailabilityImageSize);
     av.pCounterAvailabilityImage = avail;
     CP(cuptiProfilerGetCounterAvailability(&av));
+    fs->t_setup[S_AVAIL] = now_s() - t0;
+    t0 = now_s();
     CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hi.pChipName = fs->chip;
     hi.pCounterAvailabilityImage = avail;
     CP(cuptiProfilerHostInitialize(&hi));
     fs->host = hi.pHostObject;
+    fs->t_setup[S_HOST] = now_s() - t0;
+    t0 = now_s();
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
                                                            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     add.pHostObject = fs->host;
     add.ppMetricNames = fs->metrics;
     add.numMetrics = fs->nmetrics;
     CP(cuptiProfilerHostConfigAddMetrics(&add));
+    fs->t_setup[S_ADD] = now_s() - t0;
+    t0 = now_s();
     CUpti_Profiler_Host_GetConfigImageSize_Params sz = {.structSize =
                                                             CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     sz.pHostObject = fs->host;
@@ -200,6 +219,7 @@ static void setup_host(floor_state *fs)
     np.pConfigImage = fs->config;
     CP(cuptiProfilerHostGetNumOfPasses(&np));
     fs->passes = np.numOfPasses;
+    fs->t_setup[S_IMAGE] = now_s() - t0;
     free(
         avail); /* the host object reads it until the config image is made (freed earlier: SIGSEGV in libnvperf_host) */
 }
@@ -228,8 +248,8 @@ static void enable(floor_state *fs)
     cs.pRangeProfilerObject = fs->rp;
     cs.pMetricNames = fs->metrics;
     cs.numMetrics = fs->nmetrics;
-    cs.maxNumOfRanges = BATCH;
-    cs.maxNumRangeTreeNodes = BATCH;
+    cs.maxNumOfRanges = (size_t)fs->ranges;
+    cs.maxNumRangeTreeNodes = (size_t)fs->ranges;
     CP(cuptiRangeProfilerGetCounterDataSize(&cs));
     free(fs->cdata);
     fs->cdata_size = cs.counterDataSize;
@@ -243,7 +263,7 @@ static void enable(floor_state *fs)
     sc.pCounterDataImage = fs->cdata;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_KernelReplay;
-    sc.maxRangesPerPass = BATCH;
+    sc.maxRangesPerPass = (size_t)fs->ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -341,12 +361,12 @@ static double run_mode(floor_state *fs, mode m, int n)
             CU(cuCtxSynchronize());
         if (m == M_TOGGLE || m == M_REENABLE)
             stop(fs);
-        if (m == M_PER_LAUNCH || m == M_TOGGLE || m == M_REENABLE || (m == M_BATCH && (i + 1) % BATCH == 0))
+        if (m == M_PER_LAUNCH || m == M_TOGGLE || m == M_REENABLE || (m == M_BATCH && (i + 1) % fs->ranges == 0))
             decode(fs);
         if (m == M_REENABLE)
             disable(fs);
     }
-    if (m == M_BATCH && n % BATCH)
+    if (m == M_BATCH && n % fs->ranges)
         decode(fs);
     CU(cuCtxSynchronize());
     return (now_s() - t0) / n;
@@ -370,26 +390,40 @@ static void CUPTIAPI no_op(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId 
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: cupti_floor [-n LAUNCHES]   (LAUNCHES 1..10000000, default 2000)\n");
+    fprintf(stderr,
+            "usage: cupti_floor [-n LAUNCHES] [-r RANGES]   (LAUNCHES 1..10000000, default 2000; RANGES per "
+            "counter-data image 1..1024, default %d as the injection library's)\n",
+            RANGES);
     return 2;
+}
+
+/* "-n N" / "-r R": a whole number in lo..hi, else -1 */
+static long arg_num(const char *v, long lo, long hi)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *v && !*end && x >= lo && x <= hi ? x : -1;
 }
 
 int main(int argc, char **argv)
 {
-    int n = 2000;
-    if (argc == 3 && strcmp(argv[1], "-n") == 0) {
-        char *end;
-        long v = strtol(argv[2], &end, 10);
-        if (*end || v < 1 || v > 10000000)
+    int n = 2000, ranges = RANGES;
+    for (int i = 1; i < argc; i += 2) {
+        long v = -1;
+        if (i + 1 < argc && strcmp(argv[i], "-n") == 0 && (v = arg_num(argv[i + 1], 1, 10000000)) > 0)
+            n = (int)v;
+        else if (i + 1 < argc && strcmp(argv[i], "-r") == 0 && (v = arg_num(argv[i + 1], 1, 1024)) > 0)
+            ranges = (int)v;
+        else
             return usage();
-        n = (int)v;
-    } else if (argc != 1) {
-        return usage();
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* each mode's line is kept if a later mode fails */
     floor_state fs = {0};
+    fs.ranges = ranges;
     pick_metrics(&fs);
+    double tc = now_s();
     int rc = setup_cuda(&fs);
+    fs.t_setup[S_CUDA] = now_s() - tc;
     if (rc)
         return rc;
     setup_host(&fs);
@@ -400,10 +434,21 @@ int main(int argc, char **argv)
     CP(cuptiSubscribe(&fs.sub, no_op, NULL));
     CP(cuptiEnableCallback(1, fs.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
     timed(&fs, M_CALLBACK, n, "callback", "no profiler, a no-op launch callback (kept in the modes below)");
+    double t0 = now_s();
     enable(&fs);
+    double t1 = now_s();
     start(&fs);
+    fs.t_setup[S_ENABLE] = t1 - t0;
+    fs.t_setup[S_START] = now_s() - t1;
+    printf("setup: cuda %.4f s, profiler-init %.4f s, availability %.4f s, host-init %.4f s, add-metrics %.4f s, "
+           "config-image %.4f s, first enable+config %.4f s, first start %.4f s\n",
+           fs.t_setup[S_CUDA], fs.t_setup[S_INIT], fs.t_setup[S_AVAIL], fs.t_setup[S_HOST], fs.t_setup[S_ADD],
+           fs.t_setup[S_IMAGE], fs.t_setup[S_ENABLE], fs.t_setup[S_START]);
     double per = timed(&fs, M_PER_LAUNCH, n, "per-launch", "auto range, each range decoded after its launch");
-    double batch = timed(&fs, M_BATCH, n, "batch64", "auto range, decoded once per 64 ranges");
+    char bname[32], bwhat[64];
+    snprintf(bname, sizeof bname, "batch%d", fs.ranges);
+    snprintf(bwhat, sizeof bwhat, "auto range, decoded once per %d ranges", fs.ranges);
+    double batch = timed(&fs, M_BATCH, n, bname, bwhat);
     double stopped = timed(&fs, M_STOPPED, n, "stopped", "profiler enabled and stopped, no range");
     timed(&fs, M_TOGGLE, n, "toggle", "started and stopped around each launch, then decoded");
     disable(&fs);
@@ -414,7 +459,7 @@ int main(int argc, char **argv)
     long long want = (long long)(WARMUP + n) * 3 + 1 + rn;
     printf("check: %lld ranges evaluated (want %lld), %lld with a shared-atomic count other than %d\n", fs.evaluated,
            want, fs.wrong, GRID * BLOCK / 32);
-    printf("floor: per-launch-ms %.4f batch64-ms %.4f stopped-ms %.4f plain-us %.2f\n", per * 1e3, batch * 1e3,
-           stopped * 1e3, plain * 1e6);
+    printf("floor: per-launch-ms %.4f batch%d-ms %.4f stopped-ms %.4f plain-us %.2f\n", per * 1e3, fs.ranges,
+           batch * 1e3, stopped * 1e3, plain * 1e6);
     return fs.wrong || fs.evaluated != want ? 1 : 0;
 }
