@@ -90,40 +90,75 @@ static int find_injection(char *out, size_t size)
     return 0;
 }
 
-/* Loads the driver in this process to tell "no GPU" apart from everything else, before the
- * target runs.  Uses only the driver's C ABI through dlsym: no link-time CUDA dependency. */
-static int check_gpu(void)
+/* The driver's library: loading it is cheap (about 2 ms), so a machine without a driver is told
+ * before the program runs.  NULL after printing the error. */
+static void *load_driver(void)
 {
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!cuda) {
+    if (!cuda)
         fprintf(stderr, "%s: no NVIDIA driver: cannot load libcuda.so.1 (%s)\n", prog, dlerror());
-        return -1;
-    }
+    return cuda;
+}
+
+/* Whether a GPU is usable and the injection library loads: cuInit alone takes 0.1-0.2 s on an
+ * H100, so these run while the program starts (au_live_run_pass), and what they find is said only
+ * if the run measured nothing (main.c: run_live).  The cause goes to err; 0 when all is well. */
+static int late_checks(void *cuda, const char *inject, char *err, size_t cap)
+{
     typedef int (*init_fn)(unsigned);
     typedef int (*count_fn)(int *);
     typedef int (*errstr_fn)(int, const char **);
     init_fn cu_init = (init_fn)dlsym(cuda, "cuInit");
     count_fn cu_count = (count_fn)dlsym(cuda, "cuDeviceGetCount");
     errstr_fn cu_err = (errstr_fn)dlsym(cuda, "cuGetErrorString");
-    int rc = -1, count = 0;
+    int count = 0;
     if (!cu_init || !cu_count) {
-        fprintf(stderr, "%s: libcuda.so.1 lacks cuInit/cuDeviceGetCount\n", prog);
-    } else {
-        int e = cu_init(0);
-        if (e == 0)
-            e = cu_count(&count);
-        const char *msg = "unknown error";
-        if (e != 0 && cu_err)
-            cu_err(e, &msg);
-        if (e != 0)
-            fprintf(stderr, "%s: no usable CUDA GPU: cuInit: %s\n", prog, msg);
-        else if (count == 0)
-            fprintf(stderr, "%s: no CUDA GPU found\n", prog);
-        else
-            rc = 0;
+        snprintf(err, cap, "libcuda.so.1 lacks cuInit/cuDeviceGetCount");
+        return -1;
+    }
+    int e = cu_init(0);
+    if (e == 0)
+        e = cu_count(&count);
+    const char *msg = "unknown error";
+    if (e != 0 && cu_err)
+        cu_err(e, &msg);
+    if (e != 0) {
+        snprintf(err, cap, "no usable CUDA GPU: cuInit: %s", msg);
+        return -1;
+    }
+    if (count == 0) {
+        snprintf(err, cap, "no CUDA GPU found");
+        return -1;
     }
     /* the driver stays loaded: unloading it while initialized is not supported */
-    return rc;
+    void *h = dlopen(inject, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) {
+        snprintf(err, cap, "cannot load the injection library (is CUPTI installed?): %s", dlerror());
+        return -1;
+    }
+    dlclose(h);
+    return 0;
+}
+
+/* Device 0's name and compute capability, as the injection library names a launch's GPU (for
+ * live_pass.while_running); 0 when known. */
+static int first_device(void *cuda, live_result *res)
+{
+    typedef int (*get_fn)(int *, int);
+    typedef int (*name_fn)(char *, int, int);
+    typedef int (*attr_fn)(int *, int, int);
+    get_fn cu_get = (get_fn)dlsym(cuda, "cuDeviceGet");
+    name_fn cu_name = (name_fn)dlsym(cuda, "cuDeviceGetName");
+    attr_fn cu_attr = (attr_fn)dlsym(cuda, "cuDeviceGetAttribute");
+    int dev = 0;
+    enum { CC_MAJOR = 75, CC_MINOR = 76 }; /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_* */
+    if (!cu_get || !cu_name || !cu_attr || cu_get(&dev, 0) != 0 ||
+        cu_name(res->gpu_name, (int)sizeof res->gpu_name, dev) != 0 || cu_attr(&res->cc_major, CC_MAJOR, dev) != 0 ||
+        cu_attr(&res->cc_minor, CC_MINOR, dev) != 0) {
+        res->gpu_name[0] = '\0';
+        return -1;
+    }
+    return 0;
 }
 
 /* Profiling counters are root-only when the driver says RmProfilingAdminOnly: 1. */
@@ -317,16 +352,9 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
      * path (tests/cli); it skips the driver, library and permission checks, nothing else */
     const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
+    void *cuda = NULL;
     if (!(nocheck && strcmp(nocheck, "1") == 0)) {
-        if (check_gpu() != 0)
-            return LIVE_EXIT_SETUP;
-        void *h = dlopen(inject, RTLD_LAZY | RTLD_LOCAL);
-        if (!h) {
-            fprintf(stderr, "%s: cannot load the injection library (is CUPTI installed?): %s\n", prog, dlerror());
-            return LIVE_EXIT_SETUP;
-        }
-        dlclose(h);
-        if (check_permission() != 0)
+        if (!(cuda = load_driver()) || check_permission() != 0)
             return LIVE_EXIT_SETUP;
     }
 
@@ -376,6 +404,9 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);
     }
     res->pid = (long)pid;
+    if (cuda && late_checks(cuda, inject, res->check_error, sizeof res->check_error) == 0 && pass->while_running &&
+        first_device(cuda, res) == 0)
+        pass->while_running(pass->ud, res);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;

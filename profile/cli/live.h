@@ -26,21 +26,28 @@ typedef struct live_timing {
 } live_timing;
 
 typedef struct live_result {
-    int started;        /* the target was started */
-    long pid;           /* its process id (atomutil-profile's child), 0 before */
-    int exit_status;    /* the target's status: its exit code, or 128 + signal */
-    int signal;         /* the signal that ended it, 0 if it exited */
-    int tool_errors;    /* '==ATOMUTIL== error' lines the injection library wrote */
-    int permission;     /* one of them was a missing profiling permission */
-    long rows;          /* CSV data rows in the counters file (0: no launch was measured) */
-    double run_s;       /* the target's wall time, from fork to exit */
-    live_timing timing; /* the injection library's timing lines, read with the diagnostics */
+    int started;           /* the target was started */
+    long pid;              /* its process id (atomutil-profile's child), 0 before */
+    int exit_status;       /* the target's status: its exit code, or 128 + signal */
+    int signal;            /* the signal that ended it, 0 if it exited */
+    int tool_errors;       /* '==ATOMUTIL== error' lines the injection library wrote */
+    int permission;        /* one of them was a missing profiling permission */
+    long rows;             /* CSV data rows in the counters file (0: no launch was measured) */
+    double run_s;          /* the target's wall time, from fork to exit */
+    live_timing timing;    /* the injection library's timing lines, read with the diagnostics */
+    char check_error[600]; /* a check made while the target ran failed: why (said if nothing was measured) */
+    char gpu_name[256];    /* device 0, as the checks found it ("" unknown) */
+    int cc_major, cc_minor;
 } live_result;
 
 /* One run of the target: the file the injection library appends to, its header, the environment
  * variable that names it and the directory for the kernels' cubins (NULL: none kept). */
 typedef struct live_pass {
     const char *path, *header, *path_env, *cubin_dir;
+    /* called while the target runs, once the GPU checks passed and device 0 is known (res's
+     * gpu_name and compute capability): work done then costs the run no time (NULL: none) */
+    void (*while_running)(void *ud, const struct live_result *res);
+    void *ud;
 } live_pass;
 
 /* Runs argv[0..] with the injection library as pass says (the file created with its header first).

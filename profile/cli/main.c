@@ -299,6 +299,39 @@ static int load_files(const char *const *paths, size_t n, const cli_options *o, 
     return EXIT_OK;
 }
 
+/* The table a live run's report will most likely use, loaded while the program runs (the GPU
+ * checks give device 0; the report's first launch names the GPU that picks the table, and the
+ * prefetched one is used only if that pick is the same file). */
+static struct {
+    char *path;
+    au_table *table;
+} prefetch;
+
+static void prefetch_table(void *ud, const live_result *res)
+{
+    const cli_options *o = ud;
+    char *path = NULL;
+    if (o->table_path)
+        path = strdup(o->table_path);
+    else if (au_pick_table(res->gpu_name, res->cc_major, res->cc_minor, &path, NULL) != AU_OK)
+        path = NULL;
+    au_table *t = NULL;
+    if (path && au_table_load(path, &t) == AU_OK) {
+        prefetch.path = path;
+        prefetch.table = t;
+        return;
+    }
+    free(path); /* the report loads it again and says what is wrong */
+}
+
+static void prefetch_free(void)
+{
+    au_table_free(prefetch.table);
+    free(prefetch.path);
+    prefetch.table = NULL;
+    prefetch.path = NULL;
+}
+
 /* Loads the counters files or exports paths[0..n), selects launches, picks the table (unless
  * given) and evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
 static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_table **table)
@@ -328,7 +361,14 @@ static int load_and_eval(const char *const *paths, size_t n, const cli_options *
         }
         table_path = picked;
     }
-    if ((st = au_table_load(table_path, table)) != AU_OK) {
+    if (prefetch.table && strcmp(prefetch.path, table_path) == 0) {
+        *table = prefetch.table; /* ours now */
+        prefetch.table = NULL;
+        st = AU_OK;
+    } else {
+        st = au_table_load(table_path, table);
+    }
+    if (st != AU_OK) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         rc = st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
         goto done;
@@ -921,7 +961,8 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
-    live_pass pass = {f->counters, AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", o->opcodes ? f->cubin_dir : NULL};
+    live_pass pass = {f->counters,    AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", o->opcodes ? f->cubin_dir : NULL,
+                      prefetch_table, (void *)o};
     if (selection_env(o) != 0) {
         fprintf(stderr, "%s: cannot pass the selection to the program: %s\n", prog, strerror(errno));
         return EXIT_FAIL;
@@ -936,6 +977,12 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     f->live_file[0] = f->counters;
     f->files = f->live_file;
     f->nfiles = 1;
+    if (lr->rows == 0 && lr->check_error[0]) { /* the cause, not "no launch was measured" */
+        fprintf(stderr, "%s: %s\n", prog, lr->check_error);
+        if (f->cubin_dir[0])
+            rmdir(f->cubin_dir); /* only if empty */
+        return lr->exit_status != 0 ? lr->exit_status : LIVE_EXIT_SETUP;
+    }
     if (lr->rows == 0) {
         int selected = o->regex || o->skip || o->count >= 0 || o->per_kernel >= 0 || o->from_start;
         fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
@@ -1112,10 +1159,13 @@ static int run_single(const cli_options *o, timing *tm)
     f.nfiles = (size_t)o->nargs;
     if (o->live) {
         int st = run_live(o, &f, tm);
-        if (st >= 0)
+        if (st >= 0) {
+            prefetch_free();
             return st;
+        }
     }
     int rc = run_report(o, &f, tm);
+    prefetch_free();
     if (o->live)
         rc = finish_live(o, &f, rc);
     if (o->timing_on)

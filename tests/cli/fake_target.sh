@@ -6,7 +6,9 @@
 # timing: ok, with the injection library's timing lines of two processes (--timing sums them).
 # hostile: ok, with a warning naming a kernel whose name holds ESC [31m and an invalid UTF-8 byte.
 # pid: ok, printing its process id and leaving a file in the cubin directory (-o with %p).
-#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | tool-error | timing | hostile | pid
+# none-exit:N: nothing measured, exit status N.
+#   fake_target.sh EXPORT MODE     MODE: ok | exit:N | signal:NAME | none | none-exit:N | tool-error | timing |
+#                                        hostile | pid
 export_file=$1 mode=$2
 case $CUDA_INJECTION64_PATH in
 "$ATOMUTIL_INJECTION_LIB") ;;
@@ -28,6 +30,7 @@ head -n 1 "$ATOMUTIL_COUNTERS_FILE" | grep -q '^"ID","Process ID",' ||
 echo "==ATOMUTIL== $$ info: attached" >> "$ATOMUTIL_COUNTERS_FILE"
 case $mode in
 none) exit 0 ;;
+none-exit:*) exit "${mode#none-exit:}" ;;
 tool-error)
     echo "==ATOMUTIL== $$ error: permission: cuptiProfilerGetCounterAvailability: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" >> "$ATOMUTIL_COUNTERS_FILE"
     exit 0 ;;
