@@ -15,22 +15,24 @@
 # (docs/performance.md, "Scale").  Run on a GPU machine from the repository root after building;
 # never changes device settings.
 #   scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K]
-#                          [--no-floor] [--no-opcodes]
+#                          [--modes LIST] [--no-floor] [--no-opcodes]
 # --first-rep K keeps reps 0..K-1 of OUT/raw.csv and runs K..N-1 (a run cut short by a time limit).
+# --modes LIST runs only those modes (a comma list with plain, e.g. plain,selected,capped: the
+# summary says n/a for the figures of the others).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--no-floor] [--no-opcodes]" >&2
+    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--modes LIST] [--no-floor] [--no-opcodes]" >&2
     exit 2
 }
-build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=()
+build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=() modelist=plain,all,selected,capped
 positional=0
 while [ $# -gt 0 ]; do
     case $1 in
-    --pairs | --steps | --out | --first-rep)
+    --pairs | --steps | --out | --first-rep | --modes)
         [ $# -ge 2 ] || { echo "bench_scale: $1 needs a value" >&2; usage; }
         case $1 in
-        --pairs) pairs=$2 ;; --steps) steps=$2 ;; --out) out=$2 ;; --first-rep) first=$2 ;;
+        --pairs) pairs=$2 ;; --steps) steps=$2 ;; --out) out=$2 ;; --first-rep) first=$2 ;; --modes) modelist=$2 ;;
         esac
         shift 2 ;;
     --no-floor) floor=0; shift ;;
@@ -45,6 +47,11 @@ for v in pairs steps first; do
     [[ ${!v} =~ ^[0-9]+$ ]] || { echo "bench_scale: --${v/first/first-rep} takes a number, not '${!v}'" >&2; exit 2; }
 done
 [ "$pairs" -ge 1 ] && [ "$steps" -ge 1 ] || { echo "bench_scale: --pairs and --steps take a positive number" >&2; exit 2; }
+IFS=, read -r -a modes <<< "$modelist"
+for m in "${modes[@]}"; do
+    case $m in plain | all | selected | capped) ;; *) echo "bench_scale: --modes: unknown mode '$m'" >&2; exit 2 ;; esac
+done
+[[ ,$modelist, == *,plain,* ]] || { echo "bench_scale: --modes must include plain (the runs are compared with it)" >&2; exit 2; }
 abs=$(cd "$build" 2>/dev/null && pwd) || { echo "bench_scale: no build directory $build" >&2; exit 1; }
 build=$abs
 prof=$build/bin/atomutil-profile
@@ -67,7 +74,7 @@ trap 'rm -rf "$tmp"' EXIT
     nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader
     (cd "$here" && git rev-parse HEAD 2>/dev/null)
     python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>&1
-    echo "steps $steps pairs $pairs opcodes ${opcodes[*]:-on}"
+    echo "steps $steps pairs $pairs opcodes ${opcodes[*]:-on} modes $modelist"
     date -u +%Y-%m-%dT%H:%M:%SZ
 } > "$out/env.txt" 2>&1
 
@@ -121,12 +128,11 @@ run_mode() {
     echo "bench_scale: $mode rep $rep: $sec s${n:+, $n launches measured}" >&2
 }
 
-modes=(plain all selected capped)
 fails=0
 if [ "$first" -eq 0 ]; then
     rm -rf "$ATOMUTIL_CACHE_DIR"
     run_mode plain warm || fails=$((fails + 1))
-    run_mode capped warm || fails=$((fails + 1))
+    [[ ,$modelist, != *,capped,* ]] || run_mode capped warm || fails=$((fails + 1))
 fi
 for ((r = first; r < pairs; ++r)); do
     for ((k = 0; k < ${#modes[@]}; ++k)); do
