@@ -24,14 +24,8 @@ typedef struct diff_set {
 
 static int push(diff_set *d, cell_diff c)
 {
-    if (d->n == d->cap) {
-        size_t ncap = d->cap ? d->cap * 2 : 4096;
-        cell_diff *nv = realloc(d->v, ncap * sizeof *nv);
-        if (!nv)
-            return au_set_error(AU_E_NOMEM, "out of memory");
-        d->v = nv;
-        d->cap = ncap;
-    }
+    if (au_grow(&d->v, &d->cap, d->n, sizeof *d->v, 4096) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
     d->v[d->n++] = c;
     return AU_OK;
 }

@@ -93,6 +93,20 @@ int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first)
     return 0;
 }
 
+int au_copy_line(char **buf, size_t *cap, const char *s, size_t len)
+{
+    if (len + 1 > *cap) {
+        char *nb = realloc(*buf, len + 1);
+        if (!nb)
+            return -1;
+        *buf = nb;
+        *cap = len + 1;
+    }
+    memcpy(*buf, s, len);
+    (*buf)[len] = '\0';
+    return 0;
+}
+
 int au_read_file(const char *path, size_t max, char **buf, size_t *len)
 {
     *buf = NULL;

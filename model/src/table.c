@@ -152,14 +152,8 @@ static int add_row(au_table *t, const char *family, long n, long a, long c, cons
     int fi = h ? family_index_hashed(t, h, family) : family_index(t, family, 1);
     if (fi < 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
-    if (t->nrows == t->caprows) {
-        size_t ncap = t->caprows ? t->caprows * 2 : 256;
-        au_row *nr = realloc(t->rows, ncap * sizeof *nr);
-        if (!nr)
-            return au_set_error(AU_E_NOMEM, "out of memory");
-        t->rows = nr;
-        t->caprows = ncap;
-    }
+    if (au_grow(&t->rows, &t->caprows, t->nrows, sizeof *t->rows, 256) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
     au_row *r = &t->rows[t->nrows++];
     r->fam = fi;
     r->n = (int)n;
@@ -573,17 +567,10 @@ static int parse_table(const char *name, const char *buf, size_t len, int meta_o
         ++lineno;
         if (ll && s[ll - 1] == '\r')
             --ll;
-        if (ll + 1 > linecap) {
-            char *nb = realloc(linebuf, ll + 1);
-            if (!nb) {
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-                break;
-            }
-            linebuf = nb;
-            linecap = ll + 1;
+        if (au_copy_line(&linebuf, &linecap, s, ll) != 0) {
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
+            break;
         }
-        memcpy(linebuf, s, ll);
-        linebuf[ll] = '\0';
         s = nl ? nl + 1 : end;
         int blank = strspn(linebuf, " \t") == ll;
         if (state == WANT_MAGIC) {

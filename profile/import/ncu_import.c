@@ -519,17 +519,10 @@ static int read_lines(import_state *st, const char *buf, size_t len)
             ++ls, --ll;
         if (ll == 0 || ls[0] != '"')
             continue; /* application output, ==PROF== lines, blank lines */
-        if (ll + 1 > line_cap) {
-            char *nb = realloc(line, ll + 1);
-            if (!nb) {
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-                break;
-            }
-            line = nb;
-            line_cap = ll + 1;
+        if (au_copy_line(&line, &line_cap, ls, ll) != 0) {
+            rc = au_set_error(AU_E_NOMEM, "out of memory");
+            break;
         }
-        memcpy(line, ls, ll);
-        line[ll] = '\0';
         if (!st->header_line)
             rc = strncmp(line, "\"ID\",", 5) != 0 ? AU_OK : read_header(st, line, ll);
         else

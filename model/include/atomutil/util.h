@@ -29,6 +29,9 @@ void au_strlcpy(char *dst, const char *src, size_t size);
  * bytes: doubles it (first: the size of a new one) when n == *cap.  0 on success, -1 out of memory
  * (the array is left as it was). */
 int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first);
+/* Copies s[0..len) into *buf (made larger when *cap bytes do not hold it and a NUL), NUL-terminated:
+ * a line buffer reused from line to line.  0 on success, -1 out of memory (*buf unchanged). */
+int au_copy_line(char **buf, size_t *cap, const char *s, size_t len);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
 int au_read_file(const char *path, size_t max, char **buf, size_t *len);
 /* Reads a whole file of at most max bytes (au_read_file) and hands it to parse with path as the
