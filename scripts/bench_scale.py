@@ -7,7 +7,11 @@ Reads DIR/raw.csv (mode,rep,seconds,launches; modes plain, all, selected, capped
 (scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json (examples/python/train.py --check).
 Prints per mode the runs, the median and range of their seconds and the launches measured; whether
 each profiled run computed what the plain run of its rep did (histograms exactly, the loss and the
-parameters' sums within 1e-6 relative); and last, one line
+parameters' sums within 1e-6 relative); what atomutil itself added to each profiled mode's runs,
+read from their timing-MODE-REP.txt as a range (its own callbacks, set-up and the CLI's time
+outside the run; up to that plus the time inside the measured launches' driver calls), in
+seconds and as a share of the median plain run (the wall-time pairs scatter more than that on a
+shared machine); and last, one line
 
     scale: launches L per-launch-ms X selected-overhead-pct Y capped-overhead-pct Z floor-ms F
 
@@ -58,6 +62,32 @@ def floor_ms(d):
     except OSError:
         return None
     return float(m.group(1)) if m else None
+
+
+TIMING = re.compile(r"^atomutil-profile: timing: (total|run|setup|launch-callbacks|module-loads) ([0-9.]+) s", re.M)
+DRIVER = re.compile(r"^==ATOMUTIL== [0-9]+ info: timing driver: ([0-9.]+) s inside measured launches", re.M)
+
+
+def added_seconds(d, mode, reps):
+    """What atomutil added to each run of mode, from its --timing lines (timing-MODE-REP.txt), as
+    (low, high) pairs: low = the injection library's setup, launch callbacks and module loads and
+    the CLI's time outside the program's run (total - run); high = low + the time inside the
+    measured launches' driver calls (auto range serializes each kernel there: the kernel's own run,
+    which a plain run overlaps with the program's work, and the counters' collection).  Runs
+    without all five figures are left out."""
+    out = []
+    for rep in sorted(reps):
+        try:
+            with open(os.path.join(d, f"timing-{mode}-{rep}.txt")) as f:
+                text = f.read()
+            t = {k: float(v) for k, v in TIMING.findall(text)}
+            driver = sum(float(v) for v in DRIVER.findall(text))
+        except (OSError, ValueError):
+            continue
+        if len(t) == 5:
+            low = t["total"] - t["run"] + t["setup"] + t["launch-callbacks"] + t["module-loads"]
+            out.append((low, low + driver))
+    return out
 
 
 def outputs_differ(d, runs):
@@ -114,6 +144,16 @@ def main():
         print(f"outputs: {line}")
     if not bad:
         print("outputs: every profiled run computed what the plain run of its rep did")
+    plain_med = med([s for s, _ in plain.values()])
+    added = []
+    for mode in MODES[1:]:
+        pairs = added_seconds(d, mode, runs[mode])
+        if pairs:
+            lo, hi = med([p[0] for p in pairs]), med([p[1] for p in pairs])
+            pct = f" ({lo / plain_med * 100:.1f}-{hi / plain_med * 100:.1f} %)" if plain_med else ""
+            added.append(f"{mode} {lo:.2f}-{hi:.2f} s{pct}")
+    if added:
+        print("added by atomutil, from the --timing lines (medians; % of the median plain run): " + ", ".join(added))
     print(f"scale: launches {fmt(launches, 0)} per-launch-ms {fmt(per, 2)} selected-overhead-pct "
           f"{fmt(overhead('selected'), 1)} capped-overhead-pct {fmt(overhead('capped'), 1)} floor-ms {fmt(floor_ms(d), 3)}")
     return 1 if bad else 0
