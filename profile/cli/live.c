@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,24 @@ static int first_device(void *cuda, live_result *res)
         return -1;
     }
     return 0;
+}
+
+/* What runs beside the program (au_live_run_pass): the late checks, then pass->while_running. */
+typedef struct {
+    void *cuda;
+    const char *inject;
+    const live_pass *pass;
+    live_result *res;
+} beside_args;
+
+static void *beside_run(void *arg)
+{
+    beside_args *a = arg;
+    live_result *res = a->res;
+    if (late_checks(a->cuda, a->inject, res->check_error, sizeof res->check_error) == 0 && a->pass->while_running &&
+        first_device(a->cuda, res) == 0)
+        a->pass->while_running(a->pass->ud, res);
+    return NULL;
 }
 
 /* Profiling counters are root-only when the driver says RmProfilingAdminOnly: 1. */
@@ -404,13 +423,18 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);
     }
     res->pid = (long)pid;
-    if (cuda && late_checks(cuda, inject, res->check_error, sizeof res->check_error) == 0 && pass->while_running &&
-        first_device(cuda, res) == 0)
-        pass->while_running(pass->ud, res);
+    /* the checks on a thread of ours, so that the run's end is seen when it comes */
+    beside_args ba = {cuda, inject, pass, res};
+    pthread_t th;
+    int threaded = cuda && pthread_create(&th, NULL, beside_run, &ba) == 0;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (cuda) /* no thread to be had: the same work, after the run */
+        beside_run(&ba);
     res->run_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);

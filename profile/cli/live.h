@@ -44,8 +44,9 @@ typedef struct live_result {
  * variable that names it and the directory for the kernels' cubins (NULL: none kept). */
 typedef struct live_pass {
     const char *path, *header, *path_env, *cubin_dir;
-    /* called while the target runs, once the GPU checks passed and device 0 is known (res's
-     * gpu_name and compute capability): work done then costs the run no time (NULL: none) */
+    /* called on a thread of atomutil-profile while the target runs, once the GPU checks passed
+     * and device 0 is known (res's gpu_name and compute capability): work done then costs the run
+     * no time (NULL: none) */
     void (*while_running)(void *ud, const struct live_result *res);
     void *ud;
 } live_pass;
