@@ -467,8 +467,6 @@ static int parse_data_line(au_table *t, struct csv_parser *p, char *line, size_t
     int rc = AU_OK, nf;
     if (!strpbrk(line, "\"\r")) { /* a CR inside a line ends a row for libcsv */
         nf = split_plain(line, f);
-        rf.overflow = nf > NCOLS;
-        rf.n = rf.overflow ? NCOLS : nf;
     } else {
         int st = au_csv_split(p, line, len, &rf);
         if (st == AU_E_PARSE) {
@@ -481,10 +479,11 @@ static int parse_data_line(au_table *t, struct csv_parser *p, char *line, size_t
         }
         for (int i = 0; i < rf.n; ++i)
             f[i] = rf.f[i];
+        nf = rf.overflow ? NCOLS + 1 : rf.n;
     }
-    if (rf.overflow || rf.n != NCOLS) {
+    if (nf != NCOLS) {
         rc = au_set_error_at(AU_E_PARSE, t->name, lineno, "expected %d fields (%s), got %s%d", NCOLS, HEADER,
-                             rf.overflow ? "more than " : "", rf.n);
+                             nf > NCOLS ? "more than " : "", nf > NCOLS ? NCOLS : nf);
         goto out;
     }
     static const char *const names[NCOLS] = {"family",         "n",          "a",          "c",
