@@ -49,10 +49,12 @@ targets=(
     "t1s1|64|\$L -n 64"
     "graph|1|\$L -n 64 --graph"
     "procs2|128|bash -c \"\$L -n 64 -t 2 -s 2 & \$L -n 64 -t 4 -s 4 & wait\""
+    "reset|64|\$L -n 64 --reset-every 8"
+    "quick|1|\$L -n 1"
     "cluster|8|\$CH -i uniform -c all -r 2 -p 1048576"
 )
 if [ ! -x "$CH" ]; then
-    targets=("${targets[@]:0:6}") # cluster_histogram needs sm_90 and is built only with CUDA
+    targets=("${targets[@]:0:8}") # cluster_histogram needs sm_90 and is built only with CUDA
 fi
 
 selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }

@@ -7,6 +7,8 @@
  *   launches -n 64 --graph         the launches captured into a CUDA graph and replayed once
  *   launches --ex                  cudaLaunchKernelEx instead of <<<>>>
  *   launches -n 64 -t 2 --devices 2  host thread i launches on GPU i % 2 (multi-GPU runs)
+ *   launches -n 64 --reset-every 8   cudaDeviceReset after every 8 launches (one thread): a new
+ *                                    context for each 8, its first launch right after its creation
  * Results are checked against a CPU histogram; the program prints one line with its wall time.
  * For the hostile runs of tests/hostile, the program can also end abnormally right after its N-th
  * launch call returned (counted over all threads):
@@ -55,10 +57,12 @@ __global__ void small_hist(const unsigned char *data, size_t n, unsigned *out)
 static struct {
     int launches, streams, threads, graph, ex, devices;
     int crash_after, exit_after, kill_after; /* 0: off */
+    int reset_every;                         /* 0: off */
     size_t bytes;
+    const unsigned char *h_data;
     const unsigned char *d_data[MAX_DEVICES]; /* the input, one copy per device */
     unsigned ref[BINS];
-} cfg = {64, 1, 1, 0, 0, 1, 0, 0, 0, 1 << 20, {NULL}, {0}};
+} cfg = {64, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1 << 20, NULL, {NULL}, {0}};
 
 static std::atomic<int> launched(0);
 /* read through a volatile pointer: the compiler cannot prove the store below dereferences null
@@ -99,11 +103,36 @@ static void launch_one(const unsigned char *data, cudaStream_t s, unsigned *out)
     }
 }
 
+/* The input on device d (again after a reset). */
+static void upload(int d)
+{
+    unsigned char *d_data;
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
+    CUDA_CHECK(cudaMemcpy(d_data, cfg.h_data, cfg.bytes, cudaMemcpyHostToDevice));
+    cfg.d_data[d] = d_data;
+}
+
+static void run_launches(int tid, int n);
+
 /* One host thread: its own streams and output buffers on device tid % devices;
- * launches/threads launches in all. */
+ * launches/threads launches in all (with --reset-every, in parts, the device reset between). */
 static void *worker(void *arg)
 {
     int tid = (int)(size_t)arg, n = cfg.launches / cfg.threads + (tid < cfg.launches % cfg.threads);
+    for (int done = 0, part; done < n; done += part) {
+        part = cfg.reset_every && cfg.reset_every < n - done ? cfg.reset_every : n - done;
+        if (done > 0) {
+            CUDA_CHECK(cudaDeviceReset());
+            upload(0);
+        }
+        run_launches(tid, part);
+    }
+    return NULL;
+}
+
+static void run_launches(int tid, int n)
+{
     int dev = tid % cfg.devices;
     const unsigned char *data = cfg.d_data[dev];
     CUDA_CHECK(cudaSetDevice(dev));
@@ -144,7 +173,6 @@ static void *worker(void *arg)
         CUDA_CHECK(cudaStreamDestroy(st[i]));
     CUDA_CHECK(cudaFree(d_out));
     free(st);
-    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -158,6 +186,7 @@ int main(int argc, char **argv)
                                          {"crash-after", required_argument, 0, 'C'},
                                          {"exit-thread-after", required_argument, 0, 'E'},
                                          {"kill-after", required_argument, 0, 'K'},
+                                         {"reset-every", required_argument, 0, 'R'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     int c;
@@ -172,16 +201,19 @@ int main(int argc, char **argv)
         case 'C': cfg.crash_after = atoi(optarg); break;
         case 'E': cfg.exit_after = atoi(optarg); break;
         case 'K': cfg.kill_after = atoi(optarg); break;
+        case 'R': cfg.reset_every = atoi(optarg); break;
         case 'h':
             puts("usage: launches [-n LAUNCHES=64] [-s STREAMS=1] [-t THREADS=1] [--graph] [--ex]\n"
-                 "                [--devices N=1] [--crash-after N] [--exit-thread-after N] [--kill-after N]");
+                 "                [--devices N=1] [--crash-after N] [--exit-thread-after N] [--kill-after N]\n"
+                 "                [--reset-every N (one thread, one device, no graph)]");
             return 0;
         default: return 2;
         }
     }
     if (optind < argc || cfg.launches < 1 || cfg.streams < 1 || cfg.threads < 1 || cfg.threads > 64 ||
         cfg.launches < cfg.threads || cfg.devices < 1 || cfg.devices > MAX_DEVICES || cfg.crash_after < 0 ||
-        cfg.exit_after < 0 || cfg.kill_after < 0) {
+        cfg.exit_after < 0 || cfg.kill_after < 0 || cfg.reset_every < 0 ||
+        (cfg.reset_every && (cfg.threads > 1 || cfg.devices > 1 || cfg.graph))) {
         fprintf(stderr, "launches: bad arguments (see --help)\n");
         return 2;
     }
@@ -193,19 +225,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    unsigned char *h_data = (unsigned char *)malloc(cfg.bytes), *d_data;
+    unsigned char *h_data = (unsigned char *)malloc(cfg.bytes);
     unsigned long long s = 88172645463325252ull;
     for (size_t i = 0; i < cfg.bytes; ++i) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         h_data[i] = (unsigned char)s;
         cfg.ref[h_data[i]]++;
     }
-    for (int d = 0; d < cfg.devices; ++d) {
-        CUDA_CHECK(cudaSetDevice(d));
-        CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
-        CUDA_CHECK(cudaMemcpy(d_data, h_data, cfg.bytes, cudaMemcpyHostToDevice));
-        cfg.d_data[d] = d_data;
-    }
+    cfg.h_data = h_data;
+    for (int d = 0; d < cfg.devices; ++d)
+        upload(d);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pthread_t th[64];
