@@ -70,8 +70,10 @@ DRIVER = re.compile(r"^==ATOMUTIL== [0-9]+ info: timing driver: ([0-9.]+) s insi
 
 def added_seconds(d, mode, reps):
     """What atomutil added to each run of mode, from its --timing lines (timing-MODE-REP.txt), as
-    (low, high) pairs: low = the injection library's setup, launch callbacks and module loads and
-    the CLI's time outside the program's run (total - run); high = low + the time inside the
+    (low, high) pairs: low = the injection library's launch callbacks and module loads and the
+    CLI's time outside the program's run (total - run); a context's set-up is inside the launch
+    callbacks when a launch makes it, and beside the program when it is made early, so its line is
+    not added; high = low + the time inside the
     measured launches' driver calls (auto range serializes each kernel there: the kernel's own run,
     which a plain run overlaps with the program's work, and the counters' collection).  Runs
     without all five figures are left out."""
@@ -85,7 +87,7 @@ def added_seconds(d, mode, reps):
         except (OSError, ValueError):
             continue
         if len(t) == 5:
-            low = t["total"] - t["run"] + t["setup"] + t["launch-callbacks"] + t["module-loads"]
+            low = t["total"] - t["run"] + t["launch-callbacks"] + t["module-loads"]
             out.append((low, low + driver))
     return out
 

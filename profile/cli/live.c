@@ -259,9 +259,13 @@ static int timing_line(const au_cf_line *l, void *ud)
     /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
     char a[64], b[64], n[64];
     int end = -1;
-    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 && p[end] == '\0') {
-        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0)
+    static const char beside[] = ", beside the program"; /* made when the context was created */
+    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 &&
+        (p[end] == '\0' || strcmp(p + end, beside) == 0)) {
+        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0) {
             t->setups++;
+            t->setups_beside += p[end] != '\0';
+        }
     } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a, b,
                       &end) == 3 &&
                end > 0 && p[end] == '\0' && !t->launch_bad[0]) {

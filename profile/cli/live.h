@@ -10,14 +10,15 @@ enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 }
 
 /* The injection library's own timing, summed over its processes and contexts, from the
  * counters file's lines (docs/cli.md, --timing):
- *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)
+ *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)[, beside the program]
  *   ==ATOMUTIL== <pid> info: timing: <n> launches measured, <seconds> s in launch callbacks,
  *       <seconds> s in module loads
- * setups / launch_lines: how many such lines there were (0: none, the figures unknown).
+ * setups / launch_lines: how many such lines there were (0: none, the figures unknown);
+ * setups_beside: of the setups, those made beside the program (not on its path).
  * setup_bad / launch_bad: "FILE:LINE: why" of the first line whose figures would make an
  * implausible sum (then that phase's figures are unknown); "" if none. */
 typedef struct live_timing {
-    int setups;
+    int setups, setups_beside;
     double setup_s;
     int launch_lines;
     long long launches;

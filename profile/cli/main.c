@@ -555,8 +555,11 @@ static void print_timing(const timing *tm)
     if (tm->have_inject && it->setup_bad[0])
         fprintf(stderr, "%s: timing: setup n/a (%s)\n", prog, it->setup_bad);
     else if (tm->have_inject && it->setups)
-        fprintf(stderr, "%s: timing: setup %.3f s (%d context%s)\n", prog, it->setup_s, it->setups,
-                it->setups == 1 ? "" : "s");
+        fprintf(stderr, "%s: timing: setup %.3f s (%d context%s%s)\n", prog, it->setup_s, it->setups,
+                it->setups == 1 ? "" : "s",
+                it->setups_beside == it->setups ? ", beside the program"
+                : it->setups_beside            ? ", some beside the program"
+                                               : "");
     else
         fprintf(stderr, "%s: timing: setup n/a\n", prog);
     if (tm->have_inject && it->launch_bad[0]) {
@@ -1080,6 +1083,7 @@ static void read_timing(const run_files *f, timing *tm)
             continue;
         }
         s->setups += t.setups;
+        s->setups_beside += t.setups_beside;
         s->setup_s += t.setup_s;
         s->launch_lines += t.launch_lines;
         s->launches += t.launches;

@@ -24,6 +24,8 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *st
 inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER,
                      .graph_done = PTHREAD_COND_INITIALIZER,
                      .launch_done = PTHREAD_COND_INITIALIZER,
+                     .early_lock = PTHREAD_MUTEX_INITIALIZER,
+                     .early_done = PTHREAD_COND_INITIALIZER,
                      .fd = -1};
 
 /* ------------------------------------------------------------------ output */

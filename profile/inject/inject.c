@@ -14,6 +14,7 @@
  *   ATOMUTIL_COUNTERS_FILE  the file to append to (default atomutil-<pid>.counters.csv)
  *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
  *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 16)
+ *   ATOMUTIL_EARLY_SETUP    off: set contexts up at their first measured launch (contexts.c)
  *   ATOMUTIL_KERNEL_REGEX, ATOMUTIL_LAUNCH_SKIP, ATOMUTIL_LAUNCH_COUNT, ATOMUTIL_LAUNCHES_PER_KERNEL,
  *   ATOMUTIL_PROFILE_FROM_START  which launches are measured (select.c)
  */
@@ -45,66 +46,6 @@ static void disable_ctx(ctx_state *c)
     if (c->npend)
         au_diag("warning", "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
-}
-
-static ctx_state *find_ctx(CUcontext ctx)
-{
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
-        if (c->ctx == ctx)
-            return c;
-    return NULL;
-}
-
-static ctx_state *get_ctx(CUcontext ctx)
-{
-    ctx_state *c = find_ctx(ctx);
-    if (c)
-        return c;
-    double t0 = au_now(); /* the profiler's start and the context's setup */
-    if (!au_g.profiler_initialized) {
-        /* not in InitializeInjection: the driver is not ready there (CUPTI_ERROR_UNKNOWN) */
-        CUpti_Profiler_Initialize_Params pi = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-        CUPTI_CHECK(cuptiProfilerInitialize(&pi), return NULL);
-        au_g.profiler_initialized = 1;
-    }
-    if (!(c = calloc(1, sizeof *c)))
-        return NULL;
-    c->ctx = ctx;
-    c->next = au_g.contexts;
-    au_g.contexts = c;
-    cuptiGetContextId(ctx, &c->ctx_id);
-    if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
-        cuCtxGetDevice(&c->dev);
-        CUcontext dummy;
-        cuCtxPopCurrent(&dummy);
-    }
-    cuDeviceGetName(c->dev_name, sizeof c->dev_name, c->dev);
-    cuDeviceGetAttribute(&c->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, c->dev);
-    cuDeviceGetAttribute(&c->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, c->dev);
-    cuDeviceGetAttribute(&c->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, c->dev);
-
-    CUpti_Profiler_DeviceSupported_Params ds = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
-    ds.cuDevice = c->dev;
-    ds.api = CUPTI_PROFILER_RANGE_PROFILING;
-    if (cuptiProfilerDeviceSupported(&ds) == CUPTI_SUCCESS &&
-        ds.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-        const char *why =
-            ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
-                ? "architecture (needs compute capability 7.5 or newer)"
-            : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "virtualized GPU (vGPU) without profiling enabled"
-            : ds.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing mode"
-            : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "crypto-mining processor"
-            : ds.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "WSL"
-            : ds.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "SLI"
-                                                                               : "configuration";
-        au_diag("error", "unsupported: device %d (%s) cannot be profiled: %s", (int)c->dev, c->dev_name, why);
-        c->failed = 1;
-        return c;
-    }
-    if (au_g.col->setup(c) != 0)
-        c->failed = 1;
-    au_diag("info", "timing: setup %.3f s (context %u)", au_now() - t0, c->ctx_id);
-    return c;
 }
 
 /* ------------------------------------------------------------------ callbacks */
@@ -236,7 +177,7 @@ static void wait_launches(const ctx_state *c)
  * selected (select.c): auto range would otherwise make it a range. */
 static void run_unmeasured(ctx_state *c)
 {
-    if (!c || c->failed || !c->enabled)
+    if (!c || au_ctx_early(c) || c->failed || !c->enabled)
         return;
     wait_launches(c);
     if (!c->enabled || c->in_graph)
@@ -271,13 +212,13 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     /* selected first, so that an unselected launch costs a table lookup (a launch made while a
      * stream is captured is not run: it is not counted) */
     if (au_g.captures == 0 && !au_select_launch(l.func, cb->symbolName)) {
-        ctx_state *uc = find_ctx(cb->context);
+        ctx_state *uc = au_ctx_find(cb->context);
         if (uc)
             uc->unmeasured = 1;
         run_unmeasured(uc);
         return;
     }
-    ctx_state *wc = find_ctx(cb->context);
+    ctx_state *wc = au_ctx_find(cb->context);
     if (wc)
         wait_launches(wc); /* everything below is read after the wait */
     /* a launch into a capturing stream is recorded into a graph, not run.  While any capture is in
@@ -288,7 +229,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
             au_g.capture_skipped++;
         return;
     }
-    ctx_state *gc = find_ctx(cb->context);
+    ctx_state *gc = au_ctx_find(cb->context);
     if (gc && gc->in_graph) { /* another thread launched while a graph's range is open */
         au_g.capture_skipped++;
         return;
@@ -300,7 +241,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         au_g.atexit_late = 1;
         atexit(at_exit);
     }
-    ctx_state *c = get_ctx(cb->context);
+    ctx_state *c = au_ctx_get(cb->context);
     if (!c || c->failed)
         return;
     if (c->unmeasured && settle_unmeasured(c) != 0)
@@ -367,7 +308,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
-    ctx_state *c = find_ctx(cb->context);
+    ctx_state *c = au_ctx_find(cb->context);
     int measured = tl_in_launch != NULL;
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
         au_g.t_driver += au_now() - tl_driver_t0;
@@ -375,7 +316,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;
     }
-    if (c && !c->failed) {
+    if (c && !au_ctx_early(c) && !c->failed) {
         if (measured && c->npend) {
             double t0 = au_now();
             au_cubin_note_launch(cb->symbolName);
@@ -402,7 +343,7 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
         pause_all(); /* auto range during a graph disturbs its kernels */
         return;
     }
-    ctx_state *c = get_ctx(cb->context);
+    ctx_state *c = au_ctx_get(cb->context);
     if (!c || c->failed)
         return;
     wait_launches(c);
@@ -445,7 +386,7 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
 static void graph_launch_exit(const CUpti_CallbackData *cb)
 {
     const cuGraphLaunch_params *p = cb->functionParams;
-    ctx_state *c = find_ctx(cb->context);
+    ctx_state *c = au_ctx_find(cb->context);
     if (!c || !c->in_graph || !p)
         return;
     pending_launch l = c->graph_launch;
@@ -560,6 +501,11 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
             au_cubin_loaded(rd->resourceDescriptor);
         return;
     }
+    if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        /* no au_g.lock either: the set-up runs on a thread of its own (contexts.c) */
+        au_ctx_created(((const CUpti_ResourceData *)data)->context);
+        return;
+    }
     pthread_mutex_lock(&au_g.lock);
     if (au_g.exiting) { /* the process is ending: no more CUPTI calls from other threads */
         pthread_mutex_unlock(&au_g.lock);
@@ -628,8 +574,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const CUpti_ResourceData *rd = data;
-        ctx_state *c = find_ctx(rd->context);
-        if (c) {
+        ctx_state *c = au_ctx_find(rd->context);
+        if (c && au_ctx_wait_early(c) == 0) {
             disable_ctx(c);
             /* never enable collection on it again: other threads may still launch into a context
              * that is being destroyed (exit() from one thread of several), and CUPTI calls on it
@@ -652,6 +598,7 @@ static void at_exit(void)
     au_g.exiting = 1;
     pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
     pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
+    au_ctx_wait_all_early(); /* no CUPTI call of an early set-up runs while collection ends */
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
@@ -683,6 +630,12 @@ static void at_exit(void)
             "timing enable: %lld enables, %.3f s making counter sets' configurations, %.3f s in Enable, "
             "%.3f s configuring, %.3f s starting; %lld disables, %.3f s in Disable",
             au_g.enables, au_g.t_sets, au_g.t_enable, au_g.t_config, au_g.t_start, au_g.disables, au_g.t_disable);
+    pthread_mutex_lock(&au_g.early_lock);
+    au_diag("info",
+            "timing early: %lld contexts set up beside the program in %.3f s; launches, context "
+            "destructions and the exit waited %.3f s for them",
+            au_g.early_setups, au_g.t_early, au_g.t_early_wait);
+    pthread_mutex_unlock(&au_g.early_lock);
     if (au_g.capture_skipped)
         au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
     if (au_g.fd >= 0) {
@@ -737,6 +690,8 @@ EXPORT int InitializeInjection(void)
      * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
     au_select_init();
+    const char *es = getenv("ATOMUTIL_EARLY_SETUP");
+    au_g.early = !(es && strcmp(es, "off") == 0);
     const char *gr = getenv("ATOMUTIL_GRAPHS");
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
     /* the model's counters and the kernel's duration; device name and SM count
@@ -769,6 +724,8 @@ EXPORT int InitializeInjection(void)
     if (au_g.cubin_dir && *au_g.cubin_dir)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
                     goto fail);
+    CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+                goto fail);
     static const CUpti_CallbackId launches[] = {
 #define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
         AU_DRIVER_CALLBACKS(AU_CB_ID)

@@ -51,6 +51,7 @@ typedef struct ctx_state {
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
     size_t passes[AU_INJECT_NSETS]; /* passes each set takes on this chip (range.c) */
+    unsigned char set_failed[AU_INJECT_NSETS]; /* its configuration failed (said once, range.c) */
     /* each set's metrics on this chip: au_g's, less the optional ones the chip lacks (range.c) */
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
@@ -63,6 +64,11 @@ typedef struct ctx_state {
     size_t npend, cap;
     int inflight;   /* measured launch calls of this context between their enter and exit callbacks */
     int unmeasured; /* a launch ran unmeasured since the last measured one (inject.c, settle_unmeasured) */
+    int early;      /* its set-up runs beside the program (contexts.c, read with au_ctx_early): until
+                     * it is 0 only ctx, dev and the launch bookkeeping may be read */
+    int abandoned;  /* that set-up did not end in time: never measured (au_g.lock) */
+    int recreated;  /* destroyed, and a context with the same handle created since (atomic: the
+                     * creation's callback sets it without au_g.lock): never found again */
     struct ctx_state *next;
 } ctx_state;
 
@@ -78,7 +84,10 @@ typedef struct au_graph_kernels {
 
 typedef struct collector {
     const char *name;
-    int (*setup)(ctx_state *c);  /* once per context, at its first launch */
+    int (*setup)(ctx_state *c);  /* once per context, at its creation or first measured launch */
+    /* the early set-up's part after setup() (contexts.c; NULL: none), without au_g.lock, with the
+     * GPU's lock held, touching only c's own fields; what fails is made again at the first enable */
+    int (*prepare)(ctx_state *c);
     int (*enable)(ctx_state *c); /* make c the collecting context */
     void (*flush)(ctx_state *c); /* write what finished launches measured */
     void (*pause)(ctx_state *c); /* stop collecting (stream capture, graph launch) */
@@ -124,7 +133,15 @@ typedef struct inject_state {
     size_t nmetrics[AU_INJECT_NSETS];
     size_t max_ranges;
     ctx_state *contexts;
-    int profiler_initialized;
+    int profiler_initialized; /* AU_PROFILER_* (atomic: an early set-up writes it without au_g.lock) */
+    int early;                /* set contexts up when they are created (contexts.c; ATOMUTIL_EARLY_SETUP) */
+    /* an early set-up's end: early_done is signalled under early_lock, which also guards the
+     * figures below (the early set-up never takes au_g.lock after it started) */
+    pthread_mutex_t early_lock;
+    pthread_cond_t early_done;
+    double t_early;      /* seconds of early set-ups, beside the program */
+    double t_early_wait; /* seconds launches, destructions and the exit waited for them */
+    long long early_setups;
     int captures;             /* stream captures in progress in this process */
     long long graph_skipped;  /* graph launches, not measured */
     long long graph_measured; /* graph launches measured as one range each */
@@ -172,6 +189,9 @@ typedef struct au_kernel_info {
     char *name;          /* demangled, kept at first need: demangling at every launch costs */
 } au_kernel_info;
 
+/* The CUPTI profiler's initialization, made once per process (contexts.c). */
+enum { AU_PROFILER_NO = 0, AU_PROFILER_YES = 1, AU_PROFILER_STARTING = 2 };
+
 /* base.c: the shared state and what every module uses (it calls no other module). */
 extern inject_state au_g;
 
@@ -214,10 +234,27 @@ void au_select_profiler(int start);
 /* The exit line: launches seen and selected (nothing when no selection was asked for). */
 void au_select_report(void);
 
+/* An early set-up of c is running (contexts.c). */
+static inline int au_ctx_early(const ctx_state *c)
+{
+    return __atomic_load_n(&c->early, __ATOMIC_ACQUIRE);
+}
+
+/* contexts.c, all with au_g.lock but au_ctx_created: the context's entry, NULL if none yet; made
+ * (and set up) at need, waiting for an early set-up in progress (NULL: no memory, or it hung);
+ * au_ctx_created starts the early set-up of a context just created (from the resource callback,
+ * without au_g.lock); the waits for early set-ups before a context's destruction and the exit. */
+ctx_state *au_ctx_find(CUcontext ctx);
+ctx_state *au_ctx_get(CUcontext ctx);
+void au_ctx_created(CUcontext ctx);
+int au_ctx_wait_early(ctx_state *c);
+void au_ctx_wait_all_early(void);
+
 /* share.c: take c's GPU's lock before enabling collection there (may release au_g.lock while it
  * waits; 0: go on, -1: this launch runs unmeasured); at the end of every measured launch, give
  * the lock up if another process waits; at exit, the waiting time and handovers. */
 int au_share_acquire(ctx_state *c);
+int au_share_try(ctx_state *c); /* the same without waiting: -1 if another process holds it */
 void au_share_launch_done(ctx_state *c);
 void au_share_report(void);
 

@@ -225,25 +225,51 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     return 0;
 }
 
-/* Host object and config image of set `set`, made at its first use (the cluster set's costs
- * about as much as the standard set's and most programs never launch a cluster). */
-static int ensure_set(ctx_state *c, int set)
+/* Forgets set `set`'s host object and config image (made again at its next use). */
+static void drop_set(ctx_state *c, int set)
 {
-    if (c->host[set])
+    if (c->host[set]) {
+        CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
+                                                          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        dh.pHostObject = c->host[set];
+        cuptiProfilerHostDeinitialize(&dh);
+        c->host[set] = NULL;
+    }
+    free(c->config[set]);
+    c->config[set] = NULL;
+}
+
+/* Host object and config image of set `set`, made at its first use (the cluster set's costs
+ * about as much as the standard set's and most programs never launch a cluster).  quiet: a
+ * counter-availability query that fails is not reported (the early set-up's, which another
+ * process's collection makes fail: it is made again at the first enable). */
+static int ensure_set(ctx_state *c, int set, int quiet)
+{
+    if (c->host[set] && c->config[set])
         return 0;
+    if (c->set_failed[set])
+        return -1; /* said at the first attempt */
+    drop_set(c, set); /* what a failed attempt left */
     CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
                                                            CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     av.ctx = c->ctx;
-    CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&av), return -1);
-    uint8_t *avail = malloc(av.counterAvailabilityImageSize);
-    if (!avail)
-        return -1;
-    av.pCounterAvailabilityImage = avail;
+    CUptiResult r = cuptiProfilerGetCounterAvailability(&av);
+    uint8_t *avail = r == CUPTI_SUCCESS ? malloc(av.counterAvailabilityImageSize) : NULL;
+    if (avail) {
+        av.pCounterAvailabilityImage = avail;
+        r = cuptiProfilerGetCounterAvailability(&av);
+    }
     int rc = -1;
-    CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&av), goto out);
-    rc = setup_set(c, set, c->chip, avail);
-out:
+    if (r != CUPTI_SUCCESS) {
+        if (!quiet)
+            au_report_cupti("cuptiProfilerGetCounterAvailability", r);
+    } else if (avail) {
+        rc = setup_set(c, set, c->chip, avail);
+        c->set_failed[set] = rc != 0; /* the chip's answer: the same at every attempt */
+    }
     free(avail);
+    if (rc != 0)
+        drop_set(c, set);
     return rc;
 }
 
@@ -306,7 +332,7 @@ static int configure(ctx_state *c, int set, int user_range)
 static int enable_set(ctx_state *c, int set, int user_range)
 {
     double t0 = au_now();
-    if (ensure_set(c, set) != 0)
+    if (ensure_set(c, set, 0) != 0)
         return -1;
     double t1 = au_now();
     au_g.t_sets += t1 - t0;
@@ -333,6 +359,12 @@ static int enable_set(ctx_state *c, int set, int user_range)
 static int range_enable(ctx_state *c)
 {
     return enable_set(c, c->next_set, 0);
+}
+
+/* The early set-up's first step: the standard set's configuration (contexts.c). */
+static int range_prepare(ctx_state *c)
+{
+    return ensure_set(c, AU_INJECT_SET_STD, 1);
 }
 
 static void range_disable(ctx_state *c);
@@ -446,6 +478,16 @@ static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
 }
 
 const collector au_range_collector = {
-    "counters",    range_setup,   range_enable,      range_flush,     range_pause, range_resume,
-    range_disable, range_use_set, range_graph_begin, range_graph_end, 1,
+    .name = "counters",
+    .setup = range_setup,
+    .prepare = range_prepare,
+    .enable = range_enable,
+    .flush = range_flush,
+    .pause = range_pause,
+    .resume = range_resume,
+    .disable = range_disable,
+    .use_set = range_use_set,
+    .graph_begin = range_graph_begin,
+    .graph_end = range_graph_end,
+    .exclusive = 1,
 };

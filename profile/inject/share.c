@@ -104,14 +104,15 @@ static int someone_waits(share_dev *d)
     return errno == EWOULDBLOCK;
 }
 
-/* A launch or a graph of this process is in flight on GPU dev, or a capture runs (no profiler
- * call may synchronize then): the lock cannot be given up now. */
+/* A launch or a graph of this process is in flight on GPU dev, a context's early set-up there
+ * holds the lock (contexts.c), or a capture runs (no profiler call may synchronize then): the
+ * lock cannot be given up now. */
 static int busy(CUdevice dev)
 {
     if (au_g.captures > 0 || au_g.graph_open)
         return 1;
     for (ctx_state *c = au_g.contexts; c; c = c->next)
-        if (c->dev == dev && (c->inflight > 0 || c->in_graph))
+        if (c->dev == dev && (c->inflight > 0 || c->in_graph || au_ctx_early(c)))
             return 1;
     return 0;
 }
@@ -157,6 +158,35 @@ static void *watcher(void *arg)
     }
 }
 
+static void start_watcher(void)
+{
+    if (au_g.watcher_started)
+        return;
+    pthread_attr_t a;
+    pthread_t t;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    au_g.watcher_started = pthread_create(&t, &a, watcher, NULL) == 0;
+    pthread_attr_destroy(&a);
+}
+
+int au_share_try(ctx_state *c)
+{
+    share_dev *d = dev_of(c);
+    if (!au_g.col->exclusive || !d)
+        return 0;
+    if (d->gave_up || d->acquiring || d->yielded)
+        return -1;
+    if (d->held || !open_files(d, c->dev))
+        return 0;
+    start_watcher();
+    if (flock(d->lfd, LOCK_EX | LOCK_NB) != 0)
+        return -1;
+    d->held = 1;
+    d->since = d->active = au_now();
+    return 0;
+}
+
 int au_share_acquire(ctx_state *c)
 {
     share_dev *d = dev_of(c);
@@ -170,14 +200,7 @@ int au_share_acquire(ctx_state *c)
     }
     if (d->held || !open_files(d, c->dev))
         return 0;
-    if (!au_g.watcher_started) {
-        pthread_attr_t a;
-        pthread_t t;
-        pthread_attr_init(&a);
-        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        au_g.watcher_started = pthread_create(&t, &a, watcher, NULL) == 0;
-        pthread_attr_destroy(&a);
-    }
+    start_watcher();
     if (d->yielded) {
         /* given up to a waiter: let it take the lock before trying again (waiters poll every 2 ms;
          * without this pause the next launch of a busy program took the lock back at once, every

@@ -50,6 +50,8 @@ timing)
       echo "==ATOMUTIL== 7 info: timing: setup 0.5 s (context 2)"
       echo "==ATOMUTIL== 7 info: timing: 4 launches measured, 0.25 s in launch callbacks, 0.75 s in module loads"
       echo "==ATOMUTIL== 7 info: timing: setup soon s (context 3)"
+      echo "==ATOMUTIL== 7 info: timing: setup 0.125 s (context 4), beside the program"
+      echo "==ATOMUTIL== 7 info: timing: setup 8 s (context 5), somewhere else"
     } >> "$ATOMUTIL_COUNTERS_FILE"
     exit 0 ;;
 hostile)
