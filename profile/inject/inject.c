@@ -672,6 +672,7 @@ EXPORT int InitializeInjection(void)
         return 1;
     }
     au_g.initialized = 1;
+    double t0 = au_now();
     au_g.pid = (long)getpid();
     FILE *f = fopen("/proc/self/comm", "r");
     if (f) {
@@ -734,7 +735,8 @@ EXPORT int InitializeInjection(void)
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
     atexit(at_exit);
-    au_diag("info", "attached (%s)", au_g.col->name);
+    au_diag("info", "attached (%s): timing attach: %.3f s subscribing to CUPTI's callbacks", au_g.col->name,
+            au_now() - t0);
     pthread_mutex_unlock(&au_g.lock);
     return 1;
 fail:
