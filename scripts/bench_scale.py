@@ -3,7 +3,8 @@
 
     python3 scripts/bench_scale.py DIR
 
-Reads DIR/raw.csv (mode,rep,seconds,launches; modes plain, all, selected, capped), DIR/floor.txt
+Reads DIR/raw.csv (mode,rep,seconds,launches; modes plain, all, selected, capped and, when it ran,
+counted), DIR/floor.txt
 (scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json (examples/python/train.py --check).
 Prints per mode the runs, the median and range of their seconds and the launches measured; whether
 each profiled run computed what the plain run of its rep did (histograms exactly, the loss and the
@@ -11,7 +12,10 @@ parameters' sums within 1e-6 relative); what atomutil itself added to each profi
 read from their timing-MODE-REP.txt as a range (its own callbacks, set-up and the CLI's time
 outside the run; up to that plus the time inside the measured launches' driver calls), in
 seconds and as a share of the median plain run (the wall-time pairs scatter more than that on a
-shared machine); and last, one line
+shared machine); per profiled mode the median change of train.py's own seconds (its --check
+file's "seconds": CUDA's start to the last result, without Python's start and imports) against
+the plain run of its rep, where the check files have them; the counted mode's overhead; and last,
+one line
 
     scale: launches L per-launch-ms X selected-overhead-pct Y capped-overhead-pct Z floor-ms F
 
@@ -27,7 +31,8 @@ import re
 import statistics
 import sys
 
-MODES = ("plain", "all", "selected", "capped")
+MODES = ("plain", "all", "selected", "capped", "counted")
+SHOWN = MODES[:4]  # in the table even without runs; counted only when it ran
 
 
 def fail(msg):
@@ -92,6 +97,31 @@ def added_seconds(d, mode, reps):
     return out
 
 
+def program_seconds(d, mode, rep):
+    """train.py's own seconds (setup + loop) of a run, from its --check file; None without them."""
+    try:
+        with open(os.path.join(d, f"check-{mode}-{rep}.json")) as f:
+            s = json.load(f).get("seconds")
+        return float(s["setup"]) + float(s["loop"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def in_program(d, runs):
+    """Per profiled mode, "MODE P %": the median over reps of (t - plain) / plain in % of the
+    program's own seconds; modes without such pairs are left out."""
+    out = []
+    for mode in MODES[1:]:
+        pcts = []
+        for rep in sorted(runs[mode]):
+            a, b = program_seconds(d, "plain", rep), program_seconds(d, mode, rep)
+            if a and b is not None:
+                pcts.append((b - a) / a * 100)
+        if pcts:
+            out.append(f"{mode} {med(pcts):.1f} % ({len(pcts)} pairs)")
+    return out
+
+
 def outputs_differ(d, runs):
     """Lines naming the profiled runs whose --check file differs from their rep's plain run's."""
     bad = []
@@ -127,6 +157,8 @@ def main():
     print("| mode | runs | median s | min-max s | launches measured |")
     print("|---|---|---|---|---|")
     for mode in MODES:
+        if mode not in SHOWN and not runs[mode]:
+            continue
         secs = [s for s, _ in runs[mode].values()]
         ns = sorted({n for _, n in runs[mode].values() if n is not None})
         if secs:
@@ -156,6 +188,12 @@ def main():
             added.append(f"{mode} {lo:.2f}-{hi:.2f} s{pct}")
     if added:
         print("added by atomutil, from the --timing lines (medians; % of the median plain run): " + ", ".join(added))
+    inside = in_program(d, runs)
+    if inside:
+        print("in the program (train.py's own clock from CUDA's start to its last result, Python's start and "
+              "imports left out; medians of (run - plain) / plain): " + ", ".join(inside))
+    if runs["counted"]:
+        print(f"counted (-k kernelHistogram1D --launch-count 2): overhead-pct {fmt(overhead('counted'), 1)}")
     print(f"scale: launches {fmt(launches, 0)} per-launch-ms {fmt(per, 2)} selected-overhead-pct "
           f"{fmt(overhead('selected'), 1)} capped-overhead-pct {fmt(overhead('capped'), 1)} floor-ms {fmt(floor_ms(d), 3)}")
     return 1 if bad else 0

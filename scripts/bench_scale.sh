@@ -17,6 +17,8 @@
 #   scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K]
 #                          [--modes LIST] [--no-floor] [--no-opcodes]
 # --first-rep K keeps reps 0..K-1 of OUT/raw.csv and runs K..N-1 (a run cut short by a time limit).
+# A fifth mode, counted (-k kernelHistogram1D --launch-count 2: the profiler is disabled after
+# the selection's last launch), runs only when named in --modes.
 # --modes LIST runs only those modes (a comma list with plain, e.g. plain,selected,capped: the
 # summary says n/a for the figures of the others).
 set -uo pipefail
@@ -49,7 +51,7 @@ done
 [ "$pairs" -ge 1 ] && [ "$steps" -ge 1 ] || { echo "bench_scale: --pairs and --steps take a positive number" >&2; exit 2; }
 IFS=, read -r -a modes <<< "$modelist"
 for m in "${modes[@]}"; do
-    case $m in plain | all | selected | capped) ;; *) echo "bench_scale: --modes: unknown mode '$m'" >&2; exit 2 ;; esac
+    case $m in plain | all | selected | capped | counted) ;; *) echo "bench_scale: --modes: unknown mode '$m'" >&2; exit 2 ;; esac
 done
 [[ ,$modelist, == *,plain,* ]] || { echo "bench_scale: --modes must include plain (the runs are compared with it)" >&2; exit 2; }
 abs=$(cd "$build" 2>/dev/null && pwd) || { echo "bench_scale: no build directory $build" >&2; exit 1; }
@@ -92,6 +94,7 @@ mode_opts() {
     case $1 in
     all) echo "" ;;
     selected) echo "-k kernelHistogram1D" ;;
+    counted) echo "-k kernelHistogram1D --launch-count 2" ;;
     capped) echo "--launches-per-kernel 3" ;;
     esac
 }

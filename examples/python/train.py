@@ -10,13 +10,16 @@ build on one GPU compute the same, and the histograms are exact.
 Run: atomutil-profile -k kernelHistogram1D -- python3 examples/python/train.py [options]
 Options: --steps N (default 500: about 5-10 s alone on an H100), --seed S (0), --hist-every N (10),
 --layers L (12), --device D (cuda; cpu runs the same loop without a GPU), --check FILE (the final loss, the parameters' sums and the histograms as JSON, to
-compare runs), --profile-range A:B (torch.cuda.profiler.start() before step A and stop() after
+compare runs, and the program's own seconds: "seconds": {"setup": CUDA's start and the model's
+build, "loop": the steps to the final loss}, which leave Python's start and imports out),
+--profile-range A:B (torch.cuda.profiler.start() before step A and stop() after
 step B-1, for atomutil-profile --profile-from-start off).
 Prints one line on stdout, "train: steps N loss X".  Exit 77 without PyTorch or a CUDA device.
 """
 import argparse
 import json
 import sys
+import time
 
 VOCAB = 64  # bins of the histogram: under PyTorch's 100, so they are kept in shared memory
 SEQ = 32
@@ -107,7 +110,7 @@ def train(torch, args, model, opt, xs, ys):
     return loss, hist, hist_total
 
 
-def write_check(path, args, model, loss, hist, hist_total):
+def write_check(path, args, model, loss, hist, hist_total, seconds):
     params = {name: [float(p.double().sum()), float(p.double().abs().sum())] for name, p in model.named_parameters()}
     doc = {
         "steps": args.steps,
@@ -116,6 +119,7 @@ def write_check(path, args, model, loss, hist, hist_total):
         "hist_last": [int(v) for v in hist.tolist()],
         "hist_total": [int(v) for v in hist_total.tolist()],
         "params": params,
+        "seconds": seconds,
     }
     with open(path, "w") as f:
         json.dump(doc, f, sort_keys=True)
@@ -129,14 +133,18 @@ def main():
     except ImportError:
         print("train: no PyTorch: skipped", file=sys.stderr)
         return 77
+    t0 = time.perf_counter()
     if args.device == "cuda" and not torch.cuda.is_available():
         print("train: no CUDA device: skipped", file=sys.stderr)
         return 77
     model, opt, xs, ys = build(torch, args)
+    t1 = time.perf_counter()
     loss, hist, hist_total = train(torch, args, model, opt, xs, ys)
     value = float(loss)  # the one wait for the GPU, at the end
+    t2 = time.perf_counter()
     if args.check:
-        write_check(args.check, args, model, value, hist, hist_total)
+        seconds = {"setup": round(t1 - t0, 6), "loop": round(t2 - t1, 6)}
+        write_check(args.check, args, model, value, hist, hist_total, seconds)
     print(f"train: steps {args.steps} loss {value:.6f}")
     return 0
 
