@@ -15,7 +15,10 @@
 # (docs/performance.md, "Scale").  Run on a GPU machine from the repository root after building;
 # never changes device settings.
 #   scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K]
-#                          [--modes LIST] [--no-floor] [--no-opcodes]
+#                          [--modes LIST] [--no-floor] [--no-opcodes] [--pack FILE]
+# --pack FILE writes OUT (less its listing cache) to the tar.gz FILE after every rep and at the
+# end, each time whole (a run cut short by a time limit keeps the reps that finished, in a form
+# that a lent machine's few returned files can carry).
 # --first-rep K keeps reps 0..K-1 of OUT/raw.csv and runs K..N-1 (a run cut short by a time limit).
 # A fifth mode, counted (-k kernelHistogram1D --launch-count 2: the profiler is disabled after
 # the selection's last launch), runs only when named in --modes.
@@ -24,17 +27,18 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--modes LIST] [--no-floor] [--no-opcodes]" >&2
+    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--modes LIST] [--no-floor] [--no-opcodes] [--pack FILE]" >&2
     exit 2
 }
-build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=() modelist=plain,all,selected,capped
+build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=() modelist=plain,all,selected,capped pack=""
 positional=0
 while [ $# -gt 0 ]; do
     case $1 in
-    --pairs | --steps | --out | --first-rep | --modes)
+    --pairs | --steps | --out | --first-rep | --modes | --pack)
         [ $# -ge 2 ] || { echo "bench_scale: $1 needs a value" >&2; usage; }
         case $1 in
         --pairs) pairs=$2 ;; --steps) steps=$2 ;; --out) out=$2 ;; --first-rep) first=$2 ;; --modes) modelist=$2 ;;
+        --pack) pack=$2 ;;
         esac
         shift 2 ;;
     --no-floor) floor=0; shift ;;
@@ -137,10 +141,17 @@ if [ "$first" -eq 0 ]; then
     run_mode plain warm || fails=$((fails + 1))
     [[ ,$modelist, != *,capped,* ]] || run_mode capped warm || fails=$((fails + 1))
 fi
+# OUT as a tar.gz at --pack's path, replaced whole (a reader never sees half of one)
+pack_out() {
+    [ -n "$pack" ] || return 0
+    tar czf "$pack.tmp" --exclude=cache -C "$(dirname "$out")" "$(basename "$out")" && mv "$pack.tmp" "$pack" ||
+        echo "bench_scale: cannot write $pack" >&2
+}
 for ((r = first; r < pairs; ++r)); do
     for ((k = 0; k < ${#modes[@]}; ++k)); do
         run_mode "${modes[$(((k + r) % ${#modes[@]}))]}" "$r" || fails=$((fails + 1))
     done
+    pack_out
 done
 if [ $floor = 1 ]; then
     if [ -x "$build/bin/cupti_floor" ]; then
@@ -152,4 +163,5 @@ if [ $floor = 1 ]; then
 fi
 [ $fails -eq 0 ] || echo "bench_scale: $fails failures (see $out/failures.txt); the summary uses the runs that finished" >&2
 python3 "$here/scripts/bench_scale.py" "$out" | tee "$out/summary.txt" || fails=$((fails + 1))
+pack_out
 exit $((fails > 0))
