@@ -558,8 +558,8 @@ static void print_timing(const timing *tm)
         fprintf(stderr, "%s: timing: setup %.3f s (%d context%s%s)\n", prog, it->setup_s, it->setups,
                 it->setups == 1 ? "" : "s",
                 it->setups_beside == it->setups ? ", beside the program"
-                : it->setups_beside            ? ", some beside the program"
-                                               : "");
+                : it->setups_beside             ? ", some beside the program"
+                                                : "");
     else
         fprintf(stderr, "%s: timing: setup n/a\n", prog);
     if (tm->have_inject && it->launch_bad[0]) {

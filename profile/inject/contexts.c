@@ -70,8 +70,9 @@ static const char *unsupported(const ctx_state *c)
     ds.api = CUPTI_PROFILER_RANGE_PROFILING;
     if (cuptiProfilerDeviceSupported(&ds) != CUPTI_SUCCESS || ds.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         return NULL;
-    return ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "architecture (needs compute capability 7.5 or newer)"
-           : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED       ? "virtualized GPU (vGPU) without profiling enabled"
+    return ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+               ? "architecture (needs compute capability 7.5 or newer)"
+           : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "virtualized GPU (vGPU) without profiling enabled"
            : ds.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing mode"
            : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "crypto-mining processor"
            : ds.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED                 ? "WSL"

@@ -598,7 +598,7 @@ static void at_exit(void)
     au_g.exiting = 1;
     pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
     pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
-    au_ctx_wait_all_early(); /* no CUPTI call of an early set-up runs while collection ends */
+    au_ctx_wait_all_early();                   /* no CUPTI call of an early set-up runs while collection ends */
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);

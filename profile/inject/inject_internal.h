@@ -50,7 +50,7 @@ typedef struct ctx_state {
     uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
     size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
     int cur;
-    size_t passes[AU_INJECT_NSETS]; /* passes each set takes on this chip (range.c) */
+    size_t passes[AU_INJECT_NSETS];            /* passes each set takes on this chip (range.c) */
     unsigned char set_failed[AU_INJECT_NSETS]; /* its configuration failed (said once, range.c) */
     /* each set's metrics on this chip: au_g's, less the optional ones the chip lacks (range.c) */
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
@@ -84,7 +84,7 @@ typedef struct au_graph_kernels {
 
 typedef struct collector {
     const char *name;
-    int (*setup)(ctx_state *c);  /* once per context, at its creation or first measured launch */
+    int (*setup)(ctx_state *c); /* once per context, at its creation or first measured launch */
     /* the early set-up's part after setup() (contexts.c; NULL: none), without au_g.lock, with the
      * GPU's lock held, touching only c's own fields; what fails is made again at the first enable */
     int (*prepare)(ctx_state *c);

@@ -248,7 +248,7 @@ static int ensure_set(ctx_state *c, int set, int quiet)
     if (c->host[set] && c->config[set])
         return 0;
     if (c->set_failed[set])
-        return -1; /* said at the first attempt */
+        return -1;    /* said at the first attempt */
     drop_set(c, set); /* what a failed attempt left */
     CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
                                                            CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
