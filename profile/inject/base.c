@@ -1,8 +1,8 @@
 /*
  * base.c - what every module of the injection library uses: the shared state au_g, writing to the
  * output file ('==ATOMUTIL==' diagnostics, CSV quoting, CUPTI errors), the pending-launch list,
- * the clock, demangling and the table of kernels (names, quiet ones, selection counts).  It calls no other
- * module, so that inject.c (the callbacks), cubins.c, share.c and the collectors only depend on
+ * detached threads, the clock, demangling and the table of kernels (names, quiet ones, selection
+ * counts).  It calls no other module, so that inject.c (the callbacks), cubins.c, share.c and the collectors only depend on
  * it, never on each other through it.
  */
 
@@ -128,7 +128,18 @@ void au_free_pending(ctx_state *c, size_t first_n)
     c->npend -= first_n;
 }
 
-/* ------------------------------------------------------------------ time, names */
+/* ------------------------------------------------------------------ threads, time, names */
+
+int au_spawn_detached(void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t a;
+    pthread_t t;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    return rc;
+}
 
 double au_now(void)
 {

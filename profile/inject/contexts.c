@@ -238,11 +238,6 @@ void au_ctx_created(CUcontext ctx)
             __atomic_store_n(&c->recreated, 1, __ATOMIC_RELEASE);
     if (!au_g.early)
         return;
-    pthread_attr_t a;
-    pthread_t t;
-    pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
     /* if no thread can be made, the set-up is made at the first measured launch */
-    pthread_create(&t, &a, early_setup, ctx);
-    pthread_attr_destroy(&a);
+    au_spawn_detached(early_setup, ctx);
 }

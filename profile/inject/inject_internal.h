@@ -205,6 +205,8 @@ au_kernel_info *au_kernel_info_of(const void *func);
 /* The kernel's demangled name, kept in its entry (mangled: cb->symbolName); a copy to free. */
 char *au_kernel_name(const void *func, const char *mangled);
 double au_now(void); /* monotonic seconds */
+/* Runs fn(arg) on a detached thread of the library; pthread_create's result. */
+int au_spawn_detached(void *(*fn)(void *), void *arg);
 /* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
 void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void au_report_cupti(const char *call, CUptiResult r);

@@ -182,6 +182,20 @@ static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
     return 0;
 }
 
+/* Forgets set `set`'s host object and config image (made again at its next use). */
+static void drop_set(ctx_state *c, int set)
+{
+    if (c->host[set]) {
+        CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
+                                                          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        dh.pHostObject = c->host[set];
+        cuptiProfilerHostDeinitialize(&dh);
+        c->host[set] = NULL;
+    }
+    free(c->config[set]);
+    c->config[set] = NULL;
+}
+
 /* Host object and config image of counter set `set` on this context's chip.  A chip that lacks
  * an optional metric gets the set without it (said once, with what it costs); one that lacks a
  * required metric is not measured, with an error naming chip and counter. */
@@ -202,11 +216,7 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     add.numMetrics = c->nmetrics[set];
     if (cuptiProfilerHostConfigAddMetrics(&add) != CUPTI_SUCCESS) {
         /* a metric this chip lacks: a new host object with the set less the missing ones */
-        CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
-                                                          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        dh.pHostObject = c->host[set];
-        cuptiProfilerHostDeinitialize(&dh);
-        c->host[set] = NULL;
+        drop_set(c, set);
         if (pick_metrics(c, set, avail, 0) != 0)
             return -1;
         CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
@@ -223,20 +233,6 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     au_diag("info", "passes: %zu, %s set (chip %s, device %d %s)", c->passes[set],
             set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
     return 0;
-}
-
-/* Forgets set `set`'s host object and config image (made again at its next use). */
-static void drop_set(ctx_state *c, int set)
-{
-    if (c->host[set]) {
-        CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
-                                                          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        dh.pHostObject = c->host[set];
-        cuptiProfilerHostDeinitialize(&dh);
-        c->host[set] = NULL;
-    }
-    free(c->config[set]);
-    c->config[set] = NULL;
 }
 
 /* Host object and config image of set `set`, made at its first use (the cluster set's costs

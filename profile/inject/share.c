@@ -158,16 +158,21 @@ static void *watcher(void *arg)
     }
 }
 
+/* Takes d's lock if it is free now; 0 if taken. */
+static int take(share_dev *d)
+{
+    if (flock(d->lfd, LOCK_EX | LOCK_NB) != 0)
+        return -1;
+    d->held = 1;
+    d->since = d->active = au_now();
+    return 0;
+}
+
 static void start_watcher(void)
 {
     if (au_g.watcher_started)
         return;
-    pthread_attr_t a;
-    pthread_t t;
-    pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    au_g.watcher_started = pthread_create(&t, &a, watcher, NULL) == 0;
-    pthread_attr_destroy(&a);
+    au_g.watcher_started = au_spawn_detached(watcher, NULL) == 0;
 }
 
 int au_share_try(ctx_state *c)
@@ -180,11 +185,7 @@ int au_share_try(ctx_state *c)
     if (d->held || !open_files(d, c->dev))
         return 0;
     start_watcher();
-    if (flock(d->lfd, LOCK_EX | LOCK_NB) != 0)
-        return -1;
-    d->held = 1;
-    d->since = d->active = au_now();
-    return 0;
+    return take(d);
 }
 
 int au_share_acquire(ctx_state *c)
@@ -218,11 +219,8 @@ int au_share_acquire(ctx_state *c)
         if (au_g.exiting || c->failed)
             return -1;
     }
-    if (flock(d->lfd, LOCK_EX | LOCK_NB) == 0) {
-        d->held = 1;
-        d->since = d->active = au_now();
+    if (take(d) == 0)
         return 0;
-    }
     /* held by another process: wait as a waiter, without au_g.lock (this process's other threads
      * and its watcher go on) */
     double t0 = au_now();
@@ -238,9 +236,7 @@ int au_share_acquire(ctx_state *c)
         nap_unlocked(AU_SHARE_POLL_NS);
         if (au_g.exiting || c->failed)
             break;
-        if (flock(d->lfd, LOCK_EX | LOCK_NB) == 0) {
-            d->held = 1;
-            d->since = d->active = au_now();
+        if (take(d) == 0) {
             rc = 0;
             break;
         }
