@@ -3,7 +3,7 @@
  *
  * Setting a context up for collection costs about half a second on an H100, most of it in three
  * CUPTI calls: the profiler's initialization (0.07-0.17 s), the counter-availability query that
- * the counter sets' configurations need (0.13 s) and the first Start after Enable (0.15-0.17 s)
+ * the counter sets' configurations need (0.12-0.13 s) and the first Start after Enable (0.14-0.20 s)
  * (docs/performance.md, "Scale").  Made at a context's first measured launch, all of it lands on
  * the program's path.  So when a context is created, a thread of the library makes the first two
  * ("early set-up") while the program goes on: the profiler's initialization, the context's
