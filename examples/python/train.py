@@ -11,7 +11,8 @@ Run: atomutil-profile -k kernelHistogram1D -- python3 examples/python/train.py [
 Options: --steps N (default 500: about 5-10 s alone on an H100), --seed S (0), --hist-every N (10),
 --layers L (12), --device D (cuda; cpu runs the same loop without a GPU), --check FILE (the final loss, the parameters' sums and the histograms as JSON, to
 compare runs, and the program's own seconds: "seconds": {"setup": CUDA's start and the model's
-build, "loop": the steps to the final loss}, which leave Python's start and imports out),
+build, "loop": the steps to the final loss, "steps": each step's end, seconds into the loop}, which
+leave Python's start and imports out),
 --profile-range A:B (torch.cuda.profiler.start() before step A and stop() after
 step B-1, for atomutil-profile --profile-from-start off).
 Prints one line on stdout, "train: steps N loss X".  Exit 77 without PyTorch or a CUDA device.
@@ -90,6 +91,7 @@ def train(torch, args, model, opt, xs, ys):
     hist_total = torch.zeros(VOCAB, dtype=torch.int64, device=args.device)
     hist = None
     profiling = False
+    ends = []  # each step's end on the host clock: where a profiler's time lands (bench_scale.py)
     for step in range(args.steps):
         if args.range and step == args.range[0]:
             torch.cuda.profiler.start()
@@ -105,9 +107,10 @@ def train(torch, args, model, opt, xs, ys):
         if profiling and step == args.range[1] - 1:
             torch.cuda.profiler.stop()
             profiling = False
+        ends.append(time.perf_counter())
     if profiling:
         torch.cuda.profiler.stop()
-    return loss, hist, hist_total
+    return loss, hist, hist_total, ends
 
 
 def write_check(path, args, model, loss, hist, hist_total, seconds):
@@ -139,11 +142,11 @@ def main():
         return 77
     model, opt, xs, ys = build(torch, args)
     t1 = time.perf_counter()
-    loss, hist, hist_total = train(torch, args, model, opt, xs, ys)
+    loss, hist, hist_total, ends = train(torch, args, model, opt, xs, ys)
     value = float(loss)  # the one wait for the GPU, at the end
     t2 = time.perf_counter()
     if args.check:
-        seconds = {"setup": round(t1 - t0, 6), "loop": round(t2 - t1, 6)}
+        seconds = {"setup": round(t1 - t0, 6), "loop": round(t2 - t1, 6), "steps": [round(e - t1, 6) for e in ends]}
         write_check(args.check, args, model, value, hist, hist_total, seconds)
     print(f"train: steps {args.steps} loss {value:.6f}")
     return 0
