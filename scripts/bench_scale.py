@@ -17,8 +17,8 @@ file's "seconds": CUDA's start to the last result, without Python's start and im
 the plain run of its rep, where the check files have them, and where they hold each step's end,
 the median change of the first step (where the one-time costs land: CUDA's lazy module loads, the
 profiler's first start) and of each later step; the median wall-clock change of each profiled mode
-with its distribution-free 95 % interval (the median's order statistics; "no interval" below 6 pairs); the
-counted mode's overhead; and last, one line
+with its distribution-free 95 % interval (the median's order statistics; "no interval" below 6
+pairs); the counted mode's overhead; and last, one line
 
     scale: launches L per-launch-ms X selected-overhead-pct Y capped-overhead-pct Z floor-ms F
 
