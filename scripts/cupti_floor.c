@@ -56,11 +56,25 @@ static const char ptx[] = ".version 7.0\n"
                           "    mad.lo.u32 r2, r1, 4, r2;\n"
                           "    atom.shared.add.u32 r3, [r2], 1;\n"
                           "    ret;\n"
+                          "}\n"
+                          /* spins for cyc clocks: a kernel longer than a launch call, so that a run
+                           * of them is GPU-bound and shows what the GPU adds between kernels */
+                          ".visible .entry spin(.param .u64 cyc)\n"
+                          "{\n"
+                          "    .reg .u64 t0, t1, c, d;\n"
+                          "    .reg .pred p;\n"
+                          "    ld.param.u64 c, [cyc];\n"
+                          "    mov.u64 t0, %clock64;\n"
+                          "L:  mov.u64 t1, %clock64;\n"
+                          "    sub.u64 d, t1, t0;\n"
+                          "    setp.lt.u64 p, d, c;\n"
+                          "    @p bra L;\n"
+                          "    ret;\n"
                           "}\n";
 
 typedef struct floor_state {
     CUcontext ctx;
-    CUfunction f;
+    CUfunction f, spin;
     char device[256], chip[64];
     const char *metrics[MAX_METRICS];
     size_t nmetrics, jobs_index, passes;
@@ -161,6 +175,7 @@ static int setup_cuda(floor_state *fs)
     CUmodule m;
     CU(cuModuleLoadData(&m, ptx));
     CU(cuModuleGetFunction(&fs->f, m, "k"));
+    CU(cuModuleGetFunction(&fs->spin, m, "spin"));
     return 0;
 }
 
@@ -372,6 +387,55 @@ static double run_mode(floor_state *fs, mode m, int n)
     return (now_s() - t0) / n;
 }
 
+static double median5(double *v)
+{
+    for (int i = 1; i < 5; ++i)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[2];
+}
+
+/* At one stage of the profiler's life (the `lifecycle:` line), each the median of 5 rounds of n
+ * launches, in microseconds per launch:
+ *   call: the launch call's own cost (timed in batches of 200 with a synchronize between them, so
+ *         that the queue never fills and the calls never wait for the GPU): what a launch-bound
+ *         program pays;
+ *   run:  a run of the tiny kernel with one synchronize at its end;
+ *   spin: a run of a kernel that spins 20000 clocks (about 10 us, longer than a launch call): the
+ *         run is GPU-bound and shows what the GPU adds between kernels. */
+static void lifecycle_point(floor_state *fs, int n, double out[3])
+{
+    double r[5], w[5], g[5];
+    unsigned long long cyc = 20000;
+    void *args[] = {&cyc};
+    for (int k = 0; k < 5; ++k) {
+        fs->t_launch = 0;
+        for (int i = 0; i < n; ++i) {
+            launch(fs);
+            if ((i + 1) % 200 == 0)
+                CU(cuCtxSynchronize());
+        }
+        CU(cuCtxSynchronize());
+        r[k] = fs->t_launch * 1e6 / n;
+        double t0 = now_s();
+        for (int i = 0; i < n; ++i)
+            launch(fs);
+        CU(cuCtxSynchronize());
+        w[k] = (now_s() - t0) * 1e6 / n;
+        t0 = now_s();
+        for (int i = 0; i < n; ++i)
+            CU(cuLaunchKernel(fs->spin, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+        CU(cuCtxSynchronize());
+        g[k] = (now_s() - t0) * 1e6 / n;
+    }
+    out[0] = median5(r);
+    out[1] = median5(w);
+    out[2] = median5(g);
+}
+
 /* Warm-up, then n timed launches of mode m; prints its line; seconds per launch. */
 static double timed(floor_state *fs, mode m, int n, const char *name, const char *what)
 {
@@ -426,7 +490,13 @@ int main(int argc, char **argv)
     fs.t_setup[S_CUDA] = now_s() - tc;
     if (rc)
         return rc;
+    enum { L_BARE, L_INIT, L_CALLBACK, L_ENABLED, L_MEASURED, L_DISABLED, L_DEINIT, L_N };
+    double life[L_N][3];
+    launch(&fs); /* the module's first launch */
+    CU(cuCtxSynchronize());
+    lifecycle_point(&fs, n, life[L_BARE]);
     setup_host(&fs);
+    lifecycle_point(&fs, n, life[L_INIT]);
     printf("cupti_floor: %s (chip %s), %zu metrics in %zu pass%s, kernel %d x %d threads\n", fs.device, fs.chip,
            fs.nmetrics, fs.passes, fs.passes == 1 ? "" : "es", GRID, BLOCK);
     double plain = timed(&fs, M_PLAIN, n, "plain", "no profiler, one synchronize at the end");
@@ -434,11 +504,13 @@ int main(int argc, char **argv)
     CP(cuptiSubscribe(&fs.sub, no_op, NULL));
     CP(cuptiEnableCallback(1, fs.sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel));
     timed(&fs, M_CALLBACK, n, "callback", "no profiler, a no-op launch callback (kept in the modes below)");
+    lifecycle_point(&fs, n, life[L_CALLBACK]);
     double t0 = now_s();
     enable(&fs);
+    fs.t_setup[S_ENABLE] = now_s() - t0;
+    lifecycle_point(&fs, n, life[L_ENABLED]); /* enabled, configured, never started */
     double t1 = now_s();
     start(&fs);
-    fs.t_setup[S_ENABLE] = t1 - t0;
     fs.t_setup[S_START] = now_s() - t1;
     printf("setup: cuda %.4f s, profiler-init %.4f s, availability %.4f s, host-init %.4f s, add-metrics %.4f s, "
            "config-image %.4f s, first enable+config %.4f s, first start %.4f s\n",
@@ -451,10 +523,23 @@ int main(int argc, char **argv)
     double batch = timed(&fs, M_BATCH, n, bname, bwhat);
     double stopped = timed(&fs, M_STOPPED, n, "stopped", "profiler enabled and stopped, no range");
     timed(&fs, M_TOGGLE, n, "toggle", "started and stopped around each launch, then decoded");
+    lifecycle_point(&fs, n, life[L_MEASURED]); /* stopped after measured launches */
     disable(&fs);
+    lifecycle_point(&fs, n, life[L_DISABLED]);
     int rn = n < REENABLE_N ? n : REENABLE_N;
     timed(&fs, M_REENABLE, rn, "reenable", "enabled, configured, started around each launch, then disabled");
     CP(cuptiUnsubscribe(fs.sub));
+    CUpti_Profiler_DeInitialize_Params di = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+    CP(cuptiProfilerDeInitialize(&di));
+    lifecycle_point(&fs, n, life[L_DEINIT]); /* unsubscribed too */
+    /* a launch call's host cost at each stage: does the profiler leave the launch path slower? */
+    static const char *const stage[L_N] = {
+        "bare",     "profiler-initialized",      "+callback", "enabled", "stopped-after-ranges",
+        "disabled", "deinitialized-unsubscribed"};
+    printf("lifecycle: us per launch, call / run / spin run:");
+    for (int i = 0; i < L_N; ++i)
+        printf("%s %s %.2f / %.2f / %.2f", i ? "," : "", stage[i], life[i][0], life[i][1], life[i][2]);
+    printf("\n");
     /* ranges of the modes that make them, warm-ups included (a stopped profiler makes none) */
     long long want = (long long)(WARMUP + n) * 3 + 1 + rn;
     printf("check: %lld ranges evaluated (want %lld), %lld with a shared-atomic count other than %d\n", fs.evaluated,
