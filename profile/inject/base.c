@@ -219,6 +219,8 @@ char *au_kernel_name(const void *func, const char *mangled)
         return au_demangle(mangled);
     if (!k->name)
         k->name = au_demangle(mangled);
+    if (!k->mangled && mangled)
+        k->mangled = strdup(mangled); /* NULL without memory: its code is then not kept */
     return k->name ? strdup(k->name) : NULL;
 }
 

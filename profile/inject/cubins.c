@@ -1,8 +1,9 @@
 /*
  * cubins.c - the code of the measured kernels, for atomutil-profile --opcodes (docs/opcodes.md).
- * With ATOMUTIL_CUBIN_DIR set, every module's cubin is kept when it is loaded; at the first launch
- * of each kernel the cubin holding its code (the one with a ".text.<mangled name>" section) is
- * written to that directory as <crc>.cubin, and a line
+ * With ATOMUTIL_CUBIN_DIR set, every module's cubin is kept when it is loaded; at the first measured
+ * launch of each kernel that ran atomics (the report prices no other), and for the kernel nodes of
+ * measured graph launches, the cubin holding its code (the one with a ".text.<mangled name>"
+ * section) is written to that directory as <crc>.cubin, and a line
  *     ==ATOMUTIL== <pid> code: <crc> <mangled name> <demangled name>
  * goes to the output file, so that atomutil-profile can disassemble the kernel and read the opcodes
  * of its shared atomics.
@@ -102,10 +103,14 @@ void au_cubin_loaded(const CUpti_ModuleResourceData *m)
     pthread_mutex_unlock(&s.lock);
 }
 
-double au_cubin_load_seconds(void)
+double au_cubin_load_seconds(size_t *kept, size_t *bytes)
 {
     pthread_mutex_lock(&s.lock);
     double t = s.t_loaded;
+    *kept = s.n;
+    *bytes = 0;
+    for (size_t i = 0; i < s.n; ++i)
+        *bytes += s.v[i]->size;
     pthread_mutex_unlock(&s.lock);
     return t;
 }
@@ -180,7 +185,7 @@ void au_cubin_note_launch(const char *mangled)
         *k = (seen_kernel){h, copy, 0, 0};
     }
     /* the most recently loaded module that holds the kernel (a module loads during its first
-     * launch: this runs when the launch call returns) */
+     * launch: this runs when the launch's range is decoded, as its call returns) */
     cubin *cb = NULL;
     for (size_t i = cubin_count(); i-- > 0 && !cb;)
         if (holds(cubin_at(i), mangled))

@@ -309,7 +309,6 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = au_ctx_find(cb->context);
-    int measured = tl_in_launch != NULL;
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
         au_g.t_driver += au_now() - tl_driver_t0;
         if (tl_in_launch->inflight > 0)
@@ -317,11 +316,6 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         tl_in_launch = NULL;
     }
     if (c && !au_ctx_early(c) && !c->failed) {
-        if (measured && c->npend) {
-            double t0 = au_now();
-            au_cubin_note_launch(cb->symbolName);
-            au_g.t_code += au_now() - t0;
-        }
         /* the launch has run when the call returns (auto range synchronizes);
          * a launch still in flight here (a waiter that went on, wait_launches) flushes later */
         if (c->enabled && c->npend && c->inflight == 0)
@@ -613,8 +607,12 @@ static void at_exit(void)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)
         au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
+    size_t kept, kept_bytes;
+    double t_loads = au_cubin_load_seconds(&kept, &kept_bytes);
     au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads", au_g.measured,
-            au_g.t_launch, au_cubin_load_seconds());
+            au_g.t_launch, t_loads);
+    if (au_g.cubin_dir)
+        au_diag("info", "timing modules: %zu modules' cubins kept, %.1f MB", kept, kept_bytes / 1e6);
     au_diag("info",
             "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
             "switching counter sets (%lld switches; %lld launches without clusters kept in the cluster set), "

@@ -187,6 +187,7 @@ typedef struct au_kernel_info {
     signed char match;   /* -k: 0 not yet known, 1 matches, -1 does not */
     long long selected;  /* launches selected for measurement (--launches-per-kernel) */
     char *name;          /* demangled, kept at first need: demangling at every launch costs */
+    char *mangled;       /* kept at its first measured launch, for its code (cubins.c) */
 } au_kernel_info;
 
 /* The CUPTI profiler's initialization, made once per process (contexts.c). */
@@ -202,7 +203,8 @@ void au_kernel_seen(const void *func, int quiet);
 int au_kernel_quiet(const void *func);
 /* The kernel's entry (made at first use), NULL without func or memory. */
 au_kernel_info *au_kernel_info_of(const void *func);
-/* The kernel's demangled name, kept in its entry (mangled: cb->symbolName); a copy to free. */
+/* The kernel's demangled name, kept in its entry with the mangled one (cb->symbolName); a copy
+ * to free. */
 char *au_kernel_name(const void *func, const char *mangled);
 double au_now(void); /* monotonic seconds */
 /* Runs fn(arg) on a detached thread of the library; pthread_create's result. */
@@ -261,8 +263,11 @@ void au_share_launch_done(ctx_state *c);
 void au_share_report(void);
 
 void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
-double au_cubin_load_seconds(void);
-void au_cubin_note_launch(const char *mangled); /* at the launch call's exit */
+/* Seconds in the module-load callback; the cubins kept and their bytes. */
+double au_cubin_load_seconds(size_t *kept, size_t *bytes);
+/* A measured launch of the kernel ran atomics: its code is kept (range.c, when its range is
+ * decoded; graph launches at their exit). */
+void au_cubin_note_launch(const char *mangled);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
 #define CUPTI_CHECK(call, action)       \

@@ -92,7 +92,7 @@ static void range_flush(ctx_state *c)
         au_diag("warning", "%zu ranges for %zu launches: extra ranges ignored", n, c->npend);
         n = c->npend;
     }
-    double values[AU_INJECT_MAX_METRICS];
+    double values[AU_INJECT_MAX_METRICS], t_code = 0;
     for (size_t r = 0; r < n; ++r) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
@@ -116,6 +116,14 @@ static void range_flush(ctx_state *c)
             if (c->atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
                 quiet = 0;
         au_kernel_seen(c->pend[r].func, quiet);
+        /* only a kernel that ran atomics needs its code (the report lists no other): keeping the
+         * rest cost a training loop's 33 kernels 0.1 s (docs/performance.md, "Scale") */
+        au_kernel_info *k = quiet ? NULL : au_kernel_info_of(c->pend[r].func);
+        if (k && k->mangled) {
+            double tc = au_now();
+            au_cubin_note_launch(k->mangled);
+            t_code += au_now() - tc;
+        }
     }
     au_free_pending(c, n);
     double t4 = au_now();
@@ -126,7 +134,8 @@ static void range_flush(ctx_state *c)
     ini.pCounterData = c->cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
     au_g.t_reinit += au_now() - t4;
-    au_g.t_flush += au_now() - t0;
+    au_g.t_flush += au_now() - t0 - t_code;
+    au_g.t_code += t_code;
 }
 
 /* drop_missing's state: a required metric missing makes the set unusable. */
