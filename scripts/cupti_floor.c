@@ -12,7 +12,9 @@
  * default: re-initializing the image after each launch costs in proportion to it).
  * Output: a `setup:` line (seconds of each set-up step: CUDA, profiler initialization, counter
  * availability, host object, metrics, config image, the first enable with its configuration, the
- * first start), one line per mode, then
+ * first start), one line per mode, a `lifecycle:` line (a launch call's cost, a run of the tiny
+ * kernel and a GPU-bound run, per launch, at each stage of the profiler's life: does it leave the
+ * launch path or the GPU slower?), then
  * `floor: per-launch-ms F batchR-ms B stopped-ms S plain-us P`.
  * Exit 1 when a CUDA or CUPTI call fails or a range's shared-atomic count is not the kernel's,
  * 77 without a GPU.
