@@ -187,7 +187,7 @@ typedef struct au_kernel_info {
     signed char match;   /* -k: 0 not yet known, 1 matches, -1 does not */
     long long selected;  /* launches selected for measurement (--launches-per-kernel) */
     char *name;          /* demangled, kept at first need: demangling at every launch costs */
-    char *mangled;       /* kept at its first measured launch, for its code (cubins.c) */
+    char *mangled;       /* kept with name (au_kernel_name), for the kernel's code (cubins.c) */
 } au_kernel_info;
 
 /* The CUPTI profiler's initialization, made once per process (contexts.c). */
