@@ -27,7 +27,7 @@ def phases():
     seq = ["launch", "start", "imported", "loop-end", "main-end", "atexit-last", "done"]
     print("phases/: seconds between marks, medians of 4 reps (launch: the shell starts the command; start: Python "
           "runs train_t.py's first line; imported: torch imported; loop-end: the loop's last result; main-end: the "
-          "check written; atexit-last: Python's last exit handler; done: the command returned)")
+          "end of main (these runs wrote no --check file); atexit-last: Python's last exit handler; done: the command returned)")
     for m in ["P", "S", "SO", "NE"]:
         v = []
         for r in range(4):
