@@ -6,16 +6,18 @@
  * made as profile/inject/range.c makes them.  Modes: each range decoded and evaluated right after
  * its launch (what the library does), once per 64 ranges, the profiler stopped (an unselected
  * launch while it is enabled), started and stopped around each launch, enabled and disabled
- * around each launch.  docs/performance.md, "Scale".
+ * around each launch; then the last two with user replay instead of kernel replay (auto-user,
+ * reenable-user: is a one-pass set cheaper without kernel replay?).  docs/performance.md, "Scale".
  *   cupti_floor [-n LAUNCHES] [-r RANGES]
  * RANGES: ranges per counter-data image (default 16, the injection library's ATOMUTIL_MAX_RANGES
  * default: re-initializing the image after each launch costs in proportion to it).
  * Output: a `setup:` line (seconds of each set-up step: CUDA, profiler initialization, counter
  * availability, host object, metrics, config image, the first enable with its configuration, the
- * first start), one line per mode, a `lifecycle:` line (a launch call's cost, a run of the tiny
+ * first start), one line per mode, a `setup-user:` line (the enable and first start with user
+ * replay), a `lifecycle:` line (a launch call's cost, a run of the tiny
  * kernel and a GPU-bound run, per launch, at each stage of the profiler's life: does it leave the
  * launch path or the GPU slower?), then
- * `floor: per-launch-ms F batchR-ms B stopped-ms S plain-us P`.
+ * `floor: per-launch-ms F batchR-ms B stopped-ms S plain-us P auto-user-ms U`.
  * Exit 1 when a CUDA or CUPTI call fails or a range's shared-atomic count is not the kernel's,
  * 77 without a GPU.
  */
@@ -86,10 +88,11 @@ typedef struct floor_state {
     CUpti_RangeProfiler_Object *rp;
     CUpti_SubscriberHandle sub;
     int started;
-    long long evaluated, wrong; /* ranges evaluated, and those whose shared-atomic count was not the kernel's */
-    double t_launch, t_decode;  /* seconds in the launch calls and in decoding, of the mode being timed */
-    int ranges;                 /* ranges per counter-data image (-r) */
-    double t_setup[S_N];        /* seconds of each set-up step (the "setup:" line) */
+    long long evaluated, wrong;      /* ranges evaluated, and those whose shared-atomic count was not the kernel's */
+    double t_launch, t_decode;       /* seconds in the launch calls and in decoding, of the mode being timed */
+    int ranges;                      /* ranges per counter-data image (-r) */
+    CUpti_ProfilerReplayMode replay; /* kernel replay, or user replay for the auto-user mode */
+    double t_setup[S_N];             /* seconds of each set-up step (the "setup:" line) */
 } floor_state;
 
 static void fail_cu(const char *call, CUresult r)
@@ -279,7 +282,7 @@ static void enable(floor_state *fs)
     sc.counterDataImageSize = fs->cdata_size;
     sc.pCounterDataImage = fs->cdata;
     sc.range = CUPTI_AutoRange;
-    sc.replayMode = CUPTI_KernelReplay;
+    sc.replayMode = fs->replay;
     sc.maxRangesPerPass = (size_t)fs->ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
@@ -486,6 +489,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* each mode's line is kept if a later mode fails */
     floor_state fs = {0};
     fs.ranges = ranges;
+    fs.replay = CUPTI_KernelReplay;
     pick_metrics(&fs);
     double tc = now_s();
     int rc = setup_cuda(&fs);
@@ -530,6 +534,22 @@ int main(int argc, char **argv)
     lifecycle_point(&fs, n, life[L_DISABLED]);
     int rn = n < REENABLE_N ? n : REENABLE_N;
     timed(&fs, M_REENABLE, rn, "reenable", "enabled, configured, started around each launch, then disabled");
+    /* one pass needs no replay: auto range with user replay leaves the launch call alone, and each
+     * range is complete at the Stop that ends the pass (which then takes the time) */
+    fs.replay = CUPTI_UserReplay;
+    double t2 = now_s();
+    enable(&fs);
+    double user_enable = now_s() - t2;
+    t2 = now_s();
+    start(&fs);
+    double user_start = now_s() - t2;
+    stop(&fs);
+    double user = timed(&fs, M_TOGGLE, n, "auto-user",
+                        "auto range with user replay: started and stopped around each launch, then decoded");
+    disable(&fs);
+    timed(&fs, M_REENABLE, rn, "reenable-user", "as reenable, with user replay");
+    printf("setup-user: enable+config %.4f s, first start %.4f s (auto range with user replay)\n", user_enable,
+           user_start);
     CP(cuptiUnsubscribe(fs.sub));
     CUpti_Profiler_DeInitialize_Params di = {.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
     CP(cuptiProfilerDeInitialize(&di));
@@ -543,10 +563,10 @@ int main(int argc, char **argv)
         printf("%s %s %.2f / %.2f / %.2f", i ? "," : "", stage[i], life[i][0], life[i][1], life[i][2]);
     printf("\n");
     /* ranges of the modes that make them, warm-ups included (a stopped profiler makes none) */
-    long long want = (long long)(WARMUP + n) * 3 + 1 + rn;
+    long long want = (long long)(WARMUP + n) * 4 + 2 + 2 * rn;
     printf("check: %lld ranges evaluated (want %lld), %lld with a shared-atomic count other than %d\n", fs.evaluated,
            want, fs.wrong, GRID * BLOCK / 32);
-    printf("floor: per-launch-ms %.4f batch%d-ms %.4f stopped-ms %.4f plain-us %.2f\n", per * 1e3, fs.ranges,
-           batch * 1e3, stopped * 1e3, plain * 1e6);
+    printf("floor: per-launch-ms %.4f batch%d-ms %.4f stopped-ms %.4f plain-us %.2f auto-user-ms %.4f\n", per * 1e3,
+           fs.ranges, batch * 1e3, stopped * 1e3, plain * 1e6, user * 1e3);
     return fs.wrong || fs.evaluated != want ? 1 : 0;
 }
