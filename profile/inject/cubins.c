@@ -1,6 +1,7 @@
 /*
  * cubins.c - the code of the measured kernels, for atomutil-profile --opcodes (docs/opcodes.md).
- * With ATOMUTIL_CUBIN_DIR set, every module's cubin is kept when it is loaded; at the first measured
+ * With ATOMUTIL_CUBIN_DIR set, every module's cubin is kept when it is loaded (with -k a plain
+ * identifier, only those that name it: au_select_literal); at the first measured
  * launch of each kernel that ran atomics (the report prices no other), and for the kernel nodes of
  * measured graph launches, the cubin holding its code (the one with a ".text.<mangled name>"
  * section) is written to that directory as <crc>.cubin, and a line
@@ -8,6 +9,7 @@
  * goes to the output file, so that atomutil-profile can disassemble the kernel and read the opcodes
  * of its shared atomics.
  */
+#define _GNU_SOURCE /* memmem, MAP_ANONYMOUS, MAP_POPULATE */
 #include "inject_internal.h"
 
 #include "atomutil/util.h"
@@ -18,7 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+
+/* cubins from this size up are copied into pages of their own, made at once (copy_of) */
+#define AU_CUBIN_MAP_MIN (256 * 1024)
 
 typedef struct cubin {
     uint64_t crc;
@@ -45,6 +51,7 @@ static struct {
     cubin **v;
     size_t n, cap;
     double t_loaded;   /* seconds in the module-load callback */
+    size_t skipped;    /* modules not kept: they do not name -k's text (au_select_literal) */
     seen_kernel *seen; /* au_g.lock */
     size_t nseen, capseen;
 } s = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -66,6 +73,14 @@ static size_t cubin_count(void)
     return n;
 }
 
+static size_t cubin_skipped(void)
+{
+    pthread_mutex_lock(&s.lock);
+    size_t n = s.skipped;
+    pthread_mutex_unlock(&s.lock);
+    return n;
+}
+
 /* The CRC is computed when the cubin is needed, not in the module-load callback: a module can load
  * while a stream is being captured, and no CUPTI call may run then (it broke the capture). */
 static int crc_of(cubin *cb)
@@ -81,19 +96,43 @@ static int crc_of(cubin *cb)
     return 0;
 }
 
+/* A copy of n bytes whose pages are made in one call: copying a training loop's 120 MB of cubins
+ * into fresh malloc'd memory cost 0.07-0.13 s, most of it page faults (docs/performance.md). */
+static char *copy_of(const char *src, size_t n)
+{
+    char *p = NULL;
+    if (n >= AU_CUBIN_MAP_MIN) {
+        void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        p = m == MAP_FAILED ? NULL : m;
+    }
+    if (!p && !(p = malloc(n)))
+        return NULL;
+    memcpy(p, src, n);
+    return p;
+}
+
 void au_cubin_loaded(const CUpti_ModuleResourceData *m)
 {
     if (!m || !m->pCubin || m->cubinSize == 0)
         return;
     double t0 = au_now();
+    /* with -k IDENT only modules that name it can hold a selected kernel (graph launches' other
+     * nodes lose their code: au_cubin_note_launch says so per kernel) */
+    const char *lit = au_select_literal();
+    if (lit && !memmem(m->pCubin, m->cubinSize, lit, strlen(lit))) {
+        pthread_mutex_lock(&s.lock);
+        s.skipped++;
+        s.t_loaded += au_now() - t0;
+        pthread_mutex_unlock(&s.lock);
+        return;
+    }
     pthread_mutex_lock(&s.lock);
     int have = 0;
     for (size_t i = 0; i < s.n && !have; ++i)
         have = s.v[i]->size == m->cubinSize && memcmp(s.v[i]->data, m->pCubin, m->cubinSize) == 0;
     cubin *cb = NULL;
     if (!have && au_grow(&s.v, &s.cap, s.n, sizeof *s.v, 16) == 0 && (cb = calloc(1, sizeof *cb)) &&
-        (cb->data = malloc(m->cubinSize))) {
-        memcpy(cb->data, m->pCubin, m->cubinSize);
+        (cb->data = copy_of(m->pCubin, m->cubinSize))) {
         cb->size = m->cubinSize;
         s.v[s.n++] = cb;
     } else if (cb) {
@@ -103,11 +142,12 @@ void au_cubin_loaded(const CUpti_ModuleResourceData *m)
     pthread_mutex_unlock(&s.lock);
 }
 
-double au_cubin_load_seconds(size_t *kept, size_t *bytes)
+double au_cubin_load_seconds(size_t *kept, size_t *bytes, size_t *skipped)
 {
     pthread_mutex_lock(&s.lock);
     double t = s.t_loaded;
     *kept = s.n;
+    *skipped = s.skipped;
     *bytes = 0;
     for (size_t i = 0; i < s.n; ++i)
         *bytes += s.v[i]->size;
@@ -193,7 +233,14 @@ void au_cubin_note_launch(const char *mangled)
     if (!cb) {
         if (++k->misses == 3) {
             k->done = 1;
-            au_diag("warning", "no loaded module holds kernel %s: its opcodes are unknown", mangled);
+            const char *lit = au_select_literal();
+            if (lit && cubin_skipped())
+                au_diag("warning",
+                        "no kept module holds kernel %s: its opcodes are unknown (with -k %s, modules that "
+                        "do not name '%s' were not kept)",
+                        mangled, lit, lit);
+            else
+                au_diag("warning", "no loaded module holds kernel %s: its opcodes are unknown", mangled);
         }
         return;
     }

@@ -607,11 +607,14 @@ static void at_exit(void)
         au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)
         au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
-    size_t kept, kept_bytes;
-    double t_loads = au_cubin_load_seconds(&kept, &kept_bytes);
+    size_t kept, kept_bytes, skipped;
+    double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
     au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads", au_g.measured,
             au_g.t_launch, t_loads);
-    if (au_g.cubin_dir)
+    if (au_g.cubin_dir && au_select_literal())
+        au_diag("info", "timing modules: %zu modules' cubins kept, %.1f MB; %zu not kept (they do not name '%s', -k)",
+                kept, kept_bytes / 1e6, skipped, au_select_literal());
+    else if (au_g.cubin_dir)
         au_diag("info", "timing modules: %zu modules' cubins kept, %.1f MB", kept, kept_bytes / 1e6);
     au_diag("info",
             "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "

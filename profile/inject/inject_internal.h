@@ -231,6 +231,9 @@ void au_select_init(void);
 int au_select_launch(const void *func, const char *mangled);
 /* The same for a graph launch: its kernels' mangled names (k may be NULL), key its exec. */
 int au_select_graph(const void *key, const au_graph_kernels *k);
+/* -k's text when every kernel name it matches must contain it verbatim in its mangled form too
+ * (a plain identifier, not part of a word that demangling spells out); NULL otherwise. */
+const char *au_select_literal(void);
 /* Nothing more will be selected in this process (--launch-count reached). */
 int au_select_exhausted(void);
 /* cuProfilerStart (1) / cuProfilerStop (0) returned successfully. */
@@ -264,7 +267,7 @@ void au_share_report(void);
 
 void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
 /* Seconds in the module-load callback; the cubins kept and their bytes. */
-double au_cubin_load_seconds(size_t *kept, size_t *bytes);
+double au_cubin_load_seconds(size_t *kept, size_t *bytes, size_t *skipped);
 /* A measured launch of the kernel ran atomics: its code is kept (range.c, when its range is
  * decoded; graph launches at their exit). */
 void au_cubin_note_launch(const char *mangled);

@@ -9,6 +9,7 @@
  */
 #include "inject_internal.h"
 
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,36 @@ void au_select_init(void)
             sel.bad = 1;
         }
     }
+}
+
+/* Words that a demangled name spells out but its mangled form does not (builtin types, keywords,
+ * std's abbreviations): a text inside one of them may match a name whose mangled form lacks it. */
+static const char *const spelled[] = {
+    "void",           "bool",     "char",      "wchar_t",      "char8_t",     "char16_t",      "char32_t",
+    "short",          "int",      "long",      "float",        "double",      "unsigned",      "signed",
+    "const",          "volatile", "restrict",  "__int128",     "__float128",  "true",          "false",
+    "operator",       "lambda",   "anonymous", "namespace",    "unnamed",     "decltype",      "auto",
+    "nullptr",        "std",      "allocator", "basic_string", "char_traits", "basic_istream", "basic_ostream",
+    "basic_iostream", "string",   "istream",   "ostream",      "iostream",    "sizeof",        "alignof",
+    "noexcept",       "template", "typename",  "enum",         "struct",      "union",         "class"};
+
+const char *au_select_literal(void)
+{
+    const char *re = getenv("ATOMUTIL_KERNEL_REGEX");
+    if (!sel.has_re || !re || strlen(re) < 3)
+        return NULL;
+    int letter = 0;
+    for (const char *p = re; *p; ++p) {
+        if (!(isalnum((unsigned char)*p) || *p == '_'))
+            return NULL;
+        letter |= isalpha((unsigned char)*p) || *p == '_';
+    }
+    if (!letter)
+        return NULL; /* digits alone: a lambda's "#2" is "0_" mangled */
+    for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; ++i)
+        if (strstr(spelled[i], re))
+            return NULL;
+    return re;
 }
 
 int au_select_exhausted(void)

@@ -199,7 +199,38 @@ def check_train(prof, train_py, work):
         except Fail as e:
             print(f"FAIL: {e}")
             fails += 1
+    try:
+        check_kept_modules(prof, base_args, work)
+    except Fail as e:
+        print(f"FAIL: {e}")
+        fails += 1
     return fails
+
+
+def check_kept_modules(prof, base_args, work):
+    """-k with a plain identifier keeps only the modules that name it, and the selected kernel's code
+    is still read (its launches priced by their opcodes); a -k that is not one keeps every module."""
+    for label, regex, want_skip in (("identifier", "kernelHistogram1D", True), ("pattern", "kernelHisto.ram1D", False)):
+        base = os.path.join(work, f"kept-{label}")
+        check = base + ".json"
+        run([prof, "-q", "--json", "-o", base, "-k", regex, "--launch-count", "1", "--"] + base_args +
+            ["--check", check], f"atomutil-profile -k {regex} with its opcodes")
+        with open(base + ".counters.csv", errors="replace") as f:
+            line = next((ln for ln in f if "info: timing modules:" in ln), "")
+        m = re.search(r"(\d+) modules' cubins kept, [0-9.]+ MB(; (\d+) not kept)?", line)
+        if not m:
+            raise Fail(f"-k {regex}: no 'timing modules' line in {base}.counters.csv")
+        kept, skipped = int(m.group(1)), int(m.group(3) or 0)
+        if want_skip and not (kept >= 1 and skipped >= 1):
+            raise Fail(f"-k {regex}: {kept} modules kept, {skipped} not kept; want the histogram's kept, others not")
+        if not want_skip and skipped:
+            raise Fail(f"-k {regex} (not an identifier): {skipped} modules not kept, want every one kept")
+        with open(base + ".json") as f:
+            launches = json.load(f)["launches"]
+        if len(launches) != 1 or not launches[0].get("opcodes") or "opcodes" not in launches[0]["flags"]:
+            raise Fail(f"-k {regex}: the measured launch's code was not read: {str(launches)[:300]}")
+        print(f"ok: -k {regex}: {kept} modules kept, {skipped} not; the histogram's opcodes read "
+              f"({launches[0]['opcodes'].get('classes')})")
 
 
 def main():
