@@ -218,6 +218,8 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         run_unmeasured(uc);
         return;
     }
+    if (au_g.captures > 0 && stream_capturing(stream))
+        return; /* recorded, not run: it waits for nothing (into_capture) */
     ctx_state *wc = au_ctx_find(cb->context);
     if (wc)
         wait_launches(wc); /* everything below is read after the wait */
@@ -476,6 +478,17 @@ static cb_kind driver_cb_kind(CUpti_CallbackId id)
     }
 }
 
+/* A launch into a stream being captured: it is recorded into a graph, not run, so it waits for
+ * no other thread's graph or launch.  Held up, a capture outlasted another thread's graph and
+ * that thread's cudaDeviceSynchronize met it (tests/hostile/graphs.sh, the program's error). */
+static int into_capture(const CUpti_CallbackData *cb, CUpti_CallbackId id)
+{
+    pending_launch l;
+    CUstream stream = NULL;
+    memset(&l, 0, sizeof l);
+    return au_g.captures > 0 && launch_params(cb, id, &l, &stream) && stream_capturing(stream);
+}
+
 /* Stops collection on every context (before a stream capture or a graph launch). */
 static void pause_all(void)
 {
@@ -510,7 +523,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         const CUpti_CallbackData *cb = data;
         cb_kind kind = driver_cb_kind(id);
         if (cb->callbackSite == CUPTI_API_ENTER && kind != CB_INSTANTIATE && kind != CB_BEGIN_CAPTURE &&
-            kind != CB_END_CAPTURE && kind != CB_PROFILER) {
+            kind != CB_END_CAPTURE && kind != CB_PROFILER && !(kind == CB_LAUNCH && into_capture(cb, id))) {
             wait_for_graph();
             if (au_g.exiting) {
                 pthread_mutex_unlock(&au_g.lock);
