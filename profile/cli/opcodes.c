@@ -223,7 +223,26 @@ typedef struct {
     size_t n, cap;
     graph_line *graphs;
     size_t ng, gcap;
+    char filter[128]; /* -k's text when modules without it were not kept ("timing modules" line) */
 } code_lines;
+
+/* "info: timing modules: K modules' cubins kept, M MB; N not kept (they do not name 'TEXT', -k)"
+ * with N > 0: TEXT into filter (the injection library's -k module filter, cubins.c). */
+static void note_filter(const char *level, char *filter, size_t size)
+{
+    const char *p = strstr(level, "info: timing modules: ");
+    const char *q = p ? strstr(p, " not kept (they do not name '") : NULL;
+    if (!q)
+        return;
+    const char *n = q;
+    while (n > p && n[-1] >= '0' && n[-1] <= '9')
+        --n;
+    const char *t = q + strlen(" not kept (they do not name '"), *e = strchr(t, '\'');
+    if (n == q || strtoul(n, NULL, 10) == 0 || !e || (size_t)(e - t) >= size)
+        return;
+    memcpy(filter, t, (size_t)(e - t));
+    filter[e - t] = '\0';
+}
 
 static int code_lines_add(const au_cf_line *l, void *ud)
 {
@@ -232,15 +251,19 @@ static int code_lines_add(const au_cf_line *l, void *ud)
         return parse_code_line(l, &c->code, &c->n, &c->cap) != 0; /* out of memory: the rest unread */
     if (l->kind == AU_CF_GRAPH)
         parse_graph_line(l, &c->graphs, &c->ng, &c->gcap);
+    if (l->kind == AU_CF_DIAG && l->level)
+        note_filter(l->level, c->filter, sizeof c->filter);
     return 0;
 }
 
-/* The "code:" and "graph:" lines of a counters file, in one read. */
-static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout)
+/* The "code:" and "graph:" lines of a counters file, and -k's module filter, in one read. */
+static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout,
+                           char *filter, size_t filter_size)
 {
     code_lines c;
     memset(&c, 0, sizeof c);
     int rc = au_cf_read(path, (size_t)1 << 31, code_lines_add, &c);
+    au_strlcpy(filter, c.filter, filter_size);
     *out = c.code;
     *nout = c.n;
     *gout = c.graphs;
@@ -441,7 +464,8 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     size_t ncode = 0;
     graph_line *graphs = NULL;
     size_t ngraphs = 0;
-    int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs);
+    char filter[128];
+    int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs, filter, sizeof filter);
     if (rc)
         return rc;
     if (ncode == 0) {
@@ -522,11 +546,17 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         char raw[200], name[600];
         snprintf(raw, sizeof raw, "%.*s", (int)(fl < sizeof raw ? fl : sizeof raw - 1), fn);
         au_text_fit(raw, name, sizeof name, 0, 0);
+        char why[300] = "";
+        if (*filter) { /* the text comes from the file: shown as names are */
+            char shown[200];
+            au_text_fit(filter, shown, sizeof shown, 0, 0);
+            snprintf(why, sizeof why, ", as with -k only the modules that name '%s' are kept", shown);
+        }
         fprintf(stderr,
                 "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s (the first: "
                 "launch %lld, %s; no 'code:' line names its kernel: its module was not kept when it "
-                "loaded): priced as '%s'\n",
-                prog, nocode, counters_path, nocode_first->id, name, rep->family);
+                "loaded%s): priced as '%s'\n",
+                prog, nocode, counters_path, nocode_first->id, name, why, rep->family);
     }
     if (!L.quiet && unlisted)
         fprintf(stderr,
