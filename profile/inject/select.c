@@ -42,6 +42,10 @@ static long long count_env(const char *name, long long unset)
 
 void au_select_init(void)
 {
+    if (sel.has_re) { /* made again (tests/inject): the earlier regex is freed */
+        regfree(&sel.re);
+        sel.has_re = 0;
+    }
     const char *re = getenv("ATOMUTIL_KERNEL_REGEX");
     if (re && *re) {
         sel.asked = 1;
@@ -82,7 +86,8 @@ static const char *const spelled[] = {
     "operator",       "lambda",   "anonymous", "namespace",    "unnamed",     "decltype",      "auto",
     "nullptr",        "std",      "allocator", "basic_string", "char_traits", "basic_istream", "basic_ostream",
     "basic_iostream", "string",   "istream",   "ostream",      "iostream",    "sizeof",        "alignof",
-    "noexcept",       "template", "typename",  "enum",         "struct",      "union",         "class"};
+    "noexcept",       "template", "typename",  "enum",         "struct",      "union",         "class",
+    "__restrict__",   "_Float16", "_Float32",  "_Float64",     "__bf16",      "__fp16",        "__ieee128"};
 
 const char *au_select_literal(void)
 {

@@ -73,6 +73,8 @@ int main(void)
     expect("std", 0, "std:: is 'St' mangled");
     expect("lambda", 0, "a lambda is 'Ul...E_' mangled");
     expect("true", 0, "a template argument 'true' is 'Lb1E' mangled");
+    expect("__restrict", 0, "a __restrict__ pointer is 'r' mangled");
+    expect("Float16", 0, "_Float16 is 'DF16_' mangled");
     expect(NULL, 0, "no -k");
     printf("%s\n", fails ? "FAIL" : "all ok");
     return fails ? 1 : 0;
