@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@ static struct {
     int bad;   /* an option could not be read: nothing is measured */
     int has_re;
     regex_t re;
+    char literal[256];                 /* au_select_literal's answer, decided at init ("" for none); a copy, since
+                        * the program may change its environment */
     long long skip, count, per_kernel; /* -1: no limit */
     int from_start, in_range;
     long long seen, candidates, selected;
@@ -40,6 +43,37 @@ static long long count_env(const char *name, long long unset)
     return n;
 }
 
+/* Words that a demangled name spells out but its mangled form does not (builtin types, keywords,
+ * std's abbreviations): a text inside one of them may match a name whose mangled form lacks it. */
+static const char *const spelled[] = {
+    "void",           "bool",     "char",      "wchar_t",      "char8_t",     "char16_t",      "char32_t",
+    "short",          "int",      "long",      "float",        "double",      "unsigned",      "signed",
+    "const",          "volatile", "restrict",  "__int128",     "__float128",  "true",          "false",
+    "operator",       "lambda",   "anonymous", "namespace",    "unnamed",     "decltype",      "auto",
+    "nullptr",        "std",      "allocator", "basic_string", "char_traits", "basic_istream", "basic_ostream",
+    "basic_iostream", "string",   "istream",   "ostream",      "iostream",    "sizeof",        "alignof",
+    "noexcept",       "template", "typename",  "enum",         "struct",      "union",         "class",
+    "__restrict__",   "_Float16", "_Float32",  "_Float64",     "__bf16",      "__fp16",        "__ieee128"};
+
+/* re when every name it matches holds it verbatim in its mangled form too; else NULL */
+static const char *literal_of(const char *re)
+{
+    if (!re || strlen(re) < 3 || strlen(re) >= sizeof sel.literal)
+        return NULL;
+    int letter = 0;
+    for (const char *p = re; *p; ++p) {
+        if (!(isalnum((unsigned char)*p) || *p == '_'))
+            return NULL;
+        letter |= isalpha((unsigned char)*p) || *p == '_';
+    }
+    if (!letter)
+        return NULL; /* digits alone: a lambda's "#2" is "0_" mangled */
+    for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; ++i)
+        if (strstr(spelled[i], re))
+            return NULL;
+    return re;
+}
+
 void au_select_init(void)
 {
     if (sel.has_re) { /* made again (tests/inject): the earlier regex is freed */
@@ -59,6 +93,9 @@ void au_select_init(void)
             sel.has_re = 1;
         }
     }
+    /* the module-load callback asks at every load: decided once (getenv is not read again) */
+    const char *lit = sel.has_re ? literal_of(re) : NULL;
+    snprintf(sel.literal, sizeof sel.literal, "%s", lit ? lit : "");
     sel.skip = count_env("ATOMUTIL_LAUNCH_SKIP", 0);
     sel.count = count_env("ATOMUTIL_LAUNCH_COUNT", -1);
     sel.per_kernel = count_env("ATOMUTIL_LAUNCHES_PER_KERNEL", -1);
@@ -77,35 +114,9 @@ void au_select_init(void)
     }
 }
 
-/* Words that a demangled name spells out but its mangled form does not (builtin types, keywords,
- * std's abbreviations): a text inside one of them may match a name whose mangled form lacks it. */
-static const char *const spelled[] = {
-    "void",           "bool",     "char",      "wchar_t",      "char8_t",     "char16_t",      "char32_t",
-    "short",          "int",      "long",      "float",        "double",      "unsigned",      "signed",
-    "const",          "volatile", "restrict",  "__int128",     "__float128",  "true",          "false",
-    "operator",       "lambda",   "anonymous", "namespace",    "unnamed",     "decltype",      "auto",
-    "nullptr",        "std",      "allocator", "basic_string", "char_traits", "basic_istream", "basic_ostream",
-    "basic_iostream", "string",   "istream",   "ostream",      "iostream",    "sizeof",        "alignof",
-    "noexcept",       "template", "typename",  "enum",         "struct",      "union",         "class",
-    "__restrict__",   "_Float16", "_Float32",  "_Float64",     "__bf16",      "__fp16",        "__ieee128"};
-
 const char *au_select_literal(void)
 {
-    const char *re = getenv("ATOMUTIL_KERNEL_REGEX");
-    if (!sel.has_re || !re || strlen(re) < 3)
-        return NULL;
-    int letter = 0;
-    for (const char *p = re; *p; ++p) {
-        if (!(isalnum((unsigned char)*p) || *p == '_'))
-            return NULL;
-        letter |= isalpha((unsigned char)*p) || *p == '_';
-    }
-    if (!letter)
-        return NULL; /* digits alone: a lambda's "#2" is "0_" mangled */
-    for (size_t i = 0; i < sizeof spelled / sizeof spelled[0]; ++i)
-        if (strstr(spelled[i], re))
-            return NULL;
-    return re;
+    return *sel.literal ? sel.literal : NULL;
 }
 
 int au_select_exhausted(void)
