@@ -218,8 +218,6 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
         run_unmeasured(uc);
         return;
     }
-    if (au_g.captures > 0 && stream_capturing(stream))
-        return; /* recorded, not run: it waits for nothing (into_capture) */
     ctx_state *wc = au_ctx_find(cb->context);
     if (wc)
         wait_launches(wc); /* everything below is read after the wait */
@@ -478,8 +476,8 @@ static cb_kind driver_cb_kind(CUpti_CallbackId id)
     }
 }
 
-/* A launch into a stream being captured: it is recorded into a graph, not run, so it waits for
- * no other thread's graph or launch.  Held up, a capture outlasted another thread's graph and
+/* A launch into a stream being captured: it is recorded into a graph, not run, so its entry
+ * callback does nothing, and it waits for no other thread's graph or launch.  Held up, a capture outlasted another thread's graph and
  * that thread's cudaDeviceSynchronize met it (tests/hostile/graphs.sh, the program's error). */
 static int into_capture(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 {
@@ -522,8 +520,9 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
         const CUpti_CallbackData *cb = data;
         cb_kind kind = driver_cb_kind(id);
+        int captured = cb->callbackSite == CUPTI_API_ENTER && kind == CB_LAUNCH && into_capture(cb, id);
         if (cb->callbackSite == CUPTI_API_ENTER && kind != CB_INSTANTIATE && kind != CB_BEGIN_CAPTURE &&
-            kind != CB_END_CAPTURE && kind != CB_PROFILER && !(kind == CB_LAUNCH && into_capture(cb, id))) {
+            kind != CB_END_CAPTURE && kind != CB_PROFILER && !captured) {
             wait_for_graph();
             if (au_g.exiting) {
                 pthread_mutex_unlock(&au_g.lock);
@@ -573,7 +572,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
                 graph_launch_exit(cb);
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
-            on_launch_enter(cb, id);
+            if (!captured)
+                on_launch_enter(cb, id);
             au_g.t_enter += au_now() - t0;
         } else {
             on_launch_exit(cb);
