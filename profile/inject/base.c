@@ -224,13 +224,14 @@ char *au_kernel_name(const void *func, const char *mangled)
     return k->name ? strdup(k->name) : NULL;
 }
 
-void au_kernel_seen(const void *func, int quiet)
+au_kernel_info *au_kernel_seen(const void *func, int quiet)
 {
     au_kernel_info *k = au_kernel_info_of(func);
     /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
      * counts would otherwise look quiet again at every launch measured with the standard set */
     if (k && k->quiet != 2)
         k->quiet = quiet ? 1 : 2;
+    return k;
 }
 
 int au_kernel_quiet(const void *func)

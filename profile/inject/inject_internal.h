@@ -198,8 +198,8 @@ extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
 /* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: every
- * measured launch of it was quiet (docs/counters.md, "Quiet kernels"). */
-void au_kernel_seen(const void *func, int quiet);
+ * measured launch of it was quiet (docs/counters.md, "Quiet kernels").  Its entry, or NULL. */
+au_kernel_info *au_kernel_seen(const void *func, int quiet);
 int au_kernel_quiet(const void *func);
 /* The kernel's entry (made at first use), NULL without func or memory. */
 au_kernel_info *au_kernel_info_of(const void *func);
@@ -266,7 +266,8 @@ void au_share_launch_done(ctx_state *c);
 void au_share_report(void);
 
 void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
-/* Seconds in the module-load callback; the cubins kept and their bytes. */
+/* Seconds in the module-load callback; the cubins kept, their bytes, and the modules not kept
+ * (-k's module filter). */
 double au_cubin_load_seconds(size_t *kept, size_t *bytes, size_t *skipped);
 /* A measured launch of the kernel ran atomics: its code is kept (range.c, when its range is
  * decoded; graph launches at their exit). */

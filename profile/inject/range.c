@@ -115,11 +115,10 @@ static void range_flush(ctx_state *c)
         for (size_t i = 0; i < c->nmetrics[set]; ++i)
             if (c->atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
                 quiet = 0;
-        au_kernel_seen(c->pend[r].func, quiet);
+        au_kernel_info *k = au_kernel_seen(c->pend[r].func, quiet);
         /* only a kernel that ran atomics needs its code (the report lists no other): keeping the
          * rest cost a training loop's 33 kernels 0.1 s (docs/performance.md, "Scale") */
-        au_kernel_info *k = quiet ? NULL : au_kernel_info_of(c->pend[r].func);
-        if (k && k->mangled) {
+        if (!quiet && k && k->mangled) {
             double tc = au_now();
             au_cubin_note_launch(k->mangled);
             t_code += au_now() - tc;
