@@ -3,10 +3,11 @@
 
     python3 scripts/bench_scale.py DIR [DIR ...]
 
-Reads DIR/raw.csv (mode,rep,seconds,launches; modes plain, all, selected, capped and, when it ran,
-counted), DIR/floor.txt (scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json
+Reads DIR/raw.csv (mode,rep,seconds,launches[,gpu]; modes plain, all, selected, capped and, when
+they ran, counted and control: the plain program again, an A/A pair whose change is chance alone),
+DIR/env.txt (a "parallel:" line when the modes of a rep ran at once), DIR/floor.txt (scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json
 (examples/python/train.py --check).
-Prints per mode the runs, the median and range of their seconds and the launches measured; whether
+Prints, when a DIR ran --parallel, how each DIR's reps ran; per mode the runs, the median and range of their seconds and the launches measured; whether
 each profiled run computed what the plain run of its rep did (histograms exactly, the loss and the
 parameters' sums within 1e-6 relative); what atomutil itself added to each profiled mode's runs,
 read from their timing-MODE-REP.txt as a range (its own callbacks, set-up and the CLI's time
@@ -37,8 +38,8 @@ import re
 import statistics
 import sys
 
-MODES = ("plain", "all", "selected", "capped", "counted")
-SHOWN = MODES[:4]  # in the table even without runs; counted only when it ran
+MODES = ("plain", "all", "selected", "capped", "counted", "control")
+SHOWN = MODES[:4]  # in the table even without runs; counted and control only when they ran
 
 
 def fail(msg):
@@ -66,13 +67,24 @@ def read_raw(d, i=0):
     return runs
 
 
-def floor_ms(d):
+def file_match(d, name, pattern):
+    """The first group of pattern's first match (a line) in DIR/name, or None"""
     try:
-        with open(os.path.join(d, "floor.txt")) as f:
-            m = re.search(r"^floor: per-launch-ms ([0-9.]+) ", f.read(), re.M)
+        with open(os.path.join(d, name)) as f:
+            m = re.search(pattern, f.read(), re.M)
     except OSError:
         return None
-    return float(m.group(1)) if m else None
+    return m.group(1) if m else None
+
+
+def parallel_line(d):
+    """env.txt's "parallel: ..." line of a --parallel run, or None"""
+    return file_match(d, "env.txt", r"^parallel: (.*)$")
+
+
+def floor_ms(d):
+    v = file_match(d, "floor.txt", r"^floor: per-launch-ms ([0-9.]+) ")
+    return float(v) if v else None
 
 
 TIMING = re.compile(r"^atomutil-profile: timing: (total|run|setup|launch-callbacks|module-loads) ([0-9.]+) s", re.M)
@@ -215,6 +227,10 @@ def main():
                   f"{', '.join(map(str, ns)) or '-'} |")
         else:
             print(f"| {mode} | 0 | - | - | - |")
+    par = [(d, parallel_line(d)) for d in dirs]
+    if any(p for _, p in par):
+        for d, p in par:
+            print(f"design: {d}: " + (p if p else "the modes of a rep one after the other"))
     plain = runs["plain"]
     launches = med([n for _, n in runs["all"].values() if n])
     per = med([(s - plain[r][0]) / n * 1e3 for r, (s, n) in runs["all"].items() if r in plain and n])

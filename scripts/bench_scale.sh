@@ -15,7 +15,7 @@
 # (docs/performance.md, "Scale").  Run on a GPU machine from the repository root after building;
 # never changes device settings.
 #   scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K]
-#                          [--modes LIST] [--no-floor] [--no-opcodes] [--pack FILE]
+#                          [--modes LIST] [--parallel] [--no-floor] [--no-opcodes] [--pack FILE]
 # --pack FILE writes OUT (less its listing cache) to the tar.gz FILE after every rep and at the
 # end, each time whole (a run cut short by a time limit keeps the reps that finished, in a form
 # that a lent machine's few returned files can carry).
@@ -23,14 +23,19 @@
 # A fifth mode, counted (-k kernelHistogram1D --launch-count 2: the profiler is disabled after
 # the selection's last launch), runs only when named in --modes.
 # --modes LIST runs only those modes (a comma list with plain, e.g. plain,selected,capped: the
-# summary says n/a for the figures of the others).
+# summary says n/a for the figures of the others).  A mode control is the plain program again
+# (an A/A pair: how far two plain runs differ by chance; named only in --modes).
+# --parallel runs the modes of a rep at once, each on a GPU of its own (CUDA_VISIBLE_DEVICES), the
+# GPUs rotated from rep to rep: a pair's runs then share the host's moment (file cache, CPU
+# neighbours), which the runs of a rep one after the other do not.  Needs a GPU per mode, of one
+# model; raw.csv's gpu column names each run's.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--modes LIST] [--no-floor] [--no-opcodes] [--pack FILE]" >&2
+    echo "usage: scripts/bench_scale.sh [BUILD_DIR] [--pairs N] [--steps N] [--out DIR] [--first-rep K] [--modes LIST] [--parallel] [--no-floor] [--no-opcodes] [--pack FILE]" >&2
     exit 2
 }
-build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=() modelist=plain,all,selected,capped pack=""
+build=build pairs=5 steps=20 out="" first=0 floor=1 opcodes=() modelist=plain,all,selected,capped pack="" parallel=0
 positional=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -42,6 +47,7 @@ while [ $# -gt 0 ]; do
         esac
         shift 2 ;;
     --no-floor) floor=0; shift ;;
+    --parallel) parallel=1; shift ;;
     --no-opcodes) opcodes=(--no-opcodes); shift ;;
     -h | --help) usage ;;
     -*) echo "bench_scale: unknown option $1" >&2; usage ;;
@@ -55,14 +61,28 @@ done
 [ "$pairs" -ge 1 ] && [ "$steps" -ge 1 ] || { echo "bench_scale: --pairs and --steps take a positive number" >&2; exit 2; }
 IFS=, read -r -a modes <<< "$modelist"
 for m in "${modes[@]}"; do
-    case $m in plain | all | selected | capped | counted) ;; *) echo "bench_scale: --modes: unknown mode '$m'" >&2; exit 2 ;; esac
+    case $m in plain | all | selected | capped | counted | control) ;; *) echo "bench_scale: --modes: unknown mode '$m'" >&2; exit 2 ;; esac
 done
 [[ ,$modelist, == *,plain,* ]] || { echo "bench_scale: --modes must include plain (the runs are compared with it)" >&2; exit 2; }
+[ "$(printf '%s\n' "${modes[@]}" | sort | uniq -d)" = "" ] || { echo "bench_scale: --modes names a mode twice" >&2; exit 2; }
 abs=$(cd "$build" 2>/dev/null && pwd) || { echo "bench_scale: no build directory $build" >&2; exit 1; }
 build=$abs
 prof=$build/bin/atomutil-profile
 [ -x "$prof" ] || { echo "bench_scale: $prof not found: build first (cmake --build $build)" >&2; exit 1; }
 train=$here/examples/python/train.py
+gpus=()
+if [ $parallel = 1 ]; then
+    # the GPUs this process may use, as CUDA_VISIBLE_DEVICES will name them to each run
+    if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+        IFS=, read -r -a gpus <<< "$CUDA_VISIBLE_DEVICES"
+    else
+        mapfile -t gpus < <(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null)
+    fi
+    [ ${#gpus[@]} -ge ${#modes[@]} ] ||
+        { echo "bench_scale: --parallel needs a GPU per mode: ${#modes[@]} modes, ${#gpus[@]} GPUs" >&2; exit 1; }
+    [ "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort -u | wc -l)" = 1 ] ||
+        { echo "bench_scale: --parallel needs GPUs of one model" >&2; exit 1; }
+fi
 python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null ||
     { echo "bench_scale: python3 has no PyTorch with CUDA: nothing to measure" >&2; exit 1; }
 if [ -z "$out" ]; then
@@ -81,6 +101,7 @@ trap 'rm -rf "$tmp"' EXIT
     (cd "$here" && git rev-parse HEAD 2>/dev/null)
     python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)' 2>&1
     echo "steps $steps pairs $pairs opcodes ${opcodes[*]:-on} modes $modelist"
+    [ $parallel = 0 ] || echo "parallel: the modes of a rep at once on GPUs ${gpus[*]}, rotated"
     date -u +%Y-%m-%dT%H:%M:%SZ
 } > "$out/env.txt" 2>&1
 
@@ -89,7 +110,7 @@ if [ "$first" -gt 0 ] && [ -f "$raw" ]; then
     awk -F, -v f="$first" 'NR == 1 || $2 < f' "$raw" > "$tmp/raw" && cp "$tmp/raw" "$raw"
 else
     first=0
-    echo "mode,rep,seconds,launches" > "$raw"
+    echo "mode,rep,seconds,launches,gpu" > "$raw"
     : > "$out/failures.txt"
 fi
 
@@ -103,36 +124,40 @@ mode_opts() {
     esac
 }
 
-# one run of MODE for rep REP ("warm" for an untimed one): its row in raw.csv, or a line in
-# failures.txt and the run's stderr in err-MODE-REP.txt
+# one run of MODE for rep REP ("warm" for an untimed one), on GPU (CUDA_VISIBLE_DEVICES; empty: as
+# the environment says): its row in raw.csv, or a line in failures.txt and the run's stderr in
+# err-MODE-REP.txt.  Its scratch files are its own (--parallel runs modes at once).
 run_mode() {
-    local mode=$1 rep=$2 t0 t1 rc n="" sec
-    local check=$out/check-$mode-$rep.json
+    local mode=$1 rep=$2 gpu=${3:-} t0 t1 rc n="" sec
+    local check=$out/check-$mode-$rep.json s=$tmp/$mode
     local -a cmd=(python3 "$train" --steps "$steps" --check "$check")
-    if [ "$mode" != plain ]; then
+    case $mode in
+    plain | control) ;;
+    *)
         local -a sel
         read -r -a sel <<< "$(mode_opts "$mode")"
-        cmd=("$prof" -q --timing "${opcodes[@]}" "${sel[@]}" -o "$tmp/au" -- "${cmd[@]}")
-    fi
-    rm -rf "$tmp"/au.*
+        cmd=("$prof" -q --timing "${opcodes[@]}" "${sel[@]}" -o "$s/au" -- "${cmd[@]}") ;;
+    esac
+    [ -z "$gpu" ] || cmd=(env CUDA_VISIBLE_DEVICES="$gpu" "${cmd[@]}")
+    rm -rf "$s" && mkdir -p "$s"
     t0=$(date +%s.%N)
-    "${cmd[@]}" > "$tmp/out" 2> "$tmp/err"
+    "${cmd[@]}" > "$s/out" 2> "$s/err"
     rc=$?
     t1=$(date +%s.%N)
     sec=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')
     if [ $rc -ne 0 ]; then
-        cp "$tmp/err" "$out/err-$mode-$rep.txt"
+        cp "$s/err" "$out/err-$mode-$rep.txt"
         echo "$mode rep $rep: exit $rc after $sec s: ${cmd[*]}" >> "$out/failures.txt"
         echo "bench_scale: $mode rep $rep FAILED (exit $rc): see $out/err-$mode-$rep.txt" >&2
         return 1
     fi
-    if [ "$mode" != plain ]; then
-        n=$(sed -n 's/.*timing: launch-callbacks .*(\([0-9]*\) launches measured).*/\1/p' "$tmp/err" | head -1)
-        { cat "$tmp/err"; grep -h '^==ATOMUTIL==.*timing' "$tmp/au.counters.csv" 2>/dev/null; } > "$out/timing-$mode-$rep.txt"
+    if [ "$mode" != plain ] && [ "$mode" != control ]; then
+        n=$(sed -n 's/.*timing: launch-callbacks .*(\([0-9]*\) launches measured).*/\1/p' "$s/err" | head -1)
+        { cat "$s/err"; grep -h '^==ATOMUTIL==.*timing' "$s/au.counters.csv" 2>/dev/null; } > "$out/timing-$mode-$rep.txt"
     fi
     [ "$rep" = warm ] && { rm -f "$check"; return 0; }
-    echo "$mode,$rep,$sec,$n" >> "$raw"
-    echo "bench_scale: $mode rep $rep: $sec s${n:+, $n launches measured}" >&2
+    echo "$mode,$rep,$sec,$n,$gpu" >> "$raw"
+    echo "bench_scale: $mode rep $rep: $sec s${n:+, $n launches measured}${gpu:+ (GPU $gpu)}" >&2
 }
 
 fails=0
@@ -148,9 +173,18 @@ pack_out() {
         echo "bench_scale: cannot write $pack" >&2
 }
 for ((r = first; r < pairs; ++r)); do
-    for ((k = 0; k < ${#modes[@]}; ++k)); do
-        run_mode "${modes[$(((k + r) % ${#modes[@]}))]}" "$r" || fails=$((fails + 1))
-    done
+    if [ $parallel = 1 ]; then
+        pids=()
+        for ((k = 0; k < ${#modes[@]}; ++k)); do
+            run_mode "${modes[k]}" "$r" "${gpus[$(((k + r) % ${#gpus[@]}))]}" &
+            pids+=($!)
+        done
+        for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
+    else
+        for ((k = 0; k < ${#modes[@]}; ++k)); do
+            run_mode "${modes[$(((k + r) % ${#modes[@]}))]}" "$r" || fails=$((fails + 1))
+        done
+    fi
     pack_out
 done
 if [ $floor = 1 ]; then
