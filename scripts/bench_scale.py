@@ -5,11 +5,11 @@
 
 Reads DIR/raw.csv (mode,rep,seconds,launches[,gpu]; modes plain, all, selected, capped and, when
 they ran, counted and control: the plain program again, an A/A pair whose change is chance alone),
-DIR/env.txt (a "parallel:" line when the modes of a rep ran at once), DIR/floor.txt (scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json
-(examples/python/train.py --check).
-Prints, when a DIR ran --parallel, how each DIR's reps ran; per mode the runs, the median and range of their seconds and the launches measured; whether
-each profiled run computed what the plain run of its rep did (histograms exactly, the loss and the
-parameters' sums within 1e-6 relative); what atomutil itself added to each profiled mode's runs,
+DIR/env.txt (a "parallel:" line when the modes of a rep ran at once), DIR/floor.txt
+(scripts/cupti_floor.c's output) and DIR/check-MODE-REP.json (examples/python/train.py --check).
+Prints, when a DIR ran --parallel, how each DIR's reps ran; per mode the runs, the median and range
+of their seconds and the launches measured; whether each profiled run computed what the plain run
+of its rep did (histograms exactly, the loss and the parameters' sums within 1e-6 relative); what atomutil itself added to each profiled mode's runs,
 read from their timing-MODE-REP.txt as a range (its own callbacks, set-up and the CLI's time
 outside the run; up to that plus the time inside the measured launches' driver calls), in
 seconds and as a share of the median plain run (the wall-time pairs scatter more than that on a

@@ -7,7 +7,7 @@
 # --launches-per-kernel 3 (capped).  Then build/bin/cupti_floor once (the range profiler's own
 # cost per measured launch, scripts/cupti_floor.c).  Before the reps, one untimed plain run and
 # one untimed capped run warm the file cache and the listing cache (OUT/cache).
-# Writes under OUT: raw.csv (mode,rep,seconds,launches), timing-MODE-REP.txt (atomutil-profile's
+# Writes under OUT: raw.csv (mode,rep,seconds,launches,gpu), timing-MODE-REP.txt (atomutil-profile's
 # --timing lines and the injection library's diagnostics), check-MODE-REP.json (train.py --check),
 # floor.txt, env.txt; failures.txt and err-MODE-REP.txt for runs that failed (the others are kept).
 # scripts/bench_scale.py OUT prints the summary, ending with the line
@@ -129,15 +129,14 @@ mode_opts() {
 # err-MODE-REP.txt.  Its scratch files are its own (--parallel runs modes at once).
 run_mode() {
     local mode=$1 rep=$2 gpu=${3:-} t0 t1 rc n="" sec
-    local check=$out/check-$mode-$rep.json s=$tmp/$mode
+    local check=$out/check-$mode-$rep.json s=$tmp/$mode profiled=1
     local -a cmd=(python3 "$train" --steps "$steps" --check "$check")
-    case $mode in
-    plain | control) ;;
-    *)
+    case $mode in plain | control) profiled=0 ;; esac
+    if [ $profiled = 1 ]; then
         local -a sel
         read -r -a sel <<< "$(mode_opts "$mode")"
-        cmd=("$prof" -q --timing "${opcodes[@]}" "${sel[@]}" -o "$s/au" -- "${cmd[@]}") ;;
-    esac
+        cmd=("$prof" -q --timing "${opcodes[@]}" "${sel[@]}" -o "$s/au" -- "${cmd[@]}")
+    fi
     [ -z "$gpu" ] || cmd=(env CUDA_VISIBLE_DEVICES="$gpu" "${cmd[@]}")
     rm -rf "$s" && mkdir -p "$s"
     t0=$(date +%s.%N)
@@ -151,7 +150,7 @@ run_mode() {
         echo "bench_scale: $mode rep $rep FAILED (exit $rc): see $out/err-$mode-$rep.txt" >&2
         return 1
     fi
-    if [ "$mode" != plain ] && [ "$mode" != control ]; then
+    if [ $profiled = 1 ]; then
         n=$(sed -n 's/.*timing: launch-callbacks .*(\([0-9]*\) launches measured).*/\1/p' "$s/err" | head -1)
         { cat "$s/err"; grep -h '^==ATOMUTIL==.*timing' "$s/au.counters.csv" 2>/dev/null; } > "$out/timing-$mode-$rep.txt"
     fi
