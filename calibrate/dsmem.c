@@ -8,6 +8,7 @@
  * families".
  */
 #include "cal.h"
+#include "atomutil/util.h"
 #include "cuda_check.h"
 
 #include <stdio.h>
@@ -20,13 +21,6 @@
 #define SMEM_FLOOR   (120 * 1024)
 #define LAUNCH_TRIES 4           /* launches of one point before giving up */
 #define GUARD        0xDEADBEEFu /* no checksum of a run reaches it */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int au_cal_dsmem_probe(int device, unsigned families, au_cal_dsmem_info *info)
 {
@@ -119,12 +113,12 @@ int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps
             info->launches++;
             CUDA_CHECK(cudaMemset(d_cycles, 0, ncyc * sizeof *d_cycles), goto done);
             CUDA_CHECK(cudaMemset(d_smid, 0xFF, (size_t)maxb * sizeof *d_smid), goto done); /* -1 */
-            const double t0 = now_seconds();
+            const double t0 = au_monotonic_s();
             CUDA_CHECK((cudaError_t)au_cal_dsmem_launch(&a, fam->cluster, clusters, 32 * pt->n, info->smem_bytes),
                        goto done);
             CUDA_CHECK(cudaGetLastError(), goto done);
             CUDA_CHECK(cudaDeviceSynchronize(), goto done);
-            info->gpu_seconds += now_seconds() - t0;
+            info->gpu_seconds += au_monotonic_s() - t0;
             CUDA_CHECK(cudaMemcpy(h_cycles, d_cycles, (size_t)reps * (size_t)blocks * sizeof *h_cycles,
                                   cudaMemcpyDeviceToHost),
                        goto done);

@@ -7,6 +7,7 @@
  * 1 failure, 2 usage, 3 no usable CUDA device.
  */
 #include "cal.h"
+#include "atomutil/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +16,6 @@
 #include <unistd.h>
 
 static const char *prog = "atomutil-calibrate";
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail_status(int rc)
 {
@@ -57,7 +51,7 @@ static void bar(double fraction, const char *family, void *user)
         return;
     b->last_pct = pct;
     fprintf(stderr, "\r[%.*s%*s] %3d%% %-12s %5.1f s", fill, "########################################", width - fill,
-            "", pct, family, now_seconds() - b->t0);
+            "", pct, family, au_monotonic_s() - b->t0);
     fflush(stderr);
 }
 
@@ -214,7 +208,7 @@ static int run_table(const au_cal_config *cfg)
     au_table *existing = NULL;
     double *samples = NULL;
     char path[512], slug[96], date[32], note[256], fams[512];
-    bar_state bs = {now_seconds(), -1};
+    bar_state bs = {au_monotonic_s(), -1};
     const double t0 = bs.t0;
     unsigned families = cfg->families;
 
@@ -262,7 +256,7 @@ static int run_table(const au_cal_config *cfg)
         status = fail_status(rc);
         goto done;
     }
-    const double wall = now_seconds() - t0;
+    const double wall = au_monotonic_s() - t0;
 
     au_cal_slug(dev.name, slug, sizeof slug);
     if (cfg->output)
@@ -301,7 +295,7 @@ static int run_table(const au_cal_config *cfg)
     if (na)
         atoms_summary(g, atoms_line, sizeof atoms_line);
     fprintf(stderr, "%s: %zu points x %d reps (%s) on %s in %.1f s wall (GPU %.1f s%s) -> %s%s\n", prog, plan.npts,
-            cfg->reps, fams, dev.name, now_seconds() - t0, au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path,
+            cfg->reps, fams, dev.name, au_monotonic_s() - t0, au_cal_gpu_seconds(g) + dsm.gpu_seconds, atoms_line, path,
             existing ? " (merged)" : "");
     if (dsmem.npts)
         dsmem_summary(cfg, &dsm, dsmem.npts, families);

@@ -6,6 +6,7 @@
  * CUDA runtime API from C; kernels are in kernels/.
  */
 #include "cal.h"
+#include "atomutil/util.h"
 #include "cuda_check.h"
 
 #include <cuda_runtime_api.h>
@@ -53,13 +54,6 @@ struct au_cal_gpu {
     long redone[5];
     long long worst_skew;
 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The kernel driver's version ("580.159.04": the first dotted number of the NVRM line of
  * /proc/driver/nvidia/version); the CUDA driver API version otherwise. */
@@ -247,11 +241,11 @@ static int launch_once(au_cal_gpu *g, int family, size_t n, int go_margin)
     a.timeout = TIMEOUT_CYCLES;
     a.go_margin = go_margin;
     a.solo_margin = SOLO_MARGIN;
-    const double t0 = now_seconds();
+    const double t0 = au_monotonic_s();
     CUDA_CHECK((cudaError_t)launchers[family].launch(&a, g->block_threads), return rc);
     CUDA_CHECK(cudaGetLastError(), return rc);
     CUDA_CHECK(cudaDeviceSynchronize(), return rc);
-    g->gpu_seconds += now_seconds() - t0;
+    g->gpu_seconds += au_monotonic_s() - t0;
     CUDA_CHECK(cudaMemcpy(words, g->d_sync + 2 * AU_CAL_MAX_SMID, sizeof words, cudaMemcpyDeviceToHost), return rc);
     CUDA_CHECK(cudaMemcpy(g->h_slots, g->d_slots, 2 * n * sizeof *g->h_slots, cudaMemcpyDeviceToHost), return rc);
     CUDA_CHECK(cudaMemcpy(g->h_clocks, g->d_clocks, 4 * (size_t)g->nsm * sizeof *g->h_clocks, cudaMemcpyDeviceToHost),

@@ -32,10 +32,13 @@ def timing(path):
         text = open(path).read()
     except OSError:
         return None
+    # key=value timing lines (profile/import/cf_timing.def), or the free text of earlier counters files
     s = [float(x) for x in re.findall(r"info: timing: setup ([0-9.]+) s", text)]
+    s += [float(x) for x in re.findall(r"timing: setup [^\n]*\bs=([0-9.]+)", text)]
     if s:
         setup = sum(s)
     m = re.findall(r"info: timing: (\d+) launches measured, ([0-9.]+) s in launch callbacks", text)
+    m += re.findall(r"timing: launches measured=(\d+) callbacks_s=([0-9.]+)", text)
     if m:
         n = sum(int(a) for a, _ in m)
         cb = sum(float(b) for _, b in m)

@@ -75,7 +75,7 @@ for t in "${targets[@]}"; do
         n=$(grep -c '"sm__cycles_active.avg"' "$tmp/au.counters.csv" 2>/dev/null)
         echo "$t,$i,atomutil,$r,$n" >> "$raw"
         cp "$tmp/err" "$out/timing-$t-$i.txt"
-        grep -h "info: timing" "$tmp/au.counters.csv" >> "$out/timing-$t-$i.txt" 2>/dev/null
+        grep -h " timing: " "$tmp/au.counters.csv" >> "$out/timing-$t-$i.txt" 2>/dev/null
         r=$(wall ncu --csv --clock-control none --cache-control none --metrics "$metrics" "${argv[@]}")
         n=$(grep -c '"sm__cycles_active.avg"' "$tmp/out")
         echo "$t,$i,ncu,$r,$n" >> "$raw"

@@ -88,7 +88,9 @@ def floor_ms(d):
 
 
 TIMING = re.compile(r"^atomutil-profile: timing: (total|run|setup|launch-callbacks|module-loads) ([0-9.]+) s", re.M)
-DRIVER = re.compile(r"^==ATOMUTIL== [0-9]+ info: timing driver: ([0-9.]+) s inside measured launches", re.M)
+# the injection library's driver seconds: key=value timing lines (profile/import/cf_timing.def), or the
+# free text of counters files written before them
+DRIVER = re.compile(r"^==ATOMUTIL== [0-9]+ (?:timing: driver driver_s=|info: timing driver: )([0-9.]+)", re.M)
 
 
 def path_of(dirs, key, what, mode):

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static _Thread_local char last_error[1024];
 
@@ -196,4 +197,11 @@ int au_parse_double(const char *s, double *out)
         return AU_E_PARSE;
     *out = v;
     return AU_OK;
+}
+
+double au_monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -204,37 +204,20 @@ static int check_permission(void)
     return -1;
 }
 
-/* What to do about an error category of the injection library (docs/live-profiling.md). */
-static const char *hint(const char *what)
-{
-    if (strncmp(what, "permission:", 11) == 0)
-        return " (GPU performance counters need root, or 'options nvidia "
-               "NVreg_RestrictProfilingToAdminUsers=0' and a driver reload; in containers "
-               "--cap-add SYS_ADMIN)";
-    if (strncmp(what, "subscriber:", 11) == 0)
-        return " (another CUPTI tool is attached: ncu, nsys, a debugger or DCGM profiling; run "
-               "without it, or pause DCGM with 'dcgmi profile --pause')";
-    if (strncmp(what, "unsupported:", 12) == 0)
-        return " (this device or configuration cannot be profiled)";
-    return "";
-}
-
 /* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
  * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
  * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
 #define TIMING_MAX_S        1e8
 #define TIMING_MAX_LAUNCHES 1000000000000000LL
 
-/* Adds the seconds written as `text` to *sum: 1 done, 0 not a number of seconds (the line is not
- * a timing line), -1 a number whose sum is implausible (why says so). */
-static int add_seconds(const char *text, double *sum, const char *path, long line, char *why, size_t wsize)
+/* Adds v seconds to *sum: 1 done, 0 not a number of seconds (the line is not a timing line), -1 a
+ * number whose sum is implausible (why says so). */
+static int add_seconds(double v, double *sum, const char *path, long line, char *why, size_t wsize)
 {
-    double v;
-    if (au_parse_double(text, &v) != AU_OK || v < 0)
+    if (!(v >= 0))
         return 0;
     if (v > TIMING_MAX_S - *sum) {
-        snprintf(why, wsize, "%s:%ld: %.40s s brings the sum over %.0f s: not plausible", path, line, text,
-                 TIMING_MAX_S);
+        snprintf(why, wsize, "%s:%ld: %.15g s brings the sum over %.0f s: not plausible", path, line, v, TIMING_MAX_S);
         return -1;
     }
     *sum += v;
@@ -247,46 +230,58 @@ typedef struct {
     live_timing *t;
 } timing_state;
 
-/* Adds one "timing:" line's figures to the sums. */
+/* A setup record's figures added to the sums. */
+static void timing_setup(const au_cf_timing *tr, timing_state *st, long lineno)
+{
+    live_timing *t = st->t;
+    long long ctx, beside = 0;
+    if (!tr->have[AU_CF_F_SETUP_s] || !au_cf_timing_count(tr, AU_CF_F_SETUP_context, &ctx) ||
+        (tr->have[AU_CF_F_SETUP_beside] && (!au_cf_timing_count(tr, AU_CF_F_SETUP_beside, &beside) || beside > 1)))
+        return; /* not a setup line as the library writes it */
+    if (!t->setup_bad[0] &&
+        add_seconds(tr->v[AU_CF_F_SETUP_s], &t->setup_s, st->path, lineno, t->setup_bad, sizeof t->setup_bad) > 0) {
+        t->setups++;
+        t->setups_beside += beside == 1;
+    }
+}
+
+/* A launches record's figures added to the sums. */
+static void timing_launches(const au_cf_timing *tr, timing_state *st, long lineno)
+{
+    live_timing *t = st->t;
+    long long n;
+    if (!au_cf_timing_count(tr, AU_CF_F_LAUNCHES_measured, &n) || !tr->have[AU_CF_F_LAUNCHES_callbacks_s] ||
+        !tr->have[AU_CF_F_LAUNCHES_module_loads_s] || t->launch_bad[0])
+        return;
+    double cb = t->callbacks_s, ml = t->module_loads_s;
+    int ok =
+        add_seconds(tr->v[AU_CF_F_LAUNCHES_callbacks_s], &cb, st->path, lineno, t->launch_bad, sizeof t->launch_bad);
+    if (ok > 0)
+        ok = add_seconds(tr->v[AU_CF_F_LAUNCHES_module_loads_s], &ml, st->path, lineno, t->launch_bad,
+                         sizeof t->launch_bad);
+    if (ok > 0 && n > TIMING_MAX_LAUNCHES - t->launches) {
+        snprintf(t->launch_bad, sizeof t->launch_bad, "%s:%ld: %lld launches bring the sum over %lld: not plausible",
+                 st->path, lineno, n, TIMING_MAX_LAUNCHES);
+        ok = -1;
+    }
+    if (ok > 0) {
+        t->launch_lines++;
+        t->launches += n;
+        t->callbacks_s = cb;
+        t->module_loads_s = ml;
+    }
+}
+
+/* Adds one timing line's figures to the sums (its fields read by name: cf_timing.def). */
 static int timing_line(const au_cf_line *l, void *ud)
 {
-    if (l->kind != AU_CF_TIMING)
+    au_cf_timing tr;
+    if (l->kind != AU_CF_TIMING || au_cf_timing_parse(l->text, &tr) != 0)
         return 0;
-    const char *path = ((timing_state *)ud)->path;
-    live_timing *t = ((timing_state *)ud)->t;
-    long lineno = l->lineno;
-    const char *p = l->text;
-    /* the figures as text, each read strictly (no sscanf conversion that can overflow) */
-    char a[64], b[64], n[64];
-    int end = -1;
-    static const char beside[] = ", beside the program"; /* made when the context was created */
-    if (sscanf(p, "setup %63s s (context %*[0-9])%n", a, &end) == 1 && end > 0 &&
-        (p[end] == '\0' || strcmp(p + end, beside) == 0)) {
-        if (!t->setup_bad[0] && add_seconds(a, &t->setup_s, path, lineno, t->setup_bad, sizeof t->setup_bad) > 0) {
-            t->setups++;
-            t->setups_beside += p[end] != '\0';
-        }
-    } else if (sscanf(p, "%63[0-9] launches measured, %63s s in launch callbacks, %63s s in module loads%n", n, a, b,
-                      &end) == 3 &&
-               end > 0 && p[end] == '\0' && !t->launch_bad[0]) {
-        long v = 0;
-        double cb = t->callbacks_s, ml = t->module_loads_s;
-        int ok = add_seconds(a, &cb, path, lineno, t->launch_bad, sizeof t->launch_bad);
-        if (ok > 0)
-            ok = add_seconds(b, &ml, path, lineno, t->launch_bad, sizeof t->launch_bad);
-        if (ok > 0 && (au_parse_long(n, &v) != AU_OK || v > TIMING_MAX_LAUNCHES - t->launches)) {
-            snprintf(t->launch_bad, sizeof t->launch_bad,
-                     "%s:%ld: %.40s launches bring the sum over %lld: not plausible", path, lineno, n,
-                     TIMING_MAX_LAUNCHES);
-            ok = -1;
-        }
-        if (ok > 0) {
-            t->launch_lines++;
-            t->launches += v;
-            t->callbacks_s = cb;
-            t->module_loads_s = ml;
-        }
-    }
+    if (tr.rec == AU_CF_REC_SETUP)
+        timing_setup(&tr, ud, l->lineno);
+    else if (tr.rec == AU_CF_REC_LAUNCHES)
+        timing_launches(&tr, ud, l->lineno);
     return 0;
 }
 
@@ -306,16 +301,17 @@ static int relay_line(const au_cf_line *l, void *ud)
         r->res->rows++;
     if (l->kind == AU_CF_TIMING)
         timing_line(l, &r->timing);
-    if (!l->level)
+    int relay = au_cf_relay(l->kind);
+    if (l->kind == AU_CF_INFO && strncmp(l->text, AU_CF_SELECTION, strlen(AU_CF_SELECTION)) == 0)
+        relay = 1; /* the selection's count is said like a warning: what the report leaves out */
+    if (!relay)
         return 0;
     char *level = l->level;
-    int is_err = strncmp(level, "error:", 6) == 0;
-    /* the selection's count (select.c) is said like a warning: what the report leaves out */
-    int is_warn = strncmp(level, "warning:", 8) == 0 || strncmp(level, "info: selection:", 16) == 0;
+    int is_err = relay == 2;
     int dup = 0;
     for (size_t i = 0; i < r->nseen; ++i)
         dup |= strcmp(r->seen[i], level) == 0;
-    if (dup || !(is_err || is_warn))
+    if (dup)
         return 0;
     char *copy = strdup(level); /* the reader's buffer is gone after the read */
     char **ns = copy ? realloc(r->seen, (r->nseen + 1) * sizeof *ns) : NULL;
@@ -325,15 +321,15 @@ static int relay_line(const au_cf_line *l, void *ud)
     } else {
         free(copy);
     }
+    const char *hint = "";
     if (is_err) {
         r->res->tool_errors++;
-        if (strncmp(level + 7, "permission:", 11) == 0)
-            r->res->permission = 1;
+        r->res->permission |= au_cf_errcat_of(l->text, &hint) == AU_CF_E_PERMISSION;
     }
     if (is_err || !r->quiet) { /* its kernel names come from the program: cleaned */
         fprintf(stderr, "%s: ", prog);
         au_fput_text(stderr, level, AU_TEXT_PLAIN);
-        fprintf(stderr, "%s\n", is_err ? hint(level + 7) : "");
+        fprintf(stderr, "%s\n", hint);
     }
     return 0;
 }
@@ -348,6 +344,21 @@ static void relay_diagnostics(const char *path, int quiet, live_result *res)
     for (size_t i = 0; i < r.nseen; ++i)
         free(r.seen[i]);
     free(r.seen);
+}
+
+/* The injection library's environment (cf_env.def), inherited by the program: each variable that
+ * atomutil-profile decides set from pass->env or unset, the counters file and the cubins' folder
+ * by their absolute paths.  0, or -1 with errno set. */
+static int pass_environment(const live_pass *pass, const char *counters_abs, const char *cubins_abs)
+{
+    for (int e = 0; e < AU_ENV_COUNT; ++e) {
+        if (!au_cf_env_set_by_cli((au_cf_env)e))
+            continue;
+        const char *v = e == AU_ENV_COUNTERS_FILE ? counters_abs : e == AU_ENV_CUBIN_DIR ? cubins_abs : pass->env[e];
+        if ((v ? setenv(au_cf_env_name((au_cf_env)e), v, 1) : unsetenv(au_cf_env_name((au_cf_env)e))) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
@@ -401,13 +412,16 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
             au_strlcpy(cubins_abs, pass->cubin_dir, sizeof cubins_abs);
     }
 
+    if (pass_environment(pass, counters_abs, pass->cubin_dir ? cubins_abs : NULL) != 0) {
+        fprintf(stderr, "%s: cannot pass the options to the program: %s\n", prog, strerror(errno));
+        return LIVE_EXIT_SETUP;
+    }
     struct sigaction ign = {0}, old_int, old_quit;
     ign.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
     fflush(NULL);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = au_monotonic_s();
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
@@ -419,9 +433,6 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         setenv("CUDA_INJECTION64_PATH", inject, 1);
-        setenv(pass->path_env, counters_abs, 1);
-        if (pass->cubin_dir)
-            setenv("ATOMUTIL_CUBIN_DIR", cubins_abs, 1);
         execv(target, argv);
         fprintf(stderr, "%s: %s: %s\n", prog, argv[0], strerror(errno));
         _exit(errno == ENOENT ? LIVE_EXIT_NOTFOUND : LIVE_EXIT_NOEXEC);
@@ -434,12 +445,12 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = au_monotonic_s();
     if (threaded)
         pthread_join(th, NULL);
     else if (cuda) /* no thread to be had: the same work, after the run */
         beside_run(&ba);
-    res->run_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    res->run_s = t1 - t0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     res->started = 1;

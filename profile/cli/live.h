@@ -5,14 +5,13 @@
 #ifndef ATOMUTIL_PROFILE_LIVE_H
 #define ATOMUTIL_PROFILE_LIVE_H
 
+#include "counters_file.h"
+
 /* Exit statuses of setup failures in live mode, as env(1) and timeout(1) use them. */
 enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 };
 
 /* The injection library's own timing, summed over its processes and contexts, from the
- * counters file's lines (docs/cli.md, --timing):
- *   ==ATOMUTIL== <pid> info: timing: setup <seconds> s (context <n>)[, beside the program]
- *   ==ATOMUTIL== <pid> info: timing: <n> launches measured, <seconds> s in launch callbacks,
- *       <seconds> s in module loads
+ * counters file's timing lines of records setup and launches (cf_timing.def; docs/cli.md, --timing).
  * setups / launch_lines: how many such lines there were (0: none, the figures unknown);
  * setups_beside: of the setups, those made beside the program (not on its path).
  * setup_bad / launch_bad: "FILE:LINE: why" of the first line whose figures would make an
@@ -41,10 +40,12 @@ typedef struct live_result {
     int cc_major, cc_minor;
 } live_result;
 
-/* One run of the target: the file the injection library appends to, its header, the environment
- * variable that names it and the directory for the kernels' cubins (NULL: none kept). */
+/* One run of the target: the file the injection library appends to, its header and the directory
+ * for the kernels' cubins (NULL: none kept); env: the values of the other variables that
+ * atomutil-profile decides (cf_env.def; NULL: unset). */
 typedef struct live_pass {
-    const char *path, *header, *path_env, *cubin_dir;
+    const char *path, *header, *cubin_dir;
+    const char *env[AU_ENV_COUNT];
     /* called on a thread of atomutil-profile while the target runs, once the GPU checks passed
      * and device 0 is known (res's gpu_name and compute capability): work done then costs the run
      * no time (NULL: none) */

@@ -523,13 +523,6 @@ static int close_output(FILE *out, int rc)
     return rc;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --timing (docs/cli.md, "Timing"): the seconds of each phase, summed where a phase ran several
  * times; "n/a" for a phase that did not run or whose figures the counters file lacks. */
 typedef struct {
@@ -584,7 +577,7 @@ static void print_timing(const timing *tm)
     } else {
         fprintf(stderr, "%s: timing: opcodes n/a\n", prog);
     }
-    fprintf(stderr, "%s: timing: total %.3f s\n", prog, now_s() - tm->start);
+    fprintf(stderr, "%s: timing: total %.3f s\n", prog, au_monotonic_s() - tm->start);
 }
 
 /* getopt_long over the whole command line: options may follow the files of --compare
@@ -901,21 +894,18 @@ typedef struct {
     live_result lr;
 } run_files;
 
-/* The selection, for the injection library (profile/inject/select.c); unset where not given, so
- * that nothing from the caller's environment selects instead. */
-static int selection_env(const cli_options *o)
+/* The selection, for the injection library (profile/inject/select.c): unset where not given, so
+ * that nothing from the caller's environment selects instead.  n: room for each value. */
+static void selection_env(const cli_options *o, const char *env[AU_ENV_COUNT], char n[3][32])
 {
-    char n[32];
-    int rc = o->regex ? setenv("ATOMUTIL_KERNEL_REGEX", o->regex, 1) : unsetenv("ATOMUTIL_KERNEL_REGEX");
-    snprintf(n, sizeof n, "%ld", o->skip);
-    rc |= o->skip > 0 ? setenv("ATOMUTIL_LAUNCH_SKIP", n, 1) : unsetenv("ATOMUTIL_LAUNCH_SKIP");
-    snprintf(n, sizeof n, "%ld", o->count);
-    rc |= o->count >= 0 ? setenv("ATOMUTIL_LAUNCH_COUNT", n, 1) : unsetenv("ATOMUTIL_LAUNCH_COUNT");
-    snprintf(n, sizeof n, "%ld", o->per_kernel);
-    rc |= o->per_kernel >= 0 ? setenv("ATOMUTIL_LAUNCHES_PER_KERNEL", n, 1) : unsetenv("ATOMUTIL_LAUNCHES_PER_KERNEL");
-    rc |= o->from_start ? setenv("ATOMUTIL_PROFILE_FROM_START", o->from_start, 1)
-                        : unsetenv("ATOMUTIL_PROFILE_FROM_START");
-    return rc;
+    snprintf(n[0], sizeof n[0], "%ld", o->skip);
+    snprintf(n[1], sizeof n[1], "%ld", o->count);
+    snprintf(n[2], sizeof n[2], "%ld", o->per_kernel);
+    env[AU_ENV_KERNEL_REGEX] = o->regex;
+    env[AU_ENV_LAUNCH_SKIP] = o->skip > 0 ? n[0] : NULL;
+    env[AU_ENV_LAUNCH_COUNT] = o->count >= 0 ? n[1] : NULL;
+    env[AU_ENV_LAUNCHES_PER_KERNEL] = o->per_kernel >= 0 ? n[2] : NULL;
+    env[AU_ENV_PROFILE_FROM_START] = o->from_start;
 }
 
 /* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
@@ -964,12 +954,13 @@ static int run_live(const cli_options *o, run_files *f, timing *tm)
     snprintf(f->counters, sizeof f->counters, "%s.counters.csv", f->base);
     if (o->opcodes)
         snprintf(f->cubin_dir, sizeof f->cubin_dir, "%s.cubins", f->base);
-    live_pass pass = {f->counters,    AU_NCU_CSV_HEADER, "ATOMUTIL_COUNTERS_FILE", o->opcodes ? f->cubin_dir : NULL,
-                      prefetch_table, (void *)o};
-    if (selection_env(o) != 0) {
-        fprintf(stderr, "%s: cannot pass the selection to the program: %s\n", prog, strerror(errno));
-        return EXIT_FAIL;
-    }
+    live_pass pass = {.path = f->counters,
+                      .header = AU_NCU_CSV_HEADER,
+                      .cubin_dir = o->opcodes ? f->cubin_dir : NULL,
+                      .while_running = prefetch_table,
+                      .ud = (void *)o};
+    char counts[3][32];
+    selection_env(o, pass.env, counts);
     st = au_live_run_pass(o->program, &pass, o->quiet, lr);
     if (st != 0)
         return st;
@@ -1030,9 +1021,9 @@ static int attach_file(const cli_options *o, const char *counters, const char *c
     }
     unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
     au_opcodes_stats op;
-    double t = now_s();
+    double t = au_monotonic_s();
     int st = au_opcodes_attach(view, table, counters, cubin_dir, flags, &op);
-    tm->opcodes_s += now_s() - t;
+    tm->opcodes_s += au_monotonic_s() - t;
     tm->opcodes_ran = 1;
     tm->op.cubins += op.cubins;
     tm->op.cache_hits += op.cache_hits;
@@ -1104,9 +1095,9 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
     au_report_init(&rep);
     rep.view = o->view;
     rep.name_width = o->name_width;
-    double t = now_s();
+    double t = au_monotonic_s();
     int rc = load_and_eval(f->files, f->nfiles, o, &rep, &table);
-    tm->report_s = now_s() - t;
+    tm->report_s = au_monotonic_s() - t;
     if (rc == EXIT_OK && o->opcodes)
         rc = attach_opcodes(o, f, &rep, table, tm);
     if (rc == EXIT_OK && !o->quiet)
@@ -1120,14 +1111,14 @@ static int run_report(const cli_options *o, const run_files *f, timing *tm)
         au_strlcpy(base, f->base, sizeof base);
     }
     if (rc == EXIT_OK) {
-        t = now_s();
+        t = au_monotonic_s();
         FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
         else if (au_report_render(&rep, o->fmt, out) != AU_OK)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
-        tm->report_s += now_s() - t;
+        tm->report_s += au_monotonic_s() - t;
     }
     /* the injection library's figures, before a live run's counters file is removed */
     if (o->timing_on)
@@ -1181,7 +1172,7 @@ int main(int argc, char **argv)
 {
     timing tm;
     memset(&tm, 0, sizeof tm);
-    tm.start = now_s();
+    tm.start = au_monotonic_s();
     cli_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc < 0)

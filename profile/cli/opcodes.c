@@ -223,25 +223,19 @@ typedef struct {
     size_t n, cap;
     graph_line *graphs;
     size_t ng, gcap;
-    char filter[128]; /* -k's text when modules without it were not kept ("timing modules" line) */
+    char filter[256]; /* -k's text when modules without it were not kept (its modules timing line) */
 } code_lines;
 
-/* "info: timing modules: K modules' cubins kept, M MB; N not kept (they do not name 'TEXT', -k)"
- * with N > 0: TEXT into filter (the injection library's -k module filter, cubins.c). */
-static void note_filter(const char *level, char *filter, size_t size)
+/* A timing line of record modules with not_kept > 0 and a filter: the filter's text into filter
+ * (the injection library's -k module filter, cubins.c). */
+static void note_filter(const char *text, char *filter, size_t size)
 {
-    const char *p = strstr(level, "info: timing modules: ");
-    const char *q = p ? strstr(p, " not kept (they do not name '") : NULL;
-    if (!q)
+    au_cf_timing t;
+    long long not_kept;
+    if (au_cf_timing_parse(text, &t) != 0 || t.rec != AU_CF_REC_MODULES || !t.text[0] ||
+        !au_cf_timing_count(&t, AU_CF_F_MODULES_not_kept, &not_kept) || not_kept == 0)
         return;
-    const char *n = q;
-    while (n > p && n[-1] >= '0' && n[-1] <= '9')
-        --n;
-    const char *t = q + strlen(" not kept (they do not name '"), *e = strchr(t, '\'');
-    if (n == q || strtoul(n, NULL, 10) == 0 || !e || (size_t)(e - t) >= size)
-        return;
-    memcpy(filter, t, (size_t)(e - t));
-    filter[e - t] = '\0';
+    au_strlcpy(filter, t.text, size);
 }
 
 static int code_lines_add(const au_cf_line *l, void *ud)
@@ -251,8 +245,8 @@ static int code_lines_add(const au_cf_line *l, void *ud)
         return parse_code_line(l, &c->code, &c->n, &c->cap) != 0; /* out of memory: the rest unread */
     if (l->kind == AU_CF_GRAPH)
         parse_graph_line(l, &c->graphs, &c->ng, &c->gcap);
-    if (l->kind == AU_CF_DIAG && l->level)
-        note_filter(l->level, c->filter, sizeof c->filter);
+    if (l->kind == AU_CF_TIMING)
+        note_filter(l->text, c->filter, sizeof c->filter);
     return 0;
 }
 
@@ -464,7 +458,7 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     size_t ncode = 0;
     graph_line *graphs = NULL;
     size_t ngraphs = 0;
-    char filter[128];
+    char filter[256];
     int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs, filter, sizeof filter);
     if (rc)
         return rc;

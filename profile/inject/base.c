@@ -8,6 +8,7 @@
 
 #include "inject_internal.h"
 
+#include "atomutil/util.h"
 #include "counters_file.h"
 
 #include <errno.h>
@@ -46,21 +47,45 @@ void au_write_all(const char *buf, size_t len)
     }
 }
 
-void au_diag(const char *level, const char *fmt, ...)
+/* One line "==ATOMUTIL== <pid> <kind>: <prefix><text>" (newlines in the text made blanks). */
+static void diag_line(au_cf_kind kind, const char *prefix, const char *fmt, va_list ap)
 {
     char msg[768], line[900];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     for (char *p = msg; *p; ++p)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    int n = au_cf_head(line, sizeof line, au_g.pid, level);
+    int n = au_cf_head(line, sizeof line, au_g.pid, kind);
     if (n > 0 && (size_t)n < sizeof line)
-        n += snprintf(line + n, sizeof line - (size_t)n, "%s\n", msg);
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s\n", prefix, msg);
     if (n > 0)
         au_write_all(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void au_diag(au_cf_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_line(kind, "", fmt, ap);
+    va_end(ap);
+}
+
+void au_error(au_cf_errcat cat, const char *fmt, ...)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: ", au_cf_errcat_word(cat));
+    va_list ap;
+    va_start(ap, fmt);
+    diag_line(AU_CF_ERROR, prefix, fmt, ap);
+    va_end(ap);
+}
+
+void au_timing(const au_cf_timing *t)
+{
+    char line[2048];
+    int n = au_cf_timing_format(line, sizeof line, au_g.pid, t);
+    if (n > 0 && (size_t)n < sizeof line)
+        au_write_all(line, (size_t)n);
 }
 
 void au_csv_quote(const char *s, char *buf, size_t size)
@@ -94,25 +119,25 @@ void au_report_cupti(const char *call, CUptiResult r)
         name = fn;
     }
     switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: au_diag("error", "permission: %s: %s", name, cupti_err(r)); break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: au_error(AU_CF_E_PERMISSION, "%s: %s", name, cupti_err(r)); break;
     case CUPTI_ERROR_HARDWARE_BUSY:
         /* measured: children of a profiled process on the same GPU (multiprocessing) get this
          * while the parent's range profiler is enabled (docs/live-profiling.md) */
-        au_diag("error",
-                "busy: %s: the GPU's counters are held by another process (one process at a time "
-                "can profile a GPU): the launches of process %ld on this device are not measured",
-                name, au_g.pid);
+        au_error(AU_CF_E_BUSY,
+                 "%s: the GPU's counters are held by another process (one process at a time "
+                 "can profile a GPU): the launches of process %ld on this device are not measured",
+                 name, au_g.pid);
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        au_diag("error", "subscriber: %s: %s", name, cupti_err(r));
+        au_error(AU_CF_E_SUBSCRIBER, "%s: %s", name, cupti_err(r));
         break;
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_SUPPORTED: au_diag("error", "unsupported: %s: %s", name, cupti_err(r)); break;
-    default: au_diag("error", "cupti: %s: %s", name, cupti_err(r));
+    case CUPTI_ERROR_NOT_SUPPORTED: au_error(AU_CF_E_UNSUPPORTED, "%s: %s", name, cupti_err(r)); break;
+    default: au_error(AU_CF_E_CUPTI, "%s: %s", name, cupti_err(r));
     }
 }
 
@@ -143,9 +168,7 @@ int au_spawn_detached(void *(*fn)(void *), void *arg)
 
 double au_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    return au_monotonic_s();
 }
 
 char *au_demangle(const char *name)

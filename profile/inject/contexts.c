@@ -99,15 +99,18 @@ static int prepare(ctx_state *c, int init, int configure)
     cuDeviceGetAttribute(&c->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, c->dev);
     const char *why = unsupported(c);
     if (why) {
-        au_diag("error", "unsupported: device %d (%s) cannot be profiled: %s", (int)c->dev, c->dev_name, why);
+        au_error(AU_CF_E_UNSUPPORTED, "device %d (%s) cannot be profiled: %s", (int)c->dev, c->dev_name, why);
         return -1;
     }
     if (au_g.col->setup(c) != 0)
         return -1;
     if (configure && au_g.col->prepare)
         au_g.col->prepare(c); /* what fails here is made again, and reported, at the first enable */
-    au_diag("info", "timing: setup %.3f s (context %u)%s", au_now() - t0, c->ctx_id,
-            c->early ? ", beside the program" : "");
+    au_cf_timing t = {.rec = AU_CF_REC_SETUP};
+    t.v[AU_CF_F_SETUP_context] = c->ctx_id;
+    t.v[AU_CF_F_SETUP_s] = au_now() - t0;
+    t.v[AU_CF_F_SETUP_beside] = c->early != 0;
+    au_timing(&t);
     return 0;
 }
 
@@ -149,7 +152,7 @@ int au_ctx_wait_early(ctx_state *c)
     if (wait_until(ctx_ready, c) == 0)
         return 0;
     /* the early set-up hangs in a CUPTI call: this context is given up */
-    au_diag("warning", "the set-up of context %u took over %d s: its launches are not measured", c->ctx_id,
+    au_diag(AU_CF_WARNING, "the set-up of context %u took over %d s: its launches are not measured", c->ctx_id,
             AU_EARLY_WAIT_S);
     c->abandoned = 1;
     return -1;

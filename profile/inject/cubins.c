@@ -167,13 +167,13 @@ static int write_cubin(cubin *cb, const char *name)
     snprintf(path, sizeof path, "%s/%s.cubin", au_g.cubin_dir, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(cb->data, 1, cb->size, f) != cb->size) {
-        au_diag("warning", "cannot write cubin %s", path);
+        au_diag(AU_CF_WARNING, "cannot write cubin %s", path);
         if (f)
             fclose(f);
         return -1;
     }
     if (fclose(f) != 0) {
-        au_diag("warning", "cannot write cubin %s", path);
+        au_diag(AU_CF_WARNING, "cannot write cubin %s", path);
         return -1;
     }
     cb->written = 1;
@@ -235,12 +235,12 @@ void au_cubin_note_launch(const char *mangled)
             k->done = 1;
             const char *lit = au_select_literal();
             if (lit && cubin_skipped())
-                au_diag("warning",
+                au_diag(AU_CF_WARNING,
                         "no kept module holds kernel %s: its opcodes are unknown (with -k %s, modules that "
                         "do not name '%s' were not kept)",
                         mangled, lit, lit);
             else
-                au_diag("warning", "no loaded module holds kernel %s: its opcodes are unknown", mangled);
+                au_diag(AU_CF_WARNING, "no loaded module holds kernel %s: its opcodes are unknown", mangled);
         }
         return;
     }
@@ -256,7 +256,7 @@ void au_cubin_note_launch(const char *mangled)
     size_t len = strlen(mangled) + strlen(dn) + 96;
     char *line = malloc(len);
     if (line) {
-        int n = au_cf_head(line, len, au_g.pid, "code"); /* 96 bytes hold it and the CRC */
+        int n = au_cf_head(line, len, au_g.pid, AU_CF_CODE); /* 96 bytes hold it and the CRC */
         n += snprintf(line + n, len - (size_t)n, "%s %s %s\n", name, mangled, dn);
         for (int i = 0; i + 1 < n; ++i)
             if (line[i] == '\n' || line[i] == '\r')

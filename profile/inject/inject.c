@@ -10,13 +10,7 @@
  * prints into the target's output: problems become '==ATOMUTIL==' lines in the output file, which
  * atomutil-profile relays.
  *
- * Environment (set by atomutil-profile; docs/live-profiling.md):
- *   ATOMUTIL_COUNTERS_FILE  the file to append to (default atomutil-<pid>.counters.csv)
- *   ATOMUTIL_CUBIN_DIR      directory for the cubins of measured kernels (cubins.c; --opcodes)
- *   ATOMUTIL_MAX_RANGES     ranges per counter-data image (default 16)
- *   ATOMUTIL_EARLY_SETUP    off: set contexts up at their first measured launch (contexts.c)
- *   ATOMUTIL_KERNEL_REGEX, ATOMUTIL_LAUNCH_SKIP, ATOMUTIL_LAUNCH_COUNT, ATOMUTIL_LAUNCHES_PER_KERNEL,
- *   ATOMUTIL_PROFILE_FROM_START  which launches are measured (select.c)
+ * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
 #include "inject_internal.h"
 
@@ -44,7 +38,7 @@ static void disable_ctx(ctx_state *c)
     if (c->enabled)
         au_g.col->disable(c);
     if (c->npend)
-        au_diag("warning", "%zu launches on device %d were not measured", c->npend, (int)c->dev);
+        au_diag(AU_CF_WARNING, "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
 }
 
@@ -164,7 +158,7 @@ static void wait_launches(const ctx_state *c)
     while (others_in_flight(c) && !au_g.exiting)
         if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
             if (au_g.launch_wait_timeouts++ == 0)
-                au_diag("warning",
+                au_diag(AU_CF_WARNING,
                         "a launch waited %d s for another thread's launch in its context and went on: "
                         "launches running at the same time may be measured wrongly",
                         AU_LAUNCH_WAIT_S);
@@ -403,7 +397,7 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     char *line = malloc(len);
     if (!line)
         return;
-    size_t used = (size_t)au_cf_head(line, len, au_g.pid, "graph"); /* 64 bytes hold it and the id */
+    size_t used = (size_t)au_cf_head(line, len, au_g.pid, AU_CF_GRAPH); /* 64 bytes hold it and the id */
     used += (size_t)snprintf(line + used, len - used, "%lld", id);
     for (size_t i = 0; i < k->n && used < len; ++i)
         used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
@@ -595,6 +589,60 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     pthread_mutex_unlock(&au_g.lock);
 }
 
+/* The exit's timing lines (profile/import/cf_timing.def; docs/cli.md, "Timing"). */
+static void write_timing(double t_loads, size_t kept, size_t kept_bytes, size_t skipped)
+{
+    au_cf_timing t = {.rec = AU_CF_REC_LAUNCHES};
+    t.v[AU_CF_F_LAUNCHES_measured] = (double)au_g.measured;
+    t.v[AU_CF_F_LAUNCHES_callbacks_s] = au_g.t_launch;
+    t.v[AU_CF_F_LAUNCHES_module_loads_s] = t_loads;
+    au_timing(&t);
+    if (au_g.cubin_dir) {
+        t = (au_cf_timing){.rec = AU_CF_REC_MODULES};
+        t.v[AU_CF_F_MODULES_kept] = (double)kept;
+        t.v[AU_CF_F_MODULES_mb] = kept_bytes / 1e6;
+        t.v[AU_CF_F_MODULES_not_kept] = (double)skipped;
+        if (au_select_literal())
+            snprintf(t.text, sizeof t.text, "%s", au_select_literal());
+        au_timing(&t);
+    }
+    t = (au_cf_timing){.rec = AU_CF_REC_DETAIL};
+    t.v[AU_CF_F_DETAIL_flush_s] = au_g.t_flush;
+    t.v[AU_CF_F_DETAIL_switch_s] = au_g.t_switch;
+    t.v[AU_CF_F_DETAIL_switches] = (double)au_g.set_switches;
+    t.v[AU_CF_F_DETAIL_set_kept] = (double)au_g.set_kept;
+    t.v[AU_CF_F_DETAIL_code_s] = au_g.t_code;
+    t.v[AU_CF_F_DETAIL_launch_wait_s] = au_g.t_launch_wait;
+    t.v[AU_CF_F_DETAIL_launch_waits] = (double)au_g.launch_waits;
+    t.v[AU_CF_F_DETAIL_launch_wait_timeouts] = (double)au_g.launch_wait_timeouts;
+    au_timing(&t);
+    t = (au_cf_timing){.rec = AU_CF_REC_DRIVER};
+    t.v[AU_CF_F_DRIVER_driver_s] = au_g.t_driver;
+    t.v[AU_CF_F_DRIVER_decode_s] = au_g.t_decode;
+    t.v[AU_CF_F_DRIVER_eval_s] = au_g.t_eval;
+    t.v[AU_CF_F_DRIVER_write_s] = au_g.t_write;
+    t.v[AU_CF_F_DRIVER_reinit_s] = au_g.t_reinit;
+    t.v[AU_CF_F_DRIVER_enter_s] = au_g.t_enter;
+    t.v[AU_CF_F_DRIVER_exit_s] = au_g.t_exit;
+    au_timing(&t);
+    t = (au_cf_timing){.rec = AU_CF_REC_ENABLE};
+    t.v[AU_CF_F_ENABLE_enables] = (double)au_g.enables;
+    t.v[AU_CF_F_ENABLE_sets_s] = au_g.t_sets;
+    t.v[AU_CF_F_ENABLE_enable_s] = au_g.t_enable;
+    t.v[AU_CF_F_ENABLE_config_s] = au_g.t_config;
+    t.v[AU_CF_F_ENABLE_start_s] = au_g.t_start;
+    t.v[AU_CF_F_ENABLE_disables] = (double)au_g.disables;
+    t.v[AU_CF_F_ENABLE_disable_s] = au_g.t_disable;
+    au_timing(&t);
+    t = (au_cf_timing){.rec = AU_CF_REC_EARLY};
+    pthread_mutex_lock(&au_g.early_lock);
+    t.v[AU_CF_F_EARLY_setups] = (double)au_g.early_setups;
+    t.v[AU_CF_F_EARLY_s] = au_g.t_early;
+    t.v[AU_CF_F_EARLY_wait_s] = au_g.t_early_wait;
+    pthread_mutex_unlock(&au_g.early_lock);
+    au_timing(&t);
+}
+
 static void at_exit(void)
 {
     pthread_mutex_lock(&au_g.lock);
@@ -612,46 +660,20 @@ static void at_exit(void)
     au_share_report();
     au_select_report();
     if (au_g.share_skipped)
-        au_diag("warning",
+        au_diag(AU_CF_WARNING,
                 "not measured: %lld launches on a GPU whose counters another profiled process held "
                 "(a wait of %.0f s ran out)",
                 au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
     if (au_g.graph_skipped)
-        au_diag("warning", "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
+        au_diag(AU_CF_WARNING, "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
     if (au_g.graph_measured)
-        au_diag("info", "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
+        au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
     size_t kept, kept_bytes, skipped;
     double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
-    au_diag("info", "timing: %lld launches measured, %.3f s in launch callbacks, %.3f s in module loads", au_g.measured,
-            au_g.t_launch, t_loads);
-    if (au_g.cubin_dir && au_select_literal())
-        au_diag("info", "timing modules: %zu modules' cubins kept, %.1f MB; %zu not kept (they do not name '%s', -k)",
-                kept, kept_bytes / 1e6, skipped, au_select_literal());
-    else if (au_g.cubin_dir)
-        au_diag("info", "timing modules: %zu modules' cubins kept, %.1f MB", kept, kept_bytes / 1e6);
-    au_diag("info",
-            "timing detail: of the launch callbacks %.3f s decoding and evaluating ranges, %.3f s "
-            "switching counter sets (%lld switches; %lld launches without clusters kept in the cluster set), "
-            "%.3f s keeping kernels' code; %.3f s waiting for other threads' launches (%lld waits, %lld ran out)",
-            au_g.t_flush, au_g.t_switch, au_g.set_switches, au_g.set_kept, au_g.t_code, au_g.t_launch_wait,
-            au_g.launch_waits, au_g.launch_wait_timeouts);
-    au_diag("info",
-            "timing driver: %.3f s inside measured launches' driver calls; of the decoding %.3f s decode, "
-            "%.3f s evaluate, %.3f s write, %.3f s counter-data re-initialization; kernel launch "
-            "callbacks %.3f s at entry, %.3f s at exit",
-            au_g.t_driver, au_g.t_decode, au_g.t_eval, au_g.t_write, au_g.t_reinit, au_g.t_enter, au_g.t_exit);
-    au_diag("info",
-            "timing enable: %lld enables, %.3f s making counter sets' configurations, %.3f s in Enable, "
-            "%.3f s configuring, %.3f s starting; %lld disables, %.3f s in Disable",
-            au_g.enables, au_g.t_sets, au_g.t_enable, au_g.t_config, au_g.t_start, au_g.disables, au_g.t_disable);
-    pthread_mutex_lock(&au_g.early_lock);
-    au_diag("info",
-            "timing early: %lld contexts set up beside the program in %.3f s; launches, context "
-            "destructions and the exit waited %.3f s for them",
-            au_g.early_setups, au_g.t_early, au_g.t_early_wait);
-    pthread_mutex_unlock(&au_g.early_lock);
+    write_timing(t_loads, kept, kept_bytes, skipped);
     if (au_g.capture_skipped)
-        au_diag("warning", "not measured: %lld launches made while a stream was being captured", au_g.capture_skipped);
+        au_diag(AU_CF_WARNING, "not measured: %lld launches made while a stream was being captured",
+                au_g.capture_skipped);
     if (au_g.fd >= 0) {
         close(au_g.fd);
         au_g.fd = -1;
@@ -664,7 +686,7 @@ static void at_exit(void)
 /* Opens the counters file; a process started without atomutil-profile writes the header itself. */
 static void open_output(void)
 {
-    const char *path = getenv("ATOMUTIL_COUNTERS_FILE");
+    const char *path = au_cf_getenv(AU_ENV_COUNTERS_FILE);
     char def[64];
     if (!path || !*path) {
         snprintf(def, sizeof def, "atomutil-%ld.counters.csv", au_g.pid);
@@ -695,19 +717,17 @@ EXPORT int InitializeInjection(void)
         fclose(f);
     }
     au_g.col = &au_range_collector;
-    au_g.cubin_dir = getenv("ATOMUTIL_CUBIN_DIR");
-    if (au_g.cubin_dir && !*au_g.cubin_dir)
-        au_g.cubin_dir = NULL;
+    au_g.cubin_dir = au_cf_getenv(AU_ENV_CUBIN_DIR);
     open_output();
-    const char *mr = getenv("ATOMUTIL_MAX_RANGES");
+    const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
     /* re-initializing the counter-data image after each launch costs in proportion to its ranges
      * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
      * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
     au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
     au_select_init();
-    const char *es = getenv("ATOMUTIL_EARLY_SETUP");
+    const char *es = au_cf_getenv(AU_ENV_EARLY_SETUP);
     au_g.early = !(es && strcmp(es, "off") == 0);
-    const char *gr = getenv("ATOMUTIL_GRAPHS");
+    const char *gr = au_cf_getenv(AU_ENV_GRAPHS);
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
     /* the model's counters and the kernel's duration; device name and SM count
      * come from the driver (range.c) */
@@ -722,7 +742,8 @@ EXPORT int InitializeInjection(void)
                 strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
                 continue;
             if (au_g.nmetrics[set] == AU_INJECT_MAX_METRICS) {
-                au_diag("warning", "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected", defs[i].name);
+                au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
+                        defs[i].name);
                 break;
             }
             unsigned ctr = defs[i].counter;
@@ -749,8 +770,10 @@ EXPORT int InitializeInjection(void)
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
     atexit(at_exit);
-    au_diag("info", "attached (%s): timing attach: %.3f s subscribing to CUPTI's callbacks", au_g.col->name,
-            au_now() - t0);
+    au_diag(AU_CF_INFO, "attached (%s)", au_g.col->name);
+    au_cf_timing t = {.rec = AU_CF_REC_ATTACH};
+    t.v[AU_CF_F_ATTACH_s] = au_now() - t0;
+    au_timing(&t);
     pthread_mutex_unlock(&au_g.lock);
     return 1;
 fail:

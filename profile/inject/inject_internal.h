@@ -13,6 +13,8 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include "counters_file.h"
+
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -209,8 +211,11 @@ char *au_kernel_name(const void *func, const char *mangled);
 double au_now(void); /* monotonic seconds */
 /* Runs fn(arg) on a detached thread of the library; pthread_create's result. */
 int au_spawn_detached(void *(*fn)(void *), void *arg);
-/* A diagnostic line for atomutil-profile: "==ATOMUTIL== <pid> <level>: text". */
-void au_diag(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line for atomutil-profile: "==ATOMUTIL== <pid> <kind>: text" (profile/import/cf_kinds.def);
+ * au_error's "error: <category>: text" (cf_errors.def); au_timing's timing line (cf_timing.def). */
+void au_diag(au_cf_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void au_error(au_cf_errcat cat, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void au_timing(const au_cf_timing *t);
 void au_report_cupti(const char *call, CUptiResult r);
 void au_free_pending(ctx_state *c, size_t first_n);
 /* Kernel name quoted for CSV ("" doubled) into buf. */

@@ -81,7 +81,7 @@ static void range_flush(ctx_state *c)
     double t1 = au_now();
     au_g.t_decode += t1 - t0;
     if (dec.numOfRangeDropped)
-        au_diag("warning", "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
+        au_diag(AU_CF_WARNING, "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     info.pCounterDataImage = c->cdata[set];
@@ -89,7 +89,7 @@ static void range_flush(ctx_state *c)
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), return );
     size_t n = info.numTotalRanges;
     if (n > c->npend) {
-        au_diag("warning", "%zu ranges for %zu launches: extra ranges ignored", n, c->npend);
+        au_diag(AU_CF_WARNING, "%zu ranges for %zu launches: extra ranges ignored", n, c->npend);
         n = c->npend;
     }
     double values[AU_INJECT_MAX_METRICS], t_code = 0;
@@ -155,12 +155,12 @@ static void metric_missing(const char *name, void *ud)
     const char *meaning = def ? def->meaning : "not one of the model's counters";
     if (def && def->required) {
         d->required_missing = 1;
-        au_diag("error",
-                "unsupported: chip %s (device %d %s) lacks the counter %s, which the model needs (%s): its "
-                "launches are not measured",
-                d->c->chip, (int)d->c->dev, d->c->dev_name, name, meaning);
+        au_error(AU_CF_E_UNSUPPORTED,
+                 "chip %s (device %d %s) lacks the counter %s, which the model needs (%s): its "
+                 "launches are not measured",
+                 d->c->chip, (int)d->c->dev, d->c->dev_name, name, meaning);
     } else {
-        au_diag("warning",
+        au_diag(AU_CF_WARNING,
                 "chip %s (device %d %s) lacks the counter %s: the %s set is collected without it, and the report "
                 "lacks what it gives (%s)",
                 d->c->chip, (int)d->c->dev, d->c->dev_name, name, d->set == AU_INJECT_SET_STD ? "standard" : "cluster",
@@ -234,11 +234,11 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
         CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
     }
     if (au_chip_config_image(c->host[set], &c->config[set], &c->config_size[set], &c->passes[set]) != 0) {
-        au_diag("error", "cupti: the %s set's config image could not be made (chip %s)",
-                set == AU_INJECT_SET_STD ? "standard" : "cluster", chip);
+        au_error(AU_CF_E_CUPTI, "the %s set's config image could not be made (chip %s)",
+                 set == AU_INJECT_SET_STD ? "standard" : "cluster", chip);
         return -1;
     }
-    au_diag("info", "passes: %zu, %s set (chip %s, device %d %s)", c->passes[set],
+    au_diag(AU_CF_INFO, "passes: %zu, %s set (chip %s, device %d %s)", c->passes[set],
             set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
     return 0;
 }

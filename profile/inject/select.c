@@ -28,16 +28,16 @@ static struct {
 } sel = {.count = -1, .per_kernel = -1, .from_start = 1, .in_range = 1};
 
 /* A count option: -1 when unset; sets sel.bad when it is not a non-negative integer. */
-static long long count_env(const char *name, long long unset)
+static long long count_env(au_cf_env e, long long unset)
 {
-    const char *v = getenv(name);
-    if (!v || !*v)
+    const char *v = au_cf_getenv(e), *name = au_cf_env_name(e);
+    if (!v)
         return unset;
     sel.asked = 1;
     char *end = NULL;
     long long n = strtoll(v, &end, 10);
     if (*end || n < 0) {
-        au_diag("error", "selection: %s='%.40s' is not a count: no launch is measured", name, v);
+        au_error(AU_CF_E_SELECTION, "%s='%.40s' is not a count: no launch is measured", name, v);
         sel.bad = 1;
     }
     return n;
@@ -80,14 +80,12 @@ void au_select_init(void)
         regfree(&sel.re);
         sel.has_re = 0;
     }
-    const char *re = getenv("ATOMUTIL_KERNEL_REGEX");
-    if (re && *re) {
+    const char *re = au_cf_getenv(AU_ENV_KERNEL_REGEX);
+    if (re) {
         sel.asked = 1;
         if (regcomp(&sel.re, re, REG_EXTENDED | REG_NOSUB) != 0) {
-            au_diag("error",
-                    "selection: ATOMUTIL_KERNEL_REGEX '%.80s' is not a regular expression: no launch is "
-                    "measured",
-                    re);
+            au_error(AU_CF_E_SELECTION, "%s '%.80s' is not a regular expression: no launch is measured",
+                     au_cf_env_name(AU_ENV_KERNEL_REGEX), re);
             sel.bad = 1;
         } else {
             sel.has_re = 1;
@@ -96,19 +94,17 @@ void au_select_init(void)
     /* the module-load callback asks at every load: decided once (getenv is not read again) */
     const char *lit = sel.has_re ? literal_of(re) : NULL;
     snprintf(sel.literal, sizeof sel.literal, "%s", lit ? lit : "");
-    sel.skip = count_env("ATOMUTIL_LAUNCH_SKIP", 0);
-    sel.count = count_env("ATOMUTIL_LAUNCH_COUNT", -1);
-    sel.per_kernel = count_env("ATOMUTIL_LAUNCHES_PER_KERNEL", -1);
-    const char *fs = getenv("ATOMUTIL_PROFILE_FROM_START");
-    if (fs && *fs) {
+    sel.skip = count_env(AU_ENV_LAUNCH_SKIP, 0);
+    sel.count = count_env(AU_ENV_LAUNCH_COUNT, -1);
+    sel.per_kernel = count_env(AU_ENV_LAUNCHES_PER_KERNEL, -1);
+    const char *fs = au_cf_getenv(AU_ENV_PROFILE_FROM_START);
+    if (fs) {
         sel.asked = 1;
         if (strcmp(fs, "off") == 0)
             sel.from_start = sel.in_range = 0;
         else if (strcmp(fs, "on") != 0) {
-            au_diag("error",
-                    "selection: ATOMUTIL_PROFILE_FROM_START='%.40s' is neither on nor off: no launch is "
-                    "measured",
-                    fs);
+            au_error(AU_CF_E_SELECTION, "%s='%.40s' is neither on nor off: no launch is measured",
+                     au_cf_env_name(AU_ENV_PROFILE_FROM_START), fs);
             sel.bad = 1;
         }
     }
@@ -200,5 +196,5 @@ void au_select_profiler(int start)
 void au_select_report(void)
 {
     if (sel.asked)
-        au_diag("info", "selection: %lld of %lld launches selected for measurement", sel.selected, sel.seen);
+        au_diag(AU_CF_INFO, AU_CF_SELECTION "%lld of %lld launches selected for measurement", sel.selected, sel.seen);
 }

@@ -225,7 +225,7 @@ int au_share_acquire(ctx_state *c)
      * and its watcher go on) */
     double t0 = au_now();
     if (!d->waited)
-        au_diag("info", "sharing: device %d's counters are held by another profiled process: waiting for them",
+        au_diag(AU_CF_INFO, "sharing: device %d's counters are held by another profiled process: waiting for them",
                 (int)c->dev);
     d->waited = 1;
     d->acquiring = 1;
@@ -246,7 +246,7 @@ int au_share_acquire(ctx_state *c)
              * this process measures nothing more on the GPU */
             d->timeouts++;
             d->gave_up = 1;
-            au_diag("warning",
+            au_diag(AU_CF_WARNING,
                     "sharing: waited %.0f s for device %d's counters (another profiled process holds "
                     "them): launches of process %ld on this device are not measured from now on",
                     AU_SHARE_MAX_WAIT_S, (int)c->dev, au_g.pid);
@@ -275,7 +275,7 @@ void au_share_report(void)
     for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
         share_dev *d = &au_g.share[dev];
         if (d->waited || d->handovers)
-            au_diag("info",
+            au_diag(AU_CF_INFO,
                     "sharing: device %d: %.3f s waiting for its counters, %lld times given to another "
                     "process, %lld waits given up",
                     dev, d->t_wait, d->handovers, d->timeouts);

@@ -45,13 +45,15 @@ pid)
     : > "$ATOMUTIL_CUBIN_DIR/kept"
     exit 0 ;;
 timing)
-    { echo "==ATOMUTIL== $$ info: timing: setup 0.25 s (context 1)"
-      echo "==ATOMUTIL== $$ info: timing: 3 launches measured, 0.125 s in launch callbacks, 1.5 s in module loads"
-      echo "==ATOMUTIL== 7 info: timing: setup 0.5 s (context 2)"
-      echo "==ATOMUTIL== 7 info: timing: 4 launches measured, 0.25 s in launch callbacks, 0.75 s in module loads"
-      echo "==ATOMUTIL== 7 info: timing: setup soon s (context 3)"
-      echo "==ATOMUTIL== 7 info: timing: setup 0.125 s (context 4), beside the program"
-      echo "==ATOMUTIL== 7 info: timing: setup 8 s (context 5), somewhere else"
+    { echo "==ATOMUTIL== $$ timing: setup context=1 s=0.250 beside=0"
+      echo "==ATOMUTIL== $$ timing: launches measured=3 callbacks_s=0.125 module_loads_s=1.500"
+      echo "==ATOMUTIL== 7 timing: setup s=0.5 context=2"
+      echo "==ATOMUTIL== 7 timing: launches module_loads_s=0.75 measured=4 callbacks_s=0.25 unknown=1"
+      echo "==ATOMUTIL== 7 timing: setup context=3 s=soon beside=0"
+      echo "==ATOMUTIL== 7 timing: setup context=4 s=0.125 beside=1"
+      echo "==ATOMUTIL== 7 timing: setup context=5 s=8 beside=2"
+      echo "==ATOMUTIL== 7 timing: setup context=6 beside=0"
+      echo "==ATOMUTIL== 7 info: timing: setup 8 s (context 7)"
     } >> "$ATOMUTIL_COUNTERS_FILE"
     exit 0 ;;
 hostile)

@@ -67,7 +67,7 @@ def profiled(prof, base, opts, program):
     measured = 0
     with open(base + ".counters.csv", errors="replace") as f:
         for line in f:
-            m = re.search(r"info: timing: (\d+) launches measured", line)
+            m = re.search(r" timing: launches measured=(\d+)", line)
             if m:
                 measured += int(m.group(1))
     if measured != len(rows):
@@ -216,11 +216,11 @@ def check_kept_modules(prof, base_args, work):
         run([prof, "-q", "--json", "-o", base, "-k", regex, "--launch-count", "1", "--"] + base_args +
             ["--check", check], f"atomutil-profile -k {regex} with its opcodes")
         with open(base + ".counters.csv", errors="replace") as f:
-            line = next((ln for ln in f if "info: timing modules:" in ln), "")
-        m = re.search(r"(\d+) modules' cubins kept, [0-9.]+ MB(; (\d+) not kept)?", line)
+            line = next((ln for ln in f if " timing: modules " in ln), "")
+        m = re.search(r" timing: modules kept=(\d+) mb=[0-9.]+ not_kept=(\d+)", line)
         if not m:
-            raise Fail(f"-k {regex}: no 'timing modules' line in {base}.counters.csv")
-        kept, skipped = int(m.group(1)), int(m.group(3) or 0)
+            raise Fail(f"-k {regex}: no modules timing line in {base}.counters.csv")
+        kept, skipped = int(m.group(1)), int(m.group(2))
         if want_skip and not (kept >= 1 and skipped >= 1):
             raise Fail(f"-k {regex}: {kept} modules kept, {skipped} not kept; want the histogram's kept, others not")
         if not want_skip and skipped:

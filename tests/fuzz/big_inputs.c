@@ -7,6 +7,7 @@
  *   test_big_inputs        exit 0 when every input loaded and checked out
  */
 #include "atomutil/model.h"
+#include "atomutil/util.h"
 #include "ncu_import.h"
 
 #include <stdarg.h>
@@ -50,13 +51,6 @@ static void put(text *b, const char *fmt, ...)
     va_end(ap);
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A valid table of `families` families (add first) with n = 1..nmax, a = 1, c in {0, n}. */
 static void table_case(const char *name, long families, long nmax)
 {
@@ -71,7 +65,7 @@ static void table_case(const char *name, long families, long nmax)
         for (long n = 1; n <= nmax; ++n)
             put(&b, "%s,%ld,1,0,2,1,3,0\n%s,%ld,1,%ld,2,1,3,0\n", fam, n, fam, n, n);
     }
-    double t0 = seconds();
+    double t0 = au_monotonic_s();
     au_table *t = NULL;
     if (au_table_parse(name, b.s, b.len, &t) != AU_OK) {
         fail(name);
@@ -83,7 +77,7 @@ static void table_case(const char *name, long families, long nmax)
             fail("interpolation in a big table");
         au_table_free(t);
     }
-    printf("%s: %zu bytes, %.2f s\n", name, b.len, seconds() - t0);
+    printf("%s: %zu bytes, %.2f s\n", name, b.len, au_monotonic_s() - t0);
     free(b.s);
 }
 
@@ -94,7 +88,7 @@ static void export_case(const char *name, long launches)
     put(&b, "%s", "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n");
     for (long i = 0; i < launches; ++i)
         put(&b, "\"%ld\",\"k%ld\",\"sm__cycles_active.avg\",\"1,000\"\n", i, i % 7);
-    double t0 = seconds();
+    double t0 = au_monotonic_s();
     au_report r;
     au_report_init(&r);
     if (au_ncu_import_buffer(name, b.s, b.len, &r) != AU_OK)
@@ -102,7 +96,7 @@ static void export_case(const char *name, long launches)
     else if (r.count != (size_t)launches || r.launches[launches - 1].ctr.active_cycles != 1000)
         fail("launch count or value of a big export");
     au_report_free(&r);
-    printf("%s: %zu bytes, %.2f s\n", name, b.len, seconds() - t0);
+    printf("%s: %zu bytes, %.2f s\n", name, b.len, au_monotonic_s() - t0);
     free(b.s);
 }
 

@@ -11,11 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-void au_diag(const char *level, const char *fmt, ...)
+void au_diag(au_cf_kind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", level);
+    fprintf(stderr, "%s: ", au_cf_word(kind));
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void au_error(au_cf_errcat cat, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "error: %s: ", au_cf_errcat_word(cat));
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -39,6 +39,8 @@ int au_read_file(const char *path, size_t max, char **buf, size_t *len);
  * or au_read_file's. */
 typedef int (*au_buffer_parser)(const char *name, char *buf, size_t len, void *out);
 int au_parse_file(const char *path, size_t max, au_buffer_parser parse, void *out);
+/* Monotonic seconds (CLOCK_MONOTONIC), for the differences that time phases. */
+double au_monotonic_s(void);
 /* Strict parsing of a whole string: no blanks or junk around it, finite values only
  * (no nan/inf/hex).  Return AU_OK or AU_E_PARSE. */
 int au_parse_long(const char *s, long *out);
