@@ -52,7 +52,7 @@ rc=$?
 grep -q "^$want\$" "$work/doc.md" && ! grep -q '^old$' "$work/doc.md" && [ "$(head -n 1 "$work/doc.md")" = x ] &&
     [ "$(tail -n 1 "$work/doc.md")" = y ] || fail "--doc did not replace the marked section"
 
-# the raw files compressed as docs/results keeps them (counters .xz, vtime.csv .gz, the listings in
+# the raw files compressed as the committed results keep them (counters .xz, vtime.csv .gz, the listings in
 # vop.cubins.tar.xz): the same summary
 rm -rf "$work/packed" && cp -R "$data" "$work/packed" || exit 1
 "$py" - "$work/packed" <<'EOF' || fail "cannot compress the copy of the results directory"
