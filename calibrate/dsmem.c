@@ -16,8 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-/* Dynamic shared memory per block: at least this much (docs/results/dsmem-patterns-h100-2026-11-24
- * used 120 KB), and always more than half an SM's, so that no second block fits beside it. */
+/* Dynamic shared memory per block: at least this much (the pattern probe's 120 KB; docs/calibration.md,
+ * "Distributed shared memory (cluster) families"), and always more than half an SM's, so that no
+ * second block fits beside it. */
 #define SMEM_FLOOR   (120 * 1024)
 #define LAUNCH_TRIES 4           /* launches of one point before giving up */
 #define GUARD        0xDEADBEEFu /* no checksum of a run reaches it */

@@ -57,8 +57,8 @@ static double estimate(const au_cal_family *f, int n, int a, int c, int k)
 {
     if (au_cal_is_dsmem(f)) {
         /* one pass of a dsmem point runs n k jobs on each SM: about 2 cycles per job and pass on
-         * the own SM, 14 plus 7.5 per lane on a word on a remote one (docs/results/
-         * dsmem-patterns-h100-2026-11-24); one warp alone waits on its jobs' latency */
+         * the own SM, 14 plus 7.5 per lane on a word on a remote one (the H100's, docs/calibration.md,
+         * "Distributed shared memory (cluster) families"); one warp alone waits on its jobs' latency */
         const double per_job = f->shift ? 14.0 + 7.5 * a : 2.0 * a;
         const double floor = f->shift ? 500.0 : 20.0;
         const double unit = (double)n * per_job;

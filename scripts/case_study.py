@@ -14,7 +14,7 @@ usage: case_study.py RESULT_DIR [--doc docs/case-study.md [--tag TAG]] [--img DI
 Writes RESULT_DIR/case_tables.md and RESULT_DIR/case_points.csv; with --doc, replaces the text
 between '<!-- case_study.py NAME[ TAG] begin -->' and '<!-- case_study.py NAME[ TAG] end -->' for
 every table NAME (hist_main, hist_rotation, hist_size, hist_time, hist_block, kmeans); with --img,
-writes case_*.png there (needs matplotlib).  Input files may be gzip-compressed (NAME.gz).
+writes case_*.png there (needs matplotlib).  Input files may be gzip- or xz-compressed (NAME.gz, NAME.xz).
 Standard library otherwise (and validate.py beside it, for reading compressed files).
 """
 import argparse

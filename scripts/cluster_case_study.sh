@@ -78,7 +78,7 @@ else
     echo "== hist1024: no cluster=1 line in cluster_time.txt, skipped" | tee -a "$out/steps.txt"
 fi
 # (d) reference counters from Nsight Compute: atomutil's metrics and those that see distributed
-#     shared memory (docs/results/dsmem-patterns-h100-2026-11-24), one launch per case
+#     shared memory (docs/counters.md, "The cluster counter set"), one launch per case
 if command -v ncu > /dev/null; then
     m=$("$P" --print-ncu-metrics)
     m="$m,sm__cycles_active.avg,gpu__time_duration.sum,launch__cluster_size"

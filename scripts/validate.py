@@ -59,13 +59,14 @@ temporary directory named on stderr: RESULT_DIR is only read, so that a rerun on
 results (docs/results/...) leaves them as they are.
 With --doc FILE, the text between '<!-- validate.py TAG begin -->' and '<!-- validate.py TAG end -->'
 (without TAG: '<!-- validate.py begin -->' ...) of FILE is replaced by the tables and the summary;
-with --img DIR, validation_*.png go there (needs matplotlib).  Input files may be gzip-compressed
-(NAME.gz).  Standard library only (matplotlib for the plots).
+with --img DIR, validation_*.png go there (needs matplotlib).  Input files may be gzip- or
+xz-compressed (NAME.gz, NAME.xz).  Standard library only (matplotlib for the plots).
 """
 import argparse
 import csv
 import gzip
 import io
+import lzma
 import os
 import re
 import shutil
@@ -93,15 +94,23 @@ def die(msg):
 # ------------------------------------------------------------------ reading
 
 
+def packed(path):
+    """PATH's compressed copy, PATH.gz or PATH.xz, and the module that reads it, where PATH itself is
+    missing (docs/results keeps large files compressed); else (None, None)."""
+    for ext, module in ((".gz", gzip), (".xz", lzma)):
+        if not os.path.exists(path) and os.path.exists(path + ext):
+            return path + ext, module
+    return None, None
+
+
 def exists(path):
-    return os.path.exists(path) or os.path.exists(path + ".gz")
+    return os.path.exists(path) or packed(path)[0] is not None
 
 
 def open_text(path):
-    """The file, or its gzip-compressed copy PATH.gz (docs/results keeps large files compressed)."""
-    if not os.path.exists(path) and os.path.exists(path + ".gz"):
-        return gzip.open(path + ".gz", "rt", newline="")
-    return open(path, newline="")
+    """The file, or its compressed copy PATH.gz or PATH.xz."""
+    copy, module = packed(path)
+    return module.open(copy, "rt", newline="") if copy else open(path, newline="")
 
 
 def need(rd, name, what):
@@ -163,12 +172,12 @@ def top_family(classes, fallback):
 
 def remake_report(rd, profile, table):
     """Rows of `atomutil-profile --import RD/vop.counters.csv --opcodes --csv -q`.  The results
-    directory may hold the counters compressed (vop.counters.csv.gz) and the kernels' listings as
-    one archive (vop.cubins.tar.gz, as docs/results keeps them); they are unpacked to a temporary
-    directory first."""
+    directory may hold the counters compressed (vop.counters.csv.gz or .xz) and the kernels' listings
+    as one archive (vop.cubins.tar.gz or .tar.xz, as docs/results keeps them); they are unpacked to a
+    temporary directory first."""
     counters = os.path.join(rd, "vop.counters.csv")
     cubins = os.path.join(rd, "vop.cubins")
-    archive = cubins + ".tar.gz"
+    archive = cubins + (".tar.xz" if os.path.isfile(cubins + ".tar.xz") else ".tar.gz")
     if not exists(counters):
         die("missing %s (the raw counters of the profile run, step vop of validation_all.sh)" % counters)
     have_dir = os.path.isdir(cubins) and any(n.endswith((".sass", ".cubin")) for n in os.listdir(cubins))
@@ -187,12 +196,13 @@ def remake_report(rd, profile, table):
             if os.path.exists(counters):
                 shutil.copyfile(counters, dst)
             else:
-                with gzip.open(counters + ".gz", "rb") as fi, open(dst, "wb") as fo:
+                copy, module = packed(counters)
+                with module.open(copy, "rb") as fi, open(dst, "wb") as fo:
                     shutil.copyfileobj(fi, fo)
             if have_dir:
                 os.symlink(os.path.abspath(cubins), os.path.join(tmp, "vop.cubins"))
             else:
-                with tarfile.open(archive, "r:gz") as tf:
+                with tarfile.open(archive, "r:*") as tf:
                     members = [m for m in tf.getmembers() if m.isfile() and
                                os.path.dirname(m.name).rstrip("/") in ("vop.cubins", "./vop.cubins")]
                     if not members:

@@ -17,6 +17,7 @@ usage: validate_opcodes.py RESULT_DIR [--doc FILE]
 import argparse
 import csv
 import gzip
+import lzma
 import os
 import statistics
 import sys
@@ -25,6 +26,8 @@ import sys
 def rows(path):
     if not os.path.exists(path) and os.path.exists(path + ".gz"):
         f = gzip.open(path + ".gz", "rt", newline="")
+    elif not os.path.exists(path) and os.path.exists(path + ".xz"):
+        f = lzma.open(path + ".xz", "rt", newline="")
     else:
         f = open(path, newline="")
     with f:

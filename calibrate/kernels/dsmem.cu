@@ -35,7 +35,8 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
     /* Each warp owns row `warp` (row = 1: all warps share row 0); lane l takes word
      * (l % (32 / a) + warp) % 32 of it: 32 / a words in distinct banks, a lanes on each, and the
      * warps' words rotated by the warp index, so that with a = 32 every warp's one word lies in its
-     * own bank (row = 1: the pattern probe's one word per warp, docs/results/dsmem-patterns-h100-2026-11-24).
+     * own bank (row = 1: the pattern probe's one word per warp; docs/calibration.md, "Distributed
+     * shared memory (cluster) families").
      * Measured (H100): at a = 32, n = 32 a remote job costs 111 cycles with a row per warp (with or
      * without the rotation) and 240 with every warp's word in one row (row = 1, the probe's one word
      * per warp): the warps' requests to one 128-byte row serialize.  The counters cannot tell the

@@ -6,7 +6,7 @@
  * issue more than one job per cycle and the unit, not issue, sets the pace).  Cycles per job of an
  * SM = (last block end - first block start, clock64 of that SM) / jobs of that SM; the median over
  * SMs is printed.  The independent check of atomutil-calibrate's saturated costs
- * (tests/model/test_family_costs.c reads the results committed in docs/results).
+ * (tests/calibrate/test_family_costs.c reads recorded outputs of it, tests/data/unit-bound).
  *
  * One job is one source-level operation; for the CAS loops (float, half2 and 64-bit atomicAdd,
  * 64-bit And/Or/Xor/Min/Max) it includes the loop's retries.  The generic cases (gen_*, and the

@@ -12,7 +12,7 @@
  * its slice to the global histogram.  C = 1, 2, 4 or 8, chosen at run time (cudaLaunchKernelEx
  * with a cluster dimension); C = 1 is a plain launch of the same kernel: a per-block histogram
  * updated through a generic pointer (the compiler emits generic ATOM for map_shared_rank, not
- * ATOMS: docs/results/dsmem-probe-h100-2026-11-24), the baseline the clusters are compared with.
+ * ATOMS: docs/model.md, "DSMEM"), the baseline the clusters are compared with.
  * The images are examples/histogram's (solid, uniform, natural; seed 1): both programs take
  * make_image from examples/common/rgba_image.h, so they histogram the same data.  Every result is
  * checked against a CPU histogram; one timing line per image and cluster size on stdout.

@@ -375,8 +375,8 @@ VKF(gen_h2_add, op_gen_h2_add)
  *   word_ownrow  w * 33: every lane of a warp on one word, each warp's in its own 128-byte row
  *                (and bank)
  *   word_onerow  w: every lane of a warp on one word, all warps' words in one 128-byte row
- * (H100 with 32 warps, docs/results/dsmem-patterns-h100-2026-11-24 and calibrate/kernels/dsmem.cu:
- * the last two cost 111 and 240 cycles per remote job, the same counters.) */
+ * (H100 with 32 warps, docs/calibration.md, "Distributed shared memory (cluster) families": the
+ * last two cost 111 and 240 cycles per remote job, the same counters.) */
 enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS };
 #define DSWORDS 1024u /* words of a block the jobs use (of its dynamic shared memory) */
 #define DS_SMEM_FLOOR \
@@ -832,9 +832,9 @@ static void add_point(const char *cls, int op, int pattern, int d, int q, int L,
 }
 
 /* Work of L dependent FFMAs per job, cycles per job per SM with 64 warps: measured with the
- * other classes on an H100 (docs/results/validation-h100-2026-11-22/vtime.csv: L = 1, 2, 4, 8
- * cost 2.9, 3.8, 6.9, 7.5 cycles per job with a 1-cycle ADD; about 5 + 0.3 L from 8 on, 2 more
- * for 64-bit and CAS-loop kernels).  The sizing note's 0.4 L (shape_of) fits from L = 64 on but
+ * other classes on an H100 (docs/validation.md, "The suite": L = 1, 2, 4, 8 cost 2.9, 3.8, 6.9,
+ * 7.5 cycles per job with a 1-cycle ADD; about 5 + 0.3 L from 8 on, 2 more for 64-bit and CAS-loop
+ * kernels).  The sizing note's 0.4 L (shape_of) fits from L = 64 on but
  * misses the latency of small L: with one FFMA per job a 1-cycle operation already falls to 35 %,
  * so for 1-cycle operations no integer L gives 70 %. */
 static double work_cycles(int L, double base)
@@ -917,10 +917,10 @@ static void add_family_point(int f, int q, int k, int L)
 }
 
 /* The dsmem class's lane patterns (dsmem_word) and the cycles per job per SM of their reference
- * (32 warps, no work) measured on an H100 (docs/results/dsmem-patterns-h100-2026-11-24/time.csv,
- * result used: own rank, then the ring at C = 2, 4, 8; word_ownrow: the calibration kernel's row
- * per warp, 111 at C = 2, taken for every C).  They only size the points and choose the work
- * levels. */
+ * (32 warps, no work) measured on an H100 (docs/calibration.md, "Distributed shared memory (cluster)
+ * families", the probe's table, result used: own rank, then the ring at C = 2, 4, 8; word_ownrow:
+ * the calibration kernel's row per warp, 111 at C = 2, taken for every C).  They only size the
+ * points and choose the work levels. */
 static const struct {
     const char *name;
     double own, ring[3];

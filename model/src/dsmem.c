@@ -77,7 +77,7 @@ static int generic_no_cluster(const au_table *t, double G, double N, double T, i
  * with clusters make without any atomic), from the sectors when counted: *f of the sectors and so
  * of the wavefronts (same lane pattern, same wavefronts per sector), and of the interface's cycles
  * *f_x = 2f / (1 + f): an atomic request keeps it about twice as long per sector as a load or a
- * store (2.0-2.25 against 1.05-1.25 cycles on the H100, docs/results/dsmem-traffic-h100-2026-11-24).
+ * store (2.0-2.25 against 1.05-1.25 cycles on the H100; docs/model.md, "DSMEM").
  * Returns 1 for a mixed launch, whose range spans the cycles' share from f to all of them. */
 static int atomic_share(const au_counters *gpu, au_result *res, double *f, double *f_x)
 {

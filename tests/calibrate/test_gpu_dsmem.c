@@ -6,7 +6,7 @@
  * words, and more again when every warp's word lies in one 128-byte row:
  * S(remote_row, 32, 32) > 1.5 S(remote, 32, 32), S(remote, 32, 32) > S(remote, 32, 1) >
  * S(dsmem_local, 32, 1) > 0; and each lies in a wide band around what the H100 measured
- * (docs/results/dsmem-patterns-h100-2026-11-24: local 2.0 and 32.0 cycles per job, remote 14.2,
+ * (docs/calibration.md, "Distributed shared memory (cluster) families": local 2.0 and 32.0 cycles per job, remote 14.2,
  * one word per warp 240 in one row; calibration: 111 with a row per warp).  Exits 77 (skip) without a GPU or without thread block clusters (compute capability < 9.0).
  * argv[1] = the atomutil-calibrate binary, argv[2] = a scratch directory.
  */

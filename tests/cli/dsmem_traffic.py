@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU test with recorded counters of cluster kernels whose DSMEM traffic is not (all) atomics
-(issue 12; docs/model.md "DSMEM"): the live runs of docs/results/dsmem-traffic-h100-2026-11-24 on
-an H100, imported with the shipped H100 table.
+(issue 12; docs/model.md "DSMEM"): the live runs of tests/data/dsmem-traffic-h100 on an H100,
+imported with the shipped H100 table.
 
 - scripts/dsmem_traffic_probe.cu (dtp.counters.csv.gz; one kernel, two launches per mode, a warm-up
   and a measured one, in mode order): remote stores and loads and cluster barriers are not atomics:

@@ -1,19 +1,19 @@
 #!/bin/sh
 # golden_reports.sh - the reports of the committed live-example counters
-# (docs/results/live-examples-h100-2026-11-24: histogram, kmeans, torch_hist, torch_bincount, with
-# their kernels' listings) must stay byte for byte what tests/data/golden-reports/ holds, in the
+# (tests/data/live-examples-h100: histogram, kmeans, torch_hist, torch_bincount, with their kernels'
+# listings) must stay byte for byte what tests/data/golden-reports/ holds, in the
 # table, CSV and JSON formats: a restructuring that changes behaviour fails here.
 #   golden_reports.sh ATOMUTIL_PROFILE SOURCE_DIR WORK_DIR [--update]
 # --update writes the golden files anew (after a deliberate change of the output; say why in the
 # commit).  The work directory's path is replaced by WORK in the outputs.
 prof=$1 src=$2 work=$3 update=${4:-}
-res=$src/docs/results/live-examples-h100-2026-11-24
+res=$src/tests/data/live-examples-h100
 gold=$src/tests/data/golden-reports
 rm -rf "$work" && mkdir -p "$work" || exit 1
 fail=0
 for name in histogram kmeans torch_hist torch_bincount; do
     gunzip -c "$res/$name.counters.csv.gz" >"$work/$name.counters.csv" || exit 1
-    cp -R "$res/$name.cubins" "$work/$name.cubins" || exit 1
+    tar -xzf "$res/$name.cubins.tar.gz" -C "$work" || exit 1
     for fmt in txt csv json; do
         case $fmt in txt) opt="" ;; csv) opt=--csv ;; json) opt=--json ;; esac
         (cd "$work" && "$prof" --import "$name.counters.csv" --table "$src/tables/nvidia-h100.csv" $opt -q) \

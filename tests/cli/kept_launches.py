@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU test with recorded counters of launches without clusters measured with the cluster set
 (docs/counters.md, "Quiet kernels"): the device.set_mix run of
-docs/results/quiet-kernels-h100-2026-11-24 (set_mix.counters.csv.gz, 6 rounds of exchange, scale,
+tests/data/quiet-kernels-h100 (set_mix.counters.csv.gz, 6 rounds of exchange, scale,
 late, hist on an H100), imported with the shipped H100 table.
 
 - the kept launches that ran no atomics (scale from round 1, late in rounds 1-2) read U 0,

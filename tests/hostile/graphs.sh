@@ -5,7 +5,7 @@
 # "graph N (K kernel nodes)"; the target's results must stay right (its own check, exit status 0).
 # The graph row's shared-atomic jobs are exact: each launch of small_hist runs 1 MiB / 32 lanes =
 # 32768 warp-level atomics, so a graph of K launches counts 32768 K (Nsight Compute's
-# --graph-profiling graph gives the same, docs/results/graphs-h100-2026-11-24).
+# --graph-profiling graph gives the same, docs/performance.md, "CUDA graphs and stream capture").
 # Then: ATOMUTIL_GRAPHS=off (graphs unmeasured, counted); graphs mixed with ordinary launches in
 # one process tree (two targets under one shell).
 #   graphs.sh [BIN_DIR [WORK_DIR]]      (exit 77 without a GPU)

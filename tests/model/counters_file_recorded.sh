@@ -1,13 +1,13 @@
 #!/bin/sh
 # The counters-file reader's counts of CSV rows, code, graph and timing lines equal grep's on every
-# recorded counters file of docs/results.  Usage: counters_file_recorded.sh TEST_BINARY SOURCE_DIR
+# recorded counters file of tests/data.  Usage: counters_file_recorded.sh TEST_BINARY SOURCE_DIR
 bin=$1
 src=$2
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp"' EXIT
 n=0
 fail=0
-for f in "$src"/docs/results/*/*.counters.csv.gz; do
+for f in "$src"/tests/data/*/*.counters.csv.gz; do
     [ -e "$f" ] || continue
     gzip -dc "$f" >"$tmp" || exit 1
     want="$(grep -c '^"' "$tmp") $(grep -c '^==ATOMUTIL== [^ ]* code: ' "$tmp")"

@@ -4,8 +4,9 @@
 #   run_test.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
 # Checks the exact summary line, the excluded point's row, validation_tables.md and
 # validation_points.csv in --out DIR (or a temporary directory named on stderr) and nothing written
-# into the results directory, the --doc markers, and the one-line errors for a missing raw file, a
-# missing atomutil-profile and an --out that cannot be made.
+# into the results directory, the --doc markers, the same summary from compressed raw files, and
+# the one-line errors for a missing raw file, a missing atomutil-profile and an --out that cannot
+# be made.
 set -u
 py=$1 script=$2 prof=$3 data=$4 work=$5
 want='summary: points 5 families 4 MAE 2.8 max 8.5 saturated 3/5'
@@ -50,6 +51,23 @@ rc=$?
     fail "an --out that cannot be made: exit $rc, $(cat "$work/err2")"
 grep -q "^$want\$" "$work/doc.md" && ! grep -q '^old$' "$work/doc.md" && [ "$(head -n 1 "$work/doc.md")" = x ] &&
     [ "$(tail -n 1 "$work/doc.md")" = y ] || fail "--doc did not replace the marked section"
+
+# the raw files compressed as the committed results keep them (counters .xz, vtime.csv .gz, the listings in
+# vop.cubins.tar.xz): the same summary
+rm -rf "$work/packed" && cp -R "$data" "$work/packed" || exit 1
+"$py" - "$work/packed" <<'EOF' || fail "cannot compress the copy of the results directory"
+import gzip, lzma, os, shutil, sys, tarfile
+d = sys.argv[1]
+for name, module, ext in (("vop.counters.csv", lzma, ".xz"), ("vtime.csv", gzip, ".gz")):
+    with open(os.path.join(d, name), "rb") as f, module.open(os.path.join(d, name + ext), "wb") as g:
+        shutil.copyfileobj(f, g)
+    os.remove(os.path.join(d, name))
+with tarfile.open(os.path.join(d, "vop.cubins.tar.xz"), "w:xz") as t:
+    t.add(os.path.join(d, "vop.cubins"), "vop.cubins")
+shutil.rmtree(os.path.join(d, "vop.cubins"))
+EOF
+"$py" "$script" "$work/packed" --profile "$prof" --table "$res/table.csv" --out "$work/o4" > "$work/out4" 2> "$work/err4"
+[ "$(tail -n 1 "$work/out4")" = "$want" ] || fail "compressed raw files: '$(tail -n 1 "$work/out4")', $(cat "$work/err4")"
 
 # a missing raw file: exit 1, one line on stderr naming it, no summary
 for f in unit_bound.csv vop.counters.csv vtime.csv vop_points.csv; do

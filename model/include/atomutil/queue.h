@@ -220,8 +220,8 @@ int au_family_is_dsmem(const char *family);
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt, double *service_cycles,
                     unsigned *flags);
 
-/* Distributed shared memory (docs/model.md, "DSMEM"): xbar cycles of one remote request of 32
- * lanes on 32 distinct words (measured: docs/results/dsmem-patterns-h100-2026-11-24). */
+/* Distributed shared memory (docs/model.md, "DSMEM", with the H100's measurement): xbar cycles of
+ * one remote request of 32 lanes on 32 distinct words. */
 #define AU_DSMEM_XBAR_PER_REQUEST 9.0
 /* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
  * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
