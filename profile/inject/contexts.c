@@ -18,6 +18,7 @@
  * it is made at the first measured launch.
  */
 #include "inject_internal.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -129,7 +130,7 @@ static int wait_until(int (*pred)(const ctx_state *), const ctx_state *c)
     while (!pred(c))
         if (pthread_cond_timedwait(&au_g.early_done, &au_g.early_lock, &until) == ETIMEDOUT)
             break;
-    au_g.t_early_wait += au_now() - t0;
+    au_stats_add(AU_T_EARLY_WAIT, au_now() - t0);
     pthread_mutex_unlock(&au_g.early_lock);
     return pred(c) ? 0 : -1;
 }
@@ -217,8 +218,8 @@ static void *early_setup(void *arg)
     if (init)
         __atomic_store_n(&au_g.profiler_initialized, rc == 0 ? AU_PROFILER_YES : AU_PROFILER_NO, __ATOMIC_RELEASE);
     c->failed = rc != 0;
-    au_g.t_early += au_now() - t0;
-    au_g.early_setups++;
+    au_stats_add(AU_T_EARLY, au_now() - t0);
+    au_stats_count(AU_N_EARLY_SETUPS);
     __atomic_store_n(&c->early, 0, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&au_g.early_done);
     pthread_mutex_unlock(&au_g.early_lock);

@@ -13,6 +13,7 @@
  * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
 #include "inject_internal.h"
+#include "stats.h"
 
 #include "atomutil/util.h"
 
@@ -154,17 +155,17 @@ static void wait_launches(const ctx_state *c)
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += AU_LAUNCH_WAIT_S;
-    au_g.launch_waits++;
+    au_stats_count(AU_N_LAUNCH_WAITS);
     while (others_in_flight(c) && !au_g.exiting)
         if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
-            if (au_g.launch_wait_timeouts++ == 0)
+            if (au_stats_count(AU_N_LAUNCH_WAIT_TIMEOUTS) == 0)
                 au_diag(AU_CF_WARNING,
                         "a launch waited %d s for another thread's launch in its context and went on: "
                         "launches running at the same time may be measured wrongly",
                         AU_LAUNCH_WAIT_S);
             break;
         }
-    au_g.t_launch_wait += au_now() - t0;
+    au_stats_add(AU_T_LAUNCH_WAIT, au_now() - t0);
 }
 
 /* An unselected launch runs with c's profiler stopped, or disabled once nothing more will be
@@ -259,7 +260,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_g.col->use_set &&
         au_kernel_quiet(l.func)) {
         l.set = AU_INJECT_SET_CLUSTER;
-        au_g.set_kept++;
+        au_stats_count(AU_N_SET_KEPT);
     }
     /* each context keeps its own collector enabled (several GPUs, several contexts); switching
      * one collector between contexts at every launch crashed two-GPU programs.  Enabling takes
@@ -304,7 +305,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = au_ctx_find(cb->context);
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
-        au_g.t_driver += au_now() - tl_driver_t0;
+        au_stats_add(AU_T_DRIVER, au_now() - tl_driver_t0);
         if (tl_in_launch->inflight > 0)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;
@@ -568,10 +569,10 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
             if (!captured)
                 on_launch_enter(cb, id);
-            au_g.t_enter += au_now() - t0;
+            au_stats_add(AU_T_ENTER, au_now() - t0);
         } else {
             on_launch_exit(cb);
-            au_g.t_exit += au_now() - t0;
+            au_stats_add(AU_T_EXIT, au_now() - t0);
         }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const CUpti_ResourceData *rd = data;
@@ -585,62 +586,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         }
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
-        au_g.t_launch += au_now() - t0;
+        au_stats_add(AU_T_LAUNCH, au_now() - t0);
     pthread_mutex_unlock(&au_g.lock);
-}
-
-/* The exit's timing lines (profile/import/cf_timing.def; docs/cli.md, "Timing"). */
-static void write_timing(double t_loads, size_t kept, size_t kept_bytes, size_t skipped)
-{
-    au_cf_timing t = {.rec = AU_CF_REC_LAUNCHES};
-    t.v[AU_CF_F_LAUNCHES_measured] = (double)au_g.measured;
-    t.v[AU_CF_F_LAUNCHES_callbacks_s] = au_g.t_launch;
-    t.v[AU_CF_F_LAUNCHES_module_loads_s] = t_loads;
-    au_timing(&t);
-    if (au_g.cubin_dir) {
-        t = (au_cf_timing){.rec = AU_CF_REC_MODULES};
-        t.v[AU_CF_F_MODULES_kept] = (double)kept;
-        t.v[AU_CF_F_MODULES_mb] = kept_bytes / 1e6;
-        t.v[AU_CF_F_MODULES_not_kept] = (double)skipped;
-        if (au_select_literal())
-            snprintf(t.text, sizeof t.text, "%s", au_select_literal());
-        au_timing(&t);
-    }
-    t = (au_cf_timing){.rec = AU_CF_REC_DETAIL};
-    t.v[AU_CF_F_DETAIL_flush_s] = au_g.t_flush;
-    t.v[AU_CF_F_DETAIL_switch_s] = au_g.t_switch;
-    t.v[AU_CF_F_DETAIL_switches] = (double)au_g.set_switches;
-    t.v[AU_CF_F_DETAIL_set_kept] = (double)au_g.set_kept;
-    t.v[AU_CF_F_DETAIL_code_s] = au_g.t_code;
-    t.v[AU_CF_F_DETAIL_launch_wait_s] = au_g.t_launch_wait;
-    t.v[AU_CF_F_DETAIL_launch_waits] = (double)au_g.launch_waits;
-    t.v[AU_CF_F_DETAIL_launch_wait_timeouts] = (double)au_g.launch_wait_timeouts;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_DRIVER};
-    t.v[AU_CF_F_DRIVER_driver_s] = au_g.t_driver;
-    t.v[AU_CF_F_DRIVER_decode_s] = au_g.t_decode;
-    t.v[AU_CF_F_DRIVER_eval_s] = au_g.t_eval;
-    t.v[AU_CF_F_DRIVER_write_s] = au_g.t_write;
-    t.v[AU_CF_F_DRIVER_reinit_s] = au_g.t_reinit;
-    t.v[AU_CF_F_DRIVER_enter_s] = au_g.t_enter;
-    t.v[AU_CF_F_DRIVER_exit_s] = au_g.t_exit;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_ENABLE};
-    t.v[AU_CF_F_ENABLE_enables] = (double)au_g.enables;
-    t.v[AU_CF_F_ENABLE_sets_s] = au_g.t_sets;
-    t.v[AU_CF_F_ENABLE_enable_s] = au_g.t_enable;
-    t.v[AU_CF_F_ENABLE_config_s] = au_g.t_config;
-    t.v[AU_CF_F_ENABLE_start_s] = au_g.t_start;
-    t.v[AU_CF_F_ENABLE_disables] = (double)au_g.disables;
-    t.v[AU_CF_F_ENABLE_disable_s] = au_g.t_disable;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_EARLY};
-    pthread_mutex_lock(&au_g.early_lock);
-    t.v[AU_CF_F_EARLY_setups] = (double)au_g.early_setups;
-    t.v[AU_CF_F_EARLY_s] = au_g.t_early;
-    t.v[AU_CF_F_EARLY_wait_s] = au_g.t_early_wait;
-    pthread_mutex_unlock(&au_g.early_lock);
-    au_timing(&t);
 }
 
 static void at_exit(void)
@@ -670,7 +617,8 @@ static void at_exit(void)
         au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
     size_t kept, kept_bytes, skipped;
     double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
-    write_timing(t_loads, kept, kept_bytes, skipped);
+    au_stats_modules modules = {kept, kept_bytes, skipped, au_select_literal()};
+    au_stats_write_timing(t_loads, au_g.cubin_dir ? &modules : NULL);
     if (au_g.capture_skipped)
         au_diag(AU_CF_WARNING, "not measured: %lld launches made while a stream was being captured",
                 au_g.capture_skipped);

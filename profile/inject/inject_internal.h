@@ -138,35 +138,17 @@ typedef struct inject_state {
     int profiler_initialized; /* AU_PROFILER_* (atomic: an early set-up writes it without au_g.lock) */
     int early;                /* set contexts up when they are created (contexts.c; ATOMUTIL_EARLY_SETUP) */
     /* an early set-up's end: early_done is signalled under early_lock, which also guards the
-     * figures below (the early set-up never takes au_g.lock after it started) */
+     * early set-ups' figures (stats.c; the early set-up never takes au_g.lock after it started) */
     pthread_mutex_t early_lock;
     pthread_cond_t early_done;
-    double t_early;      /* seconds of early set-ups, beside the program */
-    double t_early_wait; /* seconds launches, destructions and the exit waited for them */
-    long long early_setups;
     int captures;             /* stream captures in progress in this process */
     long long graph_skipped;  /* graph launches, not measured */
     long long graph_measured; /* graph launches measured as one range each */
     int graphs;               /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
     int graph_open;           /* a graph launch's range is open, by graph_owner's launch call */
     pthread_t graph_owner;
-    pthread_cond_t graph_done;        /* signalled when it closes */
-    pthread_cond_t launch_done;       /* signalled when a measured launch's call returns (inject.c, wait_launches) */
-    long long launch_waits;           /* launches that waited for another thread's launch in their context */
-    long long launch_wait_timeouts;   /* ... and went on after AU_LAUNCH_WAIT_S */
-    double t_launch_wait;             /* seconds spent so waiting */
-    long long measured;               /* launches measured (rows written) */
-    double t_launch;                  /* seconds spent in launch callbacks (module loads: au_cubin_load_seconds) */
-    double t_flush, t_switch, t_code; /* ... of which decoding/evaluating, set switches, cubins */
-    double t_decode, t_eval, t_reinit, t_write; /* ... t_flush's parts (range.c) */
-    double t_driver;        /* seconds inside measured launches' driver calls (between our callbacks) */
-    double t_enter, t_exit; /* seconds in the kernel-launch callbacks at entry and at exit */
-    long long set_switches; /* counter-set switches (disable and enable) */
-    /* the range profiler's enables (range.c): seconds making the sets' host configuration, in
-     * Enable, configuring (counter-data image and SetConfig), starting, and in Disable */
-    double t_sets, t_enable, t_config, t_start, t_disable;
-    long long enables, disables;
-    long long set_kept; /* launches without clusters measured with the cluster set (quiet kernels) */
+    pthread_cond_t graph_done;  /* signalled when it closes */
+    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     /* kernels by identity (pending_launch.func); open addressing, capacity a power of two (base.c) */

@@ -9,6 +9,7 @@
  * and started again when a launch needs the other set (docs/counters.md).
  */
 #include "inject_internal.h"
+#include "stats.h"
 
 #include "chip_metrics.h"
 
@@ -61,7 +62,7 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         used += (size_t)n;
     }
     au_write_all(buf, used);
-    au_g.measured++;
+    au_stats_count(AU_N_MEASURED);
     free(buf);
     free(kq);
     free(prefix);
@@ -79,7 +80,7 @@ static void range_flush(ctx_state *c)
     dec.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return );
     double t1 = au_now();
-    au_g.t_decode += t1 - t0;
+    au_stats_add(AU_T_DECODE, t1 - t0);
     if (dec.numOfRangeDropped)
         au_diag(AU_CF_WARNING, "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
@@ -106,10 +107,10 @@ static void range_flush(ctx_state *c)
         double t2 = au_now();
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
         double t3 = au_now();
-        au_g.t_eval += t3 - t2;
+        au_stats_add(AU_T_EVAL, t3 - t2);
         c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
-        au_g.t_write += au_now() - t3;
+        au_stats_add(AU_T_WRITE, au_now() - t3);
         /* quiet: every atomic counter of the set read 0 (on_launch_enter's use of it) */
         int quiet = 1;
         for (size_t i = 0; i < c->nmetrics[set]; ++i)
@@ -132,9 +133,9 @@ static void range_flush(ctx_state *c)
     ini.counterDataSize = c->cdata_size[set];
     ini.pCounterData = c->cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
-    au_g.t_reinit += au_now() - t4;
-    au_g.t_flush += au_now() - t0 - t_code;
-    au_g.t_code += t_code;
+    au_stats_add(AU_T_REINIT, au_now() - t4);
+    au_stats_add(AU_T_FLUSH, au_now() - t0 - t_code);
+    au_stats_add(AU_T_CODE, t_code);
 }
 
 /* drop_missing's state: a required metric missing makes the set unusable. */
@@ -339,24 +340,24 @@ static int enable_set(ctx_state *c, int set, int user_range)
     if (ensure_set(c, set, 0) != 0)
         return -1;
     double t1 = au_now();
-    au_g.t_sets += t1 - t0;
+    au_stats_add(AU_T_SETS, t1 - t0);
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = c->ctx;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
     c->rp = en.pRangeProfilerObject;
     c->enabled = 1;
-    au_g.enables++;
+    au_stats_count(AU_N_ENABLES);
     double t2 = au_now();
-    au_g.t_enable += t2 - t1;
+    au_stats_add(AU_T_ENABLE, t2 - t1);
     if (configure(c, set, user_range) != 0)
         return -1;
     double t3 = au_now();
-    au_g.t_config += t3 - t2;
+    au_stats_add(AU_T_CONFIG, t3 - t2);
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerStart(&st), return -1);
     c->started = 1;
-    au_g.t_start += au_now() - t3;
+    au_stats_add(AU_T_START, au_now() - t3);
     return 0;
 }
 
@@ -383,8 +384,8 @@ static int range_use_set(ctx_state *c, int set)
     double t0 = au_now();
     range_disable(c);
     int rc = enable_set(c, set, 0);
-    au_g.t_switch += au_now() - t0;
-    au_g.set_switches++;
+    au_stats_add(AU_T_SWITCH, au_now() - t0);
+    au_stats_count(AU_N_SET_SWITCHES);
     return rc;
 }
 
@@ -429,8 +430,8 @@ static void range_disable(ctx_state *c)
     dp.pRangeProfilerObject = c->rp;
     double t0 = au_now();
     CUPTI_CHECK(cuptiRangeProfilerDisable(&dp), (void)0);
-    au_g.t_disable += au_now() - t0;
-    au_g.disables++;
+    au_stats_add(AU_T_DISABLE, au_now() - t0);
+    au_stats_count(AU_N_DISABLES);
     c->rp = NULL;
     c->enabled = 0;
     c->cur = -1;
