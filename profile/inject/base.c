@@ -1,9 +1,8 @@
 /*
  * base.c - what every module of the injection library uses: the shared state au_g, writing to the
  * output file ('==ATOMUTIL==' diagnostics, CSV quoting, CUPTI errors), the pending-launch list,
- * detached threads, the clock, demangling and the table of kernels (names, quiet ones, selection
- * counts).  It calls no other module, so that inject.c (the callbacks), cubins.c, share.c and the collectors only depend on
- * it, never on each other through it.
+ * detached threads, the clock and demangling.  It calls no other module, so that inject.c (the
+ * callbacks), cubins.c, share.c and the collectors only depend on it, never on each other through it.
  */
 
 #include "inject_internal.h"
@@ -181,86 +180,4 @@ char *au_demangle(const char *name)
         return d;
     free(d);
     return strdup(name);
-}
-
-/* ------------------------------------------------------------------ kernels */
-
-static size_t kern_slot(const void *func)
-{
-    uintptr_t h = (uintptr_t)func;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 7) & (au_g.kern_cap - 1);
-    while (au_g.kern_key[i] && au_g.kern_key[i] != func)
-        i = (i + 1) & (au_g.kern_cap - 1);
-    return i;
-}
-
-/* Doubles the table (it grows at half full); -1 without memory (the table stays as it was). */
-static int kern_grow(void)
-{
-    size_t ocap = au_g.kern_cap, ncap = ocap ? ocap * 2 : 256;
-    const void **ok = au_g.kern_key;
-    au_kernel_info *oi = au_g.kern_info;
-    const void **nk = calloc(ncap, sizeof *nk);
-    au_kernel_info *ni = calloc(ncap, sizeof *ni);
-    if (!nk || !ni) {
-        free(nk);
-        free(ni);
-        return -1;
-    }
-    au_g.kern_key = nk;
-    au_g.kern_info = ni;
-    au_g.kern_cap = ncap;
-    for (size_t i = 0; i < ocap; ++i)
-        if (ok[i]) {
-            size_t j = kern_slot(ok[i]);
-            nk[j] = ok[i];
-            ni[j] = oi[i];
-        }
-    free(ok);
-    free(oi);
-    return 0;
-}
-
-au_kernel_info *au_kernel_info_of(const void *func)
-{
-    if (!func || (2 * (au_g.kern_n + 1) > au_g.kern_cap && kern_grow() != 0))
-        return NULL;
-    size_t i = kern_slot(func);
-    if (!au_g.kern_key[i]) {
-        au_g.kern_key[i] = func;
-        au_g.kern_n++;
-    }
-    return &au_g.kern_info[i];
-}
-
-char *au_kernel_name(const void *func, const char *mangled)
-{
-    au_kernel_info *k = au_kernel_info_of(func);
-    if (!k)
-        return au_demangle(mangled);
-    if (!k->name)
-        k->name = au_demangle(mangled);
-    if (!k->mangled && mangled)
-        k->mangled = strdup(mangled); /* NULL without memory: its code is then not kept */
-    return k->name ? strdup(k->name) : NULL;
-}
-
-au_kernel_info *au_kernel_seen(const void *func, int quiet)
-{
-    au_kernel_info *k = au_kernel_info_of(func);
-    /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
-     * counts would otherwise look quiet again at every launch measured with the standard set */
-    if (k && k->quiet != 2)
-        k->quiet = quiet ? 1 : 2;
-    return k;
-}
-
-int au_kernel_quiet(const void *func)
-{
-    if (!func || !au_g.kern_cap)
-        return 0;
-    size_t i = kern_slot(func);
-    return au_g.kern_key[i] == func && au_g.kern_info[i].quiet == 1;
 }

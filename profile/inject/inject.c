@@ -13,6 +13,7 @@
  * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
 #include "inject_internal.h"
+#include "kernels.h"
 #include "stats.h"
 
 #include "atomutil/util.h"

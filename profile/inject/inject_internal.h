@@ -14,6 +14,7 @@
 #include <cupti_target.h>
 
 #include "counters_file.h"
+#include "kernels.h" /* select.c's kernel entries */
 
 #include <pthread.h>
 #include <stddef.h>
@@ -151,10 +152,6 @@ typedef struct inject_state {
     pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
     /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    /* kernels by identity (pending_launch.func); open addressing, capacity a power of two (base.c) */
-    const void **kern_key;
-    struct au_kernel_info *kern_info;
-    size_t kern_n, kern_cap;
     long long capture_skipped; /* launches that ran while another stream was being captured */
     int exiting;               /* exit handlers are running: callbacks do nothing */
     int atexit_late;           /* at_exit registered again at the first launch */
@@ -165,15 +162,6 @@ typedef struct inject_state {
     const char *cubin_dir;   /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
-/* What the library keeps of one kernel (by identity: pending_launch.func, a graph's exec). */
-typedef struct au_kernel_info {
-    unsigned char quiet; /* 1: every measured launch ran no atomics; 2: one did */
-    signed char match;   /* -k: 0 not yet known, 1 matches, -1 does not */
-    long long selected;  /* launches selected for measurement (--launches-per-kernel) */
-    char *name;          /* demangled, kept at first need: demangling at every launch costs */
-    char *mangled;       /* kept with name (au_kernel_name), for the kernel's code (cubins.c) */
-} au_kernel_info;
-
 /* The CUPTI profiler's initialization, made once per process (contexts.c). */
 enum { AU_PROFILER_NO = 0, AU_PROFILER_YES = 1, AU_PROFILER_STARTING = 2 };
 
@@ -181,15 +169,6 @@ enum { AU_PROFILER_NO = 0, AU_PROFILER_YES = 1, AU_PROFILER_STARTING = 2 };
 extern inject_state au_g;
 
 void au_write_all(const char *buf, size_t len);
-/* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: every
- * measured launch of it was quiet (docs/counters.md, "Quiet kernels").  Its entry, or NULL. */
-au_kernel_info *au_kernel_seen(const void *func, int quiet);
-int au_kernel_quiet(const void *func);
-/* The kernel's entry (made at first use), NULL without func or memory. */
-au_kernel_info *au_kernel_info_of(const void *func);
-/* The kernel's demangled name, kept in its entry with the mangled one (cb->symbolName); a copy
- * to free. */
-char *au_kernel_name(const void *func, const char *mangled);
 double au_now(void); /* monotonic seconds */
 /* Runs fn(arg) on a detached thread of the library; pthread_create's result. */
 int au_spawn_detached(void *(*fn)(void *), void *arg);
