@@ -13,7 +13,10 @@
  * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
 #include "inject_internal.h"
+#include "cubins.h"
+#include "graphs.h"
 #include "kernels.h"
+#include "select.h"
 #include "stats.h"
 
 #include "atomutil/util.h"
@@ -498,7 +501,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
         /* the driver holds a lock of its own here: no au_g.lock (cubins.c) */
         const CUpti_ResourceData *rd = data;
-        if (au_g.cubin_dir && rd->resourceDescriptor)
+        if (au_cubin_dir() && rd->resourceDescriptor)
             au_cubin_loaded(rd->resourceDescriptor);
         return;
     }
@@ -619,7 +622,7 @@ static void at_exit(void)
     size_t kept, kept_bytes, skipped;
     double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
     au_stats_modules modules = {kept, kept_bytes, skipped, au_select_literal()};
-    au_stats_write_timing(t_loads, au_g.cubin_dir ? &modules : NULL);
+    au_stats_write_timing(t_loads, au_cubin_dir() ? &modules : NULL);
     if (au_g.capture_skipped)
         au_diag(AU_CF_WARNING, "not measured: %lld launches made while a stream was being captured",
                 au_g.capture_skipped);
@@ -666,7 +669,7 @@ EXPORT int InitializeInjection(void)
         fclose(f);
     }
     au_g.col = &au_range_collector;
-    au_g.cubin_dir = au_cf_getenv(AU_ENV_CUBIN_DIR);
+    au_cubin_init();
     open_output();
     const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
     /* re-initializing the counter-data image after each launch costs in proportion to its ranges
@@ -706,7 +709,7 @@ EXPORT int InitializeInjection(void)
     CUPTI_CHECK(
         cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
         goto fail);
-    if (au_g.cubin_dir && *au_g.cubin_dir)
+    if (au_cubin_dir() && *au_cubin_dir())
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
                     goto fail);
     CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),

@@ -14,7 +14,6 @@
 #include <cupti_target.h>
 
 #include "counters_file.h"
-#include "kernels.h" /* select.c's kernel entries */
 
 #include <pthread.h>
 #include <stddef.h>
@@ -76,15 +75,6 @@ typedef struct ctx_state {
 } ctx_state;
 
 /* One way of collecting; every function is called with the global lock held. */
-/* The kernel nodes of an instantiated graph (graphs.c). */
-typedef struct au_graph_kernels {
-    long long index; /* the graph's number in this process (0, 1, ...) */
-    char **names;    /* mangled names of its kernels, each once */
-    size_t n, cap;
-    size_t kernel_nodes;        /* kernel nodes, child graphs' included */
-    unsigned grid[3], block[3]; /* the first kernel node's */
-} au_graph_kernels;
-
 typedef struct collector {
     const char *name;
     int (*setup)(ctx_state *c); /* once per context, at its creation or first measured launch */
@@ -159,7 +149,6 @@ typedef struct inject_state {
     share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal (share.c) */
     int watcher_started;
     long long share_skipped; /* launches run unmeasured after waiting too long for the counters */
-    const char *cubin_dir;   /* ATOMUTIL_CUBIN_DIR: where the cubins of measured kernels go (cubins.c) */
 } inject_state;
 
 /* The CUPTI profiler's initialization, made once per process (contexts.c). */
@@ -184,29 +173,6 @@ void au_csv_quote(const char *s, char *buf, size_t size);
 /* The demangled name (malloc'ed; the name itself if it does not demangle). */
 char *au_demangle(const char *name);
 
-/* cubins.c: keeps every loaded module's cubin (with ATOMUTIL_CUBIN_DIR); at a kernel's first
- * launch writes the cubin holding it and a "code:" line naming it; writes the cubin of a SASS
- * record's CRC. */
-void au_graph_instantiated(CUgraphExec exec, CUgraph g);
-const au_graph_kernels *au_graph_find(CUgraphExec exec);
-
-/* select.c: which launches are measured (atomutil-profile's -k, --launch-skip, --launch-count,
- * --launches-per-kernel, --profile-from-start; docs/live-profiling.md, "Selection"). */
-void au_select_init(void);
-/* 1: measure this kernel launch (counted as selected), 0: run it unmeasured. */
-int au_select_launch(const void *func, const char *mangled);
-/* The same for a graph launch: its kernels' mangled names (k may be NULL), key its exec. */
-int au_select_graph(const void *key, const au_graph_kernels *k);
-/* -k's text when every kernel name it matches must contain it verbatim in its mangled form too
- * (a plain identifier, not part of a word that demangling spells out); NULL otherwise. */
-const char *au_select_literal(void);
-/* Nothing more will be selected in this process (--launch-count reached). */
-int au_select_exhausted(void);
-/* cuProfilerStart (1) / cuProfilerStop (0) returned successfully. */
-void au_select_profiler(int start);
-/* The exit line: launches seen and selected (nothing when no selection was asked for). */
-void au_select_report(void);
-
 /* An early set-up of c is running (contexts.c). */
 static inline int au_ctx_early(const ctx_state *c)
 {
@@ -230,14 +196,6 @@ int au_share_acquire(ctx_state *c);
 int au_share_try(ctx_state *c); /* the same without waiting: -1 if another process holds it */
 void au_share_launch_done(ctx_state *c);
 void au_share_report(void);
-
-void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (cubins.c says why) */
-/* Seconds in the module-load callback; the cubins kept, their bytes, and the modules not kept
- * (-k's module filter). */
-double au_cubin_load_seconds(size_t *kept, size_t *bytes, size_t *skipped);
-/* A measured launch of the kernel ran atomics: its code is kept (range.c, when its range is
- * decoded; graph launches at their exit). */
-void au_cubin_note_launch(const char *mangled);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
 #define CUPTI_CHECK(call, action)       \

@@ -9,6 +9,7 @@
  * and started again when a launch needs the other set (docs/counters.md).
  */
 #include "inject_internal.h"
+#include "cubins.h"
 #include "kernels.h"
 #include "stats.h"
 
