@@ -18,6 +18,8 @@
  * it is made at the first measured launch.
  */
 #include "inject_internal.h"
+#include "range.h"
+#include "share.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -103,10 +105,10 @@ static int prepare(ctx_state *c, int init, int configure)
         au_error(AU_CF_E_UNSUPPORTED, "device %d (%s) cannot be profiled: %s", (int)c->dev, c->dev_name, why);
         return -1;
     }
-    if (au_g.col->setup(c) != 0)
+    if (au_range_setup(c) != 0)
         return -1;
-    if (configure && au_g.col->prepare)
-        au_g.col->prepare(c); /* what fails here is made again, and reported, at the first enable */
+    if (configure)
+        au_range_prepare(c); /* what fails here is made again, and reported, at the first enable */
     au_cf_timing t = {.rec = AU_CF_REC_SETUP};
     t.v[AU_CF_F_SETUP_context] = c->ctx_id;
     t.v[AU_CF_F_SETUP_s] = au_now() - t0;

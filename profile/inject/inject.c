@@ -16,7 +16,9 @@
 #include "cubins.h"
 #include "graphs.h"
 #include "kernels.h"
+#include "range.h"
 #include "select.h"
+#include "share.h"
 #include "stats.h"
 
 #include "atomutil/util.h"
@@ -41,7 +43,7 @@
 static void disable_ctx(ctx_state *c)
 {
     if (c->enabled)
-        au_g.col->disable(c);
+        au_range_disable(c);
     if (c->npend)
         au_diag(AU_CF_WARNING, "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
@@ -184,7 +186,7 @@ static void run_unmeasured(ctx_state *c)
     if (au_select_exhausted())
         disable_ctx(c);
     else
-        au_g.col->pause(c);
+        au_range_pause(c);
 }
 
 /* Kernels launched unmeasured since c's last measured launch may still run on other streams, and a
@@ -261,8 +263,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * the cluster set when that is the one configured: it counts shared and generic atomic jobs
      * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
      * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */
-    if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_g.col->use_set &&
-        au_kernel_quiet(l.func)) {
+    if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_kernel_quiet(l.func)) {
         l.set = AU_INJECT_SET_CLUSTER;
         au_stats_count(AU_N_SET_KEPT);
     }
@@ -282,15 +283,14 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
             free(kernel);
             return;
         }
-        c->next_set = l.set;
-        if (!c->enabled && au_g.col->enable(c) != 0) {
+        if (!c->enabled && au_range_enable(c, l.set) != 0) {
             c->failed = 1;
             free(kernel);
             return;
         }
     }
     /* the counter set of this launch: switching stops and restarts the profiler between launches */
-    if ((au_g.col->use_set && au_g.col->use_set(c, l.set) != 0) || au_g.col->resume(c) != 0 ||
+    if (au_range_use_set(c, l.set) != 0 || au_range_resume(c) != 0 ||
         au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0) {
         free(kernel);
         return;
@@ -318,7 +318,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         /* the launch has run when the call returns (auto range synchronizes);
          * a launch still in flight here (a waiter that went on, wait_launches) flushes later */
         if (c->enabled && c->npend && c->inflight == 0)
-            au_g.col->flush(c);
+            au_range_flush(c);
         au_share_launch_done(c);
     }
     pthread_cond_broadcast(&au_g.launch_done);
@@ -363,7 +363,7 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     if (p->hStream)
         cuptiGetStreamId(cb->context, p->hStream, &l->stream_id);
     if (au_share_acquire(c) != 0 || c->failed || c->in_graph || au_g.graph_open || au_g.captures > 0 || au_g.exiting ||
-        au_g.col->graph_begin(c) != 0) {
+        au_range_graph_begin(c) != 0) {
         free(l->kernel);
         l->kernel = NULL;
         au_g.graph_skipped++;
@@ -385,7 +385,7 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     pending_launch l = c->graph_launch;
     memset(&c->graph_launch, 0, sizeof c->graph_launch);
     long long id = l.id;
-    au_g.col->graph_end(c, &l, p->hStream);
+    au_range_graph_end(c, &l, p->hStream);
     free(l.kernel);
     au_g.graph_open = 0;
     pthread_cond_broadcast(&au_g.graph_done);
@@ -492,7 +492,7 @@ static void pause_all(void)
     wait_launches(NULL);
     for (ctx_state *c = au_g.contexts; c; c = c->next)
         if (c->enabled && !c->failed)
-            au_g.col->pause(c);
+            au_range_pause(c);
 }
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
@@ -560,14 +560,14 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
              * (range.c); with ATOMUTIL_GRAPHS=off and while a stream is being captured, graphs
              * run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.captures == 0 && au_g.col->graph_begin && au_g.graphs)
+                if (au_g.captures == 0 && au_g.graphs)
                     graph_launch_enter(cb);
                 else {
                     if (au_g.captures == 0)
                         pause_all();
                     au_g.graph_skipped++;
                 }
-            } else if (au_g.captures == 0 && au_g.col->graph_end) {
+            } else if (au_g.captures == 0) {
                 graph_launch_exit(cb);
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
@@ -668,42 +668,14 @@ EXPORT int InitializeInjection(void)
             au_g.proc_name[strcspn(au_g.proc_name, "\n\"")] = '\0';
         fclose(f);
     }
-    au_g.col = &au_range_collector;
     au_cubin_init();
     open_output();
-    const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
-    /* re-initializing the counter-data image after each launch costs in proportion to its ranges
-     * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
-     * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
-    au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
     au_select_init();
     const char *es = au_cf_getenv(AU_ENV_EARLY_SETUP);
     au_g.early = !(es && strcmp(es, "off") == 0);
     const char *gr = au_cf_getenv(AU_ENV_GRAPHS);
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
-    /* the model's counters and the kernel's duration; device name and SM count
-     * come from the driver (range.c) */
-    size_t n;
-    const au_metric_def *defs = au_metric_defs(&n);
-    for (int set = 0; set < AU_INJECT_NSETS; ++set)
-        for (size_t i = 0; i < n; ++i) {
-            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
-                continue;
-            /* descriptive metrics come from the driver (range.c), the duration excepted */
-            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
-                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
-                continue;
-            if (au_g.nmetrics[set] == AU_INJECT_MAX_METRICS) {
-                au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
-                        defs[i].name);
-                break;
-            }
-            unsigned ctr = defs[i].counter;
-            au_g.atomic_metric[set][au_g.nmetrics[set]] = ctr == AU_C_JOBS || ctr == AU_C_CAS ||
-                                                          ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
-                                                          ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
-            au_g.metrics[set][au_g.nmetrics[set]++] = defs[i].name;
-        }
+    au_range_init();
 
     CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
     CUPTI_CHECK(
@@ -722,7 +694,7 @@ EXPORT int InitializeInjection(void)
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
         CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
     atexit(at_exit);
-    au_diag(AU_CF_INFO, "attached (%s)", au_g.col->name);
+    au_diag(AU_CF_INFO, "attached (counters)");
     au_cf_timing t = {.rec = AU_CF_REC_ATTACH};
     t.v[AU_CF_F_ATTACH_s] = au_now() - t0;
     au_timing(&t);

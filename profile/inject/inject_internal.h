@@ -58,7 +58,6 @@ typedef struct ctx_state {
     const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
     size_t nmetrics[AU_INJECT_NSETS];
     unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    int next_set;                /* the set the collector's enable() starts with (the next launch's) */
     int in_graph;                /* a graph launch's range is open (range.c) */
     pending_launch graph_launch; /* ... and the row it will write */
     char chip[64];               /* the chip name (range.c) */
@@ -74,30 +73,8 @@ typedef struct ctx_state {
     struct ctx_state *next;
 } ctx_state;
 
-/* One way of collecting; every function is called with the global lock held. */
-typedef struct collector {
-    const char *name;
-    int (*setup)(ctx_state *c); /* once per context, at its creation or first measured launch */
-    /* the early set-up's part after setup() (contexts.c; NULL: none), without au_g.lock, with the
-     * GPU's lock held, touching only c's own fields; what fails is made again at the first enable */
-    int (*prepare)(ctx_state *c);
-    int (*enable)(ctx_state *c); /* make c the collecting context */
-    void (*flush)(ctx_state *c); /* write what finished launches measured */
-    void (*pause)(ctx_state *c); /* stop collecting (stream capture, graph launch) */
-    int (*resume)(ctx_state *c);
-    void (*disable)(ctx_state *c);
-    int (*use_set)(ctx_state *c, int set); /* counter set of the next launch (NULL: one set) */
-    /* a graph launch measured as one range (NULL: graphs run unmeasured): begin before the launch
-     * call, end after it returns, with the launch's row to write */
-    int (*graph_begin)(ctx_state *c);
-    void (*graph_end)(ctx_state *c, pending_launch *l, CUstream stream);
-    /* one process at a time can collect on a GPU (share.c takes its lock before enable()) */
-    int exclusive;
-} collector;
-
 /* One GPU's counters as shared with other profiled processes (share.c). */
-#define AU_INJECT_MAX_DEVS  64
-#define AU_SHARE_MAX_WAIT_S 60.0 /* a launch waits this long for the lock at most */
+#define AU_INJECT_MAX_DEVS 64
 typedef struct share_dev {
     int tried;     /* the lock files were looked for */
     int lfd, wfd;  /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
@@ -112,8 +89,6 @@ typedef struct share_dev {
     long long handovers, timeouts;
 } share_dev;
 
-extern const collector au_range_collector;
-
 typedef struct inject_state {
     pthread_mutex_t lock;
     int initialized;
@@ -122,9 +97,6 @@ typedef struct inject_state {
     long long next_id;
     long pid;
     char proc_name[64];
-    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    size_t nmetrics[AU_INJECT_NSETS];
-    size_t max_ranges;
     ctx_state *contexts;
     int profiler_initialized; /* AU_PROFILER_* (atomic: an early set-up writes it without au_g.lock) */
     int early;                /* set contexts up when they are created (contexts.c; ATOMUTIL_EARLY_SETUP) */
@@ -138,14 +110,11 @@ typedef struct inject_state {
     int graphs;               /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
     int graph_open;           /* a graph launch's range is open, by graph_owner's launch call */
     pthread_t graph_owner;
-    pthread_cond_t graph_done;  /* signalled when it closes */
-    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
-    /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
-    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    long long capture_skipped; /* launches that ran while another stream was being captured */
-    int exiting;               /* exit handlers are running: callbacks do nothing */
-    int atexit_late;           /* at_exit registered again at the first launch */
-    const collector *col;
+    pthread_cond_t graph_done;           /* signalled when it closes */
+    pthread_cond_t launch_done;          /* signalled when a measured launch's call returns (inject.c, wait_launches) */
+    long long capture_skipped;           /* launches that ran while another stream was being captured */
+    int exiting;                         /* exit handlers are running: callbacks do nothing */
+    int atexit_late;                     /* at_exit registered again at the first launch */
     share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal (share.c) */
     int watcher_started;
     long long share_skipped; /* launches run unmeasured after waiting too long for the counters */
@@ -188,14 +157,6 @@ ctx_state *au_ctx_get(CUcontext ctx);
 void au_ctx_created(CUcontext ctx);
 int au_ctx_wait_early(ctx_state *c);
 void au_ctx_wait_all_early(void);
-
-/* share.c: take c's GPU's lock before enabling collection there (may release au_g.lock while it
- * waits; 0: go on, -1: this launch runs unmeasured); at the end of every measured launch, give
- * the lock up if another process waits; at exit, the waiting time and handovers. */
-int au_share_acquire(ctx_state *c);
-int au_share_try(ctx_state *c); /* the same without waiting: -1 if another process holds it */
-void au_share_launch_done(ctx_state *c);
-void au_share_report(void);
 
 /* One check per CUPTI call: on failure, a diagnostic naming the call, then `action`. */
 #define CUPTI_CHECK(call, action)       \

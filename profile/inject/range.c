@@ -8,6 +8,8 @@
  * its own host object, config image and counter-data image; the profiler is stopped, configured
  * and started again when a launch needs the other set (docs/counters.md).
  */
+#include "range.h"
+
 #include "inject_internal.h"
 #include "cubins.h"
 #include "kernels.h"
@@ -22,6 +24,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The counter sets' metrics, the same for every context (each keeps those its chip has: pick_metrics),
+ * made once at init; and the ranges a counter-data image holds. */
+static struct {
+    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    size_t nmetrics[AU_INJECT_NSETS];
+    /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
+    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+} sets;
+static size_t max_ranges;
+
+void au_range_init(void)
+{
+    const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
+    /* re-initializing the counter-data image after each launch costs in proportion to its ranges
+     * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
+     * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
+    max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
+    /* the model's counters and the kernel's duration; device name and SM count
+     * come from the driver (write_launch) */
+    size_t n;
+    const au_metric_def *defs = au_metric_defs(&n);
+    for (int set = 0; set < AU_INJECT_NSETS; ++set)
+        for (size_t i = 0; i < n; ++i) {
+            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
+                continue;
+            /* descriptive metrics come from the driver (write_launch), the duration excepted */
+            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
+                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
+                continue;
+            if (sets.nmetrics[set] == AU_INJECT_MAX_METRICS) {
+                au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
+                        defs[i].name);
+                break;
+            }
+            unsigned ctr = defs[i].counter;
+            sets.atomic_metric[set][sets.nmetrics[set]] = ctr == AU_C_JOBS || ctr == AU_C_CAS ||
+                                                          ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
+                                                          ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
+            sets.metrics[set][sets.nmetrics[set]++] = defs[i].name;
+        }
+}
 
 /* The rows of one measured launch, in the column order of AU_NCU_CSV_HEADER.  Kernel names of
  * any length are written whole (CUB's run past 1,500 characters): the report finds a kernel's
@@ -72,7 +116,7 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
 
 /* Decodes what the profiler holds, writes one record per finished range (matched in order to the
  * pending launches, all of the set configured now) and resets the counter-data image. */
-static void range_flush(ctx_state *c)
+void au_range_flush(ctx_state *c)
 {
     if (!c->rp || c->npend == 0 || c->cur < 0)
         return;
@@ -176,19 +220,19 @@ static void metric_missing(const char *name, void *ud)
 static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
 {
     const char *kept[AU_INJECT_MAX_METRICS];
-    size_t n = au_g.nmetrics[set];
+    size_t n = sets.nmetrics[set];
     drop_state d = {c, set, 0};
     if (!all)
-        n = au_chip_usable(c->chip, avail, au_g.metrics[set], au_g.nmetrics[set], kept, metric_missing, &d);
+        n = au_chip_usable(c->chip, avail, sets.metrics[set], sets.nmetrics[set], kept, metric_missing, &d);
     else
-        memcpy(kept, au_g.metrics[set], n * sizeof *kept);
+        memcpy(kept, sets.metrics[set], n * sizeof *kept);
     if (d.required_missing || n == 0)
         return -1;
     c->nmetrics[set] = 0;
-    for (size_t i = 0, j = 0; i < au_g.nmetrics[set] && j < n; ++i)
-        if (au_g.metrics[set][i] == kept[j]) {
+    for (size_t i = 0, j = 0; i < sets.nmetrics[set] && j < n; ++i)
+        if (sets.metrics[set][i] == kept[j]) {
             c->metrics[set][c->nmetrics[set]] = kept[j++];
-            c->atomic_metric[set][c->nmetrics[set]++] = au_g.atomic_metric[set][i];
+            c->atomic_metric[set][c->nmetrics[set]++] = sets.atomic_metric[set][i];
         }
     return 0;
 }
@@ -283,7 +327,7 @@ static int ensure_set(ctx_state *c, int set, int quiet)
 /* The chip name at a context's first launch.  The sets' host objects and config images are made
  * at their first enable (ensure_set), once the GPU's lock is held: reading the counter
  * availability fails with CUPTI_ERROR_HARDWARE_BUSY while another process collects (share.c). */
-static int range_setup(ctx_state *c)
+int au_range_setup(ctx_state *c)
 {
     c->cur = -1;
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
@@ -304,8 +348,8 @@ static int configure(ctx_state *c, int set, int user_range)
         cs.pRangeProfilerObject = c->rp;
         cs.pMetricNames = c->metrics[set];
         cs.numMetrics = c->nmetrics[set];
-        cs.maxNumOfRanges = au_g.max_ranges;
-        cs.maxNumRangeTreeNodes = (uint32_t)au_g.max_ranges;
+        cs.maxNumOfRanges = max_ranges;
+        cs.maxNumRangeTreeNodes = (uint32_t)max_ranges;
         CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&cs), return -1);
         c->cdata_size[set] = cs.counterDataSize;
         if (!(c->cdata[set] = malloc(c->cdata_size[set])))
@@ -325,7 +369,7 @@ static int configure(ctx_state *c, int set, int user_range)
     sc.pCounterDataImage = c->cdata[set];
     sc.range = user_range ? CUPTI_UserRange : CUPTI_AutoRange;
     sc.replayMode = user_range ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    sc.maxRangesPerPass = au_g.max_ranges;
+    sc.maxRangesPerPass = max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -363,28 +407,26 @@ static int enable_set(ctx_state *c, int set, int user_range)
     return 0;
 }
 
-static int range_enable(ctx_state *c)
+int au_range_enable(ctx_state *c, int set)
 {
-    return enable_set(c, c->next_set, 0);
+    return enable_set(c, set, 0);
 }
 
 /* The early set-up's first step: the standard set's configuration (contexts.c). */
-static int range_prepare(ctx_state *c)
+int au_range_prepare(ctx_state *c)
 {
     return ensure_set(c, AU_INJECT_SET_STD, 1);
 }
 
-static void range_disable(ctx_state *c);
-
 /* The next launch needs set `set`: the profiler is disabled (flushing what it holds) and enabled
  * again with that set.  A second SetConfig on a stopped profiler kept collecting the first
  * config's counters (CUDA 13.0, driver 580: the other set's metrics evaluated to NaN). */
-static int range_use_set(ctx_state *c, int set)
+int au_range_use_set(ctx_state *c, int set)
 {
     if (!c->rp || c->cur == set)
         return 0;
     double t0 = au_now();
-    range_disable(c);
+    au_range_disable(c);
     int rc = enable_set(c, set, 0);
     au_stats_add(AU_T_SWITCH, au_now() - t0);
     au_stats_count(AU_N_SET_SWITCHES);
@@ -394,18 +436,18 @@ static int range_use_set(ctx_state *c, int set)
 /* Stream capture and the range profiler do not mix (auto range synchronizes after each kernel,
  * which invalidates a capture): the profiler is stopped while a capture runs and started again
  * at the next launch that runs. */
-static void range_pause(ctx_state *c)
+void au_range_pause(ctx_state *c)
 {
     if (!c->rp || !c->started)
         return;
-    range_flush(c);
+    au_range_flush(c);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = c->rp;
     CUPTI_CHECK(cuptiRangeProfilerStop(&sp), return );
     c->started = 0;
 }
 
-static int range_resume(ctx_state *c)
+int au_range_resume(ctx_state *c)
 {
     if (!c->rp || c->started)
         return 0;
@@ -417,11 +459,11 @@ static int range_resume(ctx_state *c)
 }
 
 /* Flushes and disables c's range profiler (context switch, context destruction, exit). */
-static void range_disable(ctx_state *c)
+void au_range_disable(ctx_state *c)
 {
     if (!c->rp)
         return;
-    range_flush(c);
+    au_range_flush(c);
     if (c->started) {
         CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
         sp.pRangeProfilerObject = c->rp;
@@ -447,54 +489,39 @@ static void range_disable(ctx_state *c)
  * graph's kernel nodes and disturbed their execution (CUDA 13.0, docs/performance.md).  Whatever
  * the profiler holds is written first; after the graph the profiler is disabled, and the next
  * kernel launch enables auto range again. */
-static int range_graph_begin(ctx_state *c)
+int au_range_graph_begin(ctx_state *c)
 {
-    range_disable(c);
+    au_range_disable(c);
     if (enable_set(c, AU_INJECT_SET_STD, 1) != 0) {
-        range_disable(c);
+        au_range_disable(c);
         return -1;
     }
     CUpti_RangeProfiler_PushRange_Params pr = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
     pr.pRangeProfilerObject = c->rp;
     pr.pRangeName = "graph";
-    CUPTI_CHECK(cuptiRangeProfilerPushRange(&pr), range_disable(c); return -1);
+    CUPTI_CHECK(cuptiRangeProfilerPushRange(&pr), au_range_disable(c); return -1);
     c->in_graph = 1;
     return 0;
 }
 
-static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
+void au_range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
 {
     if (!c->in_graph || !c->rp)
         return;
     c->in_graph = 0;
     CUpti_RangeProfiler_PopRange_Params pp = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
     pp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), range_disable(c); return );
+    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), au_range_disable(c); return );
     /* the graph has run when its stream is idle */
     cuStreamSynchronize(stream);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), range_disable(c); return );
+    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), au_range_disable(c); return );
     c->started = 0;
     if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) == 0) {
         c->pend[c->npend++] = *l;
         l->kernel = NULL; /* the pending entry owns it now */
-        range_flush(c);
+        au_range_flush(c);
     }
-    range_disable(c);
+    au_range_disable(c);
 }
-
-const collector au_range_collector = {
-    .name = "counters",
-    .setup = range_setup,
-    .prepare = range_prepare,
-    .enable = range_enable,
-    .flush = range_flush,
-    .pause = range_pause,
-    .resume = range_resume,
-    .disable = range_disable,
-    .use_set = range_use_set,
-    .graph_begin = range_graph_begin,
-    .graph_end = range_graph_end,
-    .exclusive = 1,
-};

@@ -19,7 +19,10 @@
  * measuring on that GPU and says so.  A single
  * process pays one flock() per launch.
  */
+#include "share.h"
+
 #include "inject_internal.h"
+#include "range.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -127,7 +130,7 @@ static void release(CUdevice dev, int make_current)
             continue;
         CUcontext prev = NULL;
         int pushed = make_current && cuCtxPushCurrent(c->ctx) == CUDA_SUCCESS;
-        au_g.col->disable(c);
+        au_range_disable(c);
         if (pushed)
             cuCtxPopCurrent(&prev);
     }
@@ -178,7 +181,7 @@ static void start_watcher(void)
 int au_share_try(ctx_state *c)
 {
     share_dev *d = dev_of(c);
-    if (!au_g.col->exclusive || !d)
+    if (!d)
         return 0;
     if (d->gave_up || d->acquiring || d->yielded)
         return -1;
@@ -191,7 +194,7 @@ int au_share_try(ctx_state *c)
 int au_share_acquire(ctx_state *c)
 {
     share_dev *d = dev_of(c);
-    if (!au_g.col->exclusive || !d)
+    if (!d)
         return 0;
     if (d->gave_up)
         return -1;
@@ -264,8 +267,7 @@ void au_share_launch_done(ctx_state *c)
     share_dev *d = dev_of(c);
     if (d)
         d->active = au_now();
-    if (!au_g.col->exclusive || !d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S || busy(c->dev) ||
-        !someone_waits(d))
+    if (!d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S || busy(c->dev) || !someone_waits(d))
         return;
     release(c->dev, 0);
 }
