@@ -73,22 +73,6 @@ typedef struct ctx_state {
     struct ctx_state *next;
 } ctx_state;
 
-/* One GPU's counters as shared with other profiled processes (share.c). */
-#define AU_INJECT_MAX_DEVS 64
-typedef struct share_dev {
-    int tried;     /* the lock files were looked for */
-    int lfd, wfd;  /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
-    int held;      /* this process holds the lock */
-    int acquiring; /* a thread of this process waits for it */
-    int gave_up;   /* a wait ran out: this process measures nothing more on the GPU */
-    int waited;    /* ... at least once (said so) */
-    int yielded;   /* the lock was given up to a waiter: let it take it first */
-    double since;  /* when it was taken */
-    double active; /* when this process last launched there (or took the lock) */
-    double t_wait; /* seconds spent waiting */
-    long long handovers, timeouts;
-} share_dev;
-
 typedef struct inject_state {
     pthread_mutex_t lock;
     int initialized;
@@ -110,14 +94,12 @@ typedef struct inject_state {
     int graphs;               /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
     int graph_open;           /* a graph launch's range is open, by graph_owner's launch call */
     pthread_t graph_owner;
-    pthread_cond_t graph_done;           /* signalled when it closes */
-    pthread_cond_t launch_done;          /* signalled when a measured launch's call returns (inject.c, wait_launches) */
-    long long capture_skipped;           /* launches that ran while another stream was being captured */
-    int exiting;                         /* exit handlers are running: callbacks do nothing */
-    int atexit_late;                     /* at_exit registered again at the first launch */
-    share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal (share.c) */
-    int watcher_started;
-    long long share_skipped; /* launches run unmeasured after waiting too long for the counters */
+    pthread_cond_t graph_done;  /* signalled when it closes */
+    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (inject.c, wait_launches) */
+    long long capture_skipped;  /* launches that ran while another stream was being captured */
+    int exiting;                /* exit handlers are running: callbacks do nothing */
+    int atexit_late;            /* at_exit registered again at the first launch */
+    long long share_skipped;    /* launches run unmeasured after waiting too long for the counters */
 } inject_state;
 
 /* The CUPTI profiler's initialization, made once per process (contexts.c). */

@@ -40,6 +40,25 @@
 #define AU_SHARE_POLL_NS    2000000L /* a waiter's poll of the lock: 2 ms */
 #define AU_SHARE_WATCH_NS   5000000L /* the watcher's period: 5 ms */
 
+/* One GPU's counters as shared with other profiled processes. */
+#define AU_INJECT_MAX_DEVS 64
+typedef struct share_dev {
+    int tried;     /* the lock files were looked for */
+    int lfd, wfd;  /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
+    int held;      /* this process holds the lock */
+    int acquiring; /* a thread of this process waits for it */
+    int gave_up;   /* a wait ran out: this process measures nothing more on the GPU */
+    int waited;    /* ... at least once (said so) */
+    int yielded;   /* the lock was given up to a waiter: let it take it first */
+    double since;  /* when it was taken */
+    double active; /* when this process last launched there (or took the lock) */
+    double t_wait; /* seconds spent waiting */
+    long long handovers, timeouts;
+} share_dev;
+
+static share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal */
+static int watcher_started;
+
 static void nap(long ns)
 {
     struct timespec t = {0, ns};
@@ -94,7 +113,7 @@ static int open_files(share_dev *d, CUdevice dev)
 
 static share_dev *dev_of(const ctx_state *c)
 {
-    return c->dev >= 0 && c->dev < AU_INJECT_MAX_DEVS ? &au_g.share[c->dev] : NULL;
+    return c->dev >= 0 && c->dev < AU_INJECT_MAX_DEVS ? &share[c->dev] : NULL;
 }
 
 /* Another process waits for this GPU's counters. */
@@ -124,7 +143,7 @@ static int busy(CUdevice dev)
  * next launch enables it again, after taking the lock). */
 static void release(CUdevice dev, int make_current)
 {
-    share_dev *d = &au_g.share[dev];
+    share_dev *d = &share[dev];
     for (ctx_state *c = au_g.contexts; c; c = c->next) {
         if (c->dev != dev || !c->enabled || c->failed)
             continue;
@@ -151,7 +170,7 @@ static void *watcher(void *arg)
             return NULL;
         }
         for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
-            share_dev *d = &au_g.share[dev];
+            share_dev *d = &share[dev];
             double t = au_now();
             if (d->held && (t - d->active >= AU_SHARE_IDLE_S || t - d->since >= AU_SHARE_MIN_HOLD_S) && !busy(dev) &&
                 someone_waits(d))
@@ -173,9 +192,9 @@ static int take(share_dev *d)
 
 static void start_watcher(void)
 {
-    if (au_g.watcher_started)
+    if (watcher_started)
         return;
-    au_g.watcher_started = au_spawn_detached(watcher, NULL) == 0;
+    watcher_started = au_spawn_detached(watcher, NULL) == 0;
 }
 
 int au_share_try(ctx_state *c)
@@ -275,7 +294,7 @@ void au_share_launch_done(ctx_state *c)
 void au_share_report(void)
 {
     for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
-        share_dev *d = &au_g.share[dev];
+        share_dev *d = &share[dev];
         if (d->waited || d->handovers)
             au_diag(AU_CF_INFO,
                     "sharing: device %d: %.3f s waiting for its counters, %lld times given to another "
