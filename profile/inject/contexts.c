@@ -56,7 +56,6 @@ static ctx_state *new_ctx(CUcontext ctx)
     if (!c)
         return NULL;
     c->ctx = ctx;
-    c->cur = -1;
     if (cuCtxPushCurrent(ctx) == CUDA_SUCCESS) {
         cuCtxGetDevice(&c->dev);
         CUcontext dummy;

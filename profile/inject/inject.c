@@ -263,7 +263,8 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * the cluster set when that is the one configured: it counts shared and generic atomic jobs
      * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
      * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */
-    if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_kernel_quiet(l.func)) {
+    if (l.set == AU_INJECT_SET_STD && c->enabled && au_range_current_set(c) == AU_INJECT_SET_CLUSTER &&
+        au_kernel_quiet(l.func)) {
         l.set = AU_INJECT_SET_CLUSTER;
         au_stats_count(AU_N_SET_KEPT);
     }

@@ -14,6 +14,7 @@
 #include <cupti_target.h>
 
 #include "counters_file.h"
+#include "range_state.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -29,38 +30,18 @@ typedef struct pending_launch {
     const void *func; /* the launch's CUfunction (or the runtime's CUkernel): the kernel's identity */
 } pending_launch;
 
-/* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100. */
-enum { AU_INJECT_SET_STD = 0, AU_INJECT_SET_CLUSTER = 1, AU_INJECT_NSETS = 2 };
-
-/* Metrics one range collects at most (model/src/metrics.c lists them; inject.c warns when they
- * do not fit). */
-#define AU_INJECT_MAX_METRICS 16
-
 typedef struct ctx_state {
     CUcontext ctx;
     uint32_t ctx_id;
     CUdevice dev;
     char dev_name[256];
     int cc_major, cc_minor, sm_count;
-    int failed;  /* collection could not be set up for this context: launches are not measured */
-    int enabled; /* the collector is enabled on this context */
-    int started; /* ... and collecting (stopped while a stream is being captured) */
-    /* range profiler (range.c): one host object, config image and counter-data image per counter
-     * set; cur is the set configured on rp (-1 before the first) */
-    CUpti_Profiler_Host_Object *host[AU_INJECT_NSETS];
-    CUpti_RangeProfiler_Object *rp;
-    uint8_t *config[AU_INJECT_NSETS], *cdata[AU_INJECT_NSETS];
-    size_t config_size[AU_INJECT_NSETS], cdata_size[AU_INJECT_NSETS];
-    int cur;
-    size_t passes[AU_INJECT_NSETS];            /* passes each set takes on this chip (range.c) */
-    unsigned char set_failed[AU_INJECT_NSETS]; /* its configuration failed (said once, range.c) */
-    /* each set's metrics on this chip: au_g's, less the optional ones the chip lacks (range.c) */
-    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    size_t nmetrics[AU_INJECT_NSETS];
-    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
-    int in_graph;                /* a graph launch's range is open (range.c) */
-    pending_launch graph_launch; /* ... and the row it will write */
-    char chip[64];               /* the chip name (range.c) */
+    int failed; /* collection could not be set up for this context: launches are not measured */
+    /* range.c writes these two; inject.c and share.c read them under au_g.lock to decide what a
+     * launch may do, so they stand here rather than in c->range */
+    int enabled;                 /* the collector is enabled on this context */
+    int in_graph;                /* a graph launch's range is open */
+    pending_launch graph_launch; /* ... and the row it will write (inject.c) */
     pending_launch *pend;
     size_t npend, cap;
     int inflight;   /* measured launch calls of this context between their enter and exit callbacks */
@@ -70,6 +51,8 @@ typedef struct ctx_state {
     int abandoned;  /* that set-up did not end in time: never measured (au_g.lock) */
     int recreated;  /* destroyed, and a context with the same handle created since (atomic: the
                      * creation's callback sets it without au_g.lock): never found again */
+    /* the range profiler's part: range.c's alone */
+    au_range_ctx range;
     struct ctx_state *next;
 } ctx_state;
 

@@ -19,6 +19,8 @@ int au_range_prepare(ctx_state *c);
 /* Makes c a collecting context, with counter set `set`; one process at a time can collect on a
  * GPU: share.c's lock is taken first. */
 int au_range_enable(ctx_state *c, int set);
+/* The counter set configured on c's profiler (-1 before the first). */
+int au_range_current_set(const ctx_state *c);
 void au_range_flush(ctx_state *c); /* writes what finished launches measured */
 void au_range_pause(ctx_state *c); /* stops collecting (stream capture, graph launch) */
 int au_range_resume(ctx_state *c);
