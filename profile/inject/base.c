@@ -25,7 +25,6 @@ inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER,
                      .graph_done = PTHREAD_COND_INITIALIZER,
                      .launch_done = PTHREAD_COND_INITIALIZER,
                      .early_lock = PTHREAD_MUTEX_INITIALIZER,
-                     .early_done = PTHREAD_COND_INITIALIZER,
                      .fd = -1};
 
 /* ------------------------------------------------------------------ output */
@@ -138,18 +137,6 @@ void au_report_cupti(const char *call, CUptiResult r)
     case CUPTI_ERROR_NOT_SUPPORTED: au_error(AU_CF_E_UNSUPPORTED, "%s: %s", name, cupti_err(r)); break;
     default: au_error(AU_CF_E_CUPTI, "%s: %s", name, cupti_err(r));
     }
-}
-
-void au_free_pending(ctx_state *c, size_t first_n)
-{
-    for (size_t i = 0; i < first_n && i < c->npend; ++i)
-        free(c->pend[i].kernel);
-    if (first_n >= c->npend) {
-        c->npend = 0;
-        return;
-    }
-    memmove(c->pend, c->pend + first_n, (c->npend - first_n) * sizeof *c->pend);
-    c->npend -= first_n;
 }
 
 /* ------------------------------------------------------------------ threads, time, names */

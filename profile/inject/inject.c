@@ -18,6 +18,7 @@
 #include "kernels.h"
 #include "range.h"
 #include "select.h"
+#include "setup.h"
 #include "share.h"
 #include "stats.h"
 
@@ -147,7 +148,7 @@ static __thread double tl_driver_t0; /* when this thread's measured launch call 
 /* Launches of other threads in flight in c (every context when c is NULL). */
 static int others_in_flight(const ctx_state *c)
 {
-    for (const ctx_state *x = c ? c : au_g.contexts; x; x = c ? NULL : x->next)
+    for (const ctx_state *x = c ? c : au_ctx_first(); x; x = c ? NULL : x->next)
         if (x->inflight - (tl_in_launch == x) > 0)
             return 1;
     return 0;
@@ -491,7 +492,7 @@ static int into_capture(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 static void pause_all(void)
 {
     wait_launches(NULL);
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->enabled && !c->failed)
             au_range_pause(c);
 }
@@ -507,7 +508,7 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         return;
     }
     if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-        /* no au_g.lock either: the set-up runs on a thread of its own (contexts.c) */
+        /* no au_g.lock either: the set-up runs on a thread of its own (setup.c) */
         au_ctx_created(((const CUpti_ResourceData *)data)->context);
         return;
     }
@@ -606,7 +607,7 @@ static void at_exit(void)
     pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
     pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
     au_ctx_wait_all_early();                   /* no CUPTI call of an early set-up runs while collection ends */
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
     au_share_report();
@@ -672,8 +673,7 @@ EXPORT int InitializeInjection(void)
     au_cubin_init();
     open_output();
     au_select_init();
-    const char *es = au_cf_getenv(AU_ENV_EARLY_SETUP);
-    au_g.early = !(es && strcmp(es, "off") == 0);
+    au_ctx_setup_init();
     const char *gr = au_cf_getenv(AU_ENV_GRAPHS);
     au_g.graphs = !(gr && strcmp(gr, "off") == 0);
     au_range_init();

@@ -418,7 +418,7 @@ int au_range_enable(ctx_state *c, int set)
     return enable_set(c, set, 0);
 }
 
-/* The early set-up's first step: the standard set's configuration (contexts.c). */
+/* The early set-up's first step: the standard set's configuration (setup.c). */
 int au_range_prepare(ctx_state *c)
 {
     return ensure_set(c, AU_INJECT_SET_STD, 1);

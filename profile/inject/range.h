@@ -2,7 +2,7 @@
  * range.h - the collector (range.c): the CUPTI Range Profiler, one range per kernel launch (auto
  * range) or per graph launch (user range), decoded into the counters file's rows.  Every function
  * is called with au_g.lock held, but au_range_init (InitializeInjection) and au_range_setup and
- * au_range_prepare in an early set-up (contexts.c), which touch only c's own fields.
+ * au_range_prepare in an early set-up (setup.c), which touch only c's own fields.
  */
 #ifndef ATOMUTIL_INJECT_RANGE_H
 #define ATOMUTIL_INJECT_RANGE_H

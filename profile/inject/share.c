@@ -127,13 +127,13 @@ static int someone_waits(share_dev *d)
 }
 
 /* A launch or a graph of this process is in flight on GPU dev, a context's early set-up there
- * holds the lock (contexts.c), or a capture runs (no profiler call may synchronize then): the
+ * holds the lock (setup.c), or a capture runs (no profiler call may synchronize then): the
  * lock cannot be given up now. */
 static int busy(CUdevice dev)
 {
     if (au_g.captures > 0 || au_g.graph_open)
         return 1;
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->dev == dev && (c->inflight > 0 || c->in_graph || au_ctx_early(c)))
             return 1;
     return 0;
@@ -144,7 +144,7 @@ static int busy(CUdevice dev)
 static void release(CUdevice dev, int make_current)
 {
     share_dev *d = &share[dev];
-    for (ctx_state *c = au_g.contexts; c; c = c->next) {
+    for (ctx_state *c = au_ctx_first(); c; c = c->next) {
         if (c->dev != dev || !c->enabled || c->failed)
             continue;
         CUcontext prev = NULL;
