@@ -1,16 +1,18 @@
 /*
- * base.c - what every module of the injection library uses: the shared state au_g, writing to the
- * output file ('==ATOMUTIL==' diagnostics, CSV quoting, CUPTI errors), the pending-launch list,
- * detached threads, the clock and demangling.  It calls no other module, so that inject.c (the
- * callbacks), cubins.c, share.c and the collectors only depend on it, never on each other through it.
+ * base.c - what every module of the injection library uses (base.h): the library's lock and shared
+ * facts, the process's identity, the counters file and its lines ('==ATOMUTIL==' diagnostics,
+ * timing lines, CUPTI errors), detached threads, the clock and demangling.  It calls no other
+ * module, so that every module can depend on it without a circle.
  */
 
-#include "inject_internal.h"
+#include "base.h"
 
 #include "atomutil/util.h"
 #include "counters_file.h"
+#include "ncu_import.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,20 +23,66 @@
 /* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                     .graph_done = PTHREAD_COND_INITIALIZER,
-                     .launch_done = PTHREAD_COND_INITIALIZER,
-                     .early_lock = PTHREAD_MUTEX_INITIALIZER,
-                     .fd = -1};
+inject_shared au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .early_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int fd = -1; /* the counters file, O_APPEND */
+static long pid;
+static char proc_name[64];
 
 /* ------------------------------------------------------------------ output */
+
+static void open_output(void)
+{
+    const char *path = au_cf_getenv(AU_ENV_COUNTERS_FILE);
+    char def[64];
+    if (!path || !*path) {
+        snprintf(def, sizeof def, "atomutil-%ld.counters.csv", pid);
+        path = def;
+    }
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end == 0)
+        au_write_all(AU_NCU_CSV_HEADER, strlen(AU_NCU_CSV_HEADER));
+}
+
+void au_output_open(void)
+{
+    pid = (long)getpid();
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (f) {
+        if (fgets(proc_name, sizeof proc_name, f))
+            proc_name[strcspn(proc_name, "\n\"")] = '\0';
+        fclose(f);
+    }
+    open_output();
+}
+
+void au_output_close(void)
+{
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+}
+
+long au_pid(void)
+{
+    return pid;
+}
+
+const char *au_proc_name(void)
+{
+    return proc_name;
+}
 
 /* Writes all of buf with one write() where possible: O_APPEND keeps concurrent writers (several
  * processes of one target) from interleaving within a call. */
 void au_write_all(const char *buf, size_t len)
 {
-    while (len > 0 && au_g.fd >= 0) {
-        ssize_t n = write(au_g.fd, buf, len);
+    while (len > 0 && fd >= 0) {
+        ssize_t n = write(fd, buf, len);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -53,7 +101,7 @@ static void diag_line(au_cf_kind kind, const char *prefix, const char *fmt, va_l
     for (char *p = msg; *p; ++p)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    int n = au_cf_head(line, sizeof line, au_g.pid, kind);
+    int n = au_cf_head(line, sizeof line, pid, kind);
     if (n > 0 && (size_t)n < sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, "%s%s\n", prefix, msg);
     if (n > 0)
@@ -81,20 +129,9 @@ void au_error(au_cf_errcat cat, const char *fmt, ...)
 void au_timing(const au_cf_timing *t)
 {
     char line[2048];
-    int n = au_cf_timing_format(line, sizeof line, au_g.pid, t);
+    int n = au_cf_timing_format(line, sizeof line, pid, t);
     if (n > 0 && (size_t)n < sizeof line)
         au_write_all(line, (size_t)n);
-}
-
-void au_csv_quote(const char *s, char *buf, size_t size)
-{
-    size_t k = 0;
-    for (; s && *s && k + 2 < size; ++s) {
-        if (*s == '"')
-            buf[k++] = '"';
-        buf[k++] = *s;
-    }
-    buf[k] = '\0';
 }
 
 static const char *cupti_err(CUptiResult r)
@@ -124,7 +161,7 @@ void au_report_cupti(const char *call, CUptiResult r)
         au_error(AU_CF_E_BUSY,
                  "%s: the GPU's counters are held by another process (one process at a time "
                  "can profile a GPU): the launches of process %ld on this device are not measured",
-                 name, au_g.pid);
+                 name, pid);
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
         au_error(AU_CF_E_SUBSCRIBER, "%s: %s", name, cupti_err(r));

@@ -12,7 +12,7 @@
 #define _GNU_SOURCE /* memmem, MAP_ANONYMOUS, MAP_POPULATE */
 #include "cubins.h"
 
-#include "inject_internal.h"
+#include "base.h"
 #include "select.h"
 
 #include "atomutil/util.h"
@@ -272,7 +272,7 @@ void au_cubin_note_launch(const char *mangled)
     size_t len = strlen(mangled) + strlen(dn) + 96;
     char *line = malloc(len);
     if (line) {
-        int n = au_cf_head(line, len, au_g.pid, AU_CF_CODE); /* 96 bytes hold it and the CRC */
+        int n = au_cf_head(line, len, au_pid(), AU_CF_CODE); /* 96 bytes hold it and the CRC */
         n += snprintf(line + n, len - (size_t)n, "%s %s %s\n", name, mangled, dn);
         for (int i = 0; i + 1 < n; ++i)
             if (line[i] == '\n' || line[i] == '\r')

@@ -1,7 +1,7 @@
 /*
- * inject.c - atomutil's CUPTI injection library (libatomutil_inject.so): entry point, callbacks,
- * per-context bookkeeping and output.  What is collected is the collector's business (range.c:
- * the model's counters per launch).
+ * inject.c - atomutil's CUPTI injection library (libatomutil_inject.so): entry point and callbacks,
+ * which decide what each launch, graph launch and stream capture does.  What is collected is the
+ * collector's business (range.c: the model's counters per launch); CODING.md lists the modules.
  *
  * atomutil-profile sets CUDA_INJECTION64_PATH to this library; the CUDA driver loads it into the
  * unmodified target at cuInit and calls InitializeInjection, its only exported symbol.  Each
@@ -12,7 +12,7 @@
  *
  * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
-#include "inject_internal.h"
+#include "base.h"
 #include "cubins.h"
 #include "graphs.h"
 #include "kernels.h"
@@ -24,19 +24,31 @@
 
 #include "atomutil/util.h"
 
-#include "atomutil/model.h"
 #include "counters_file.h"
-#include "ncu_import.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
+
+/* The callbacks' own state, with au_g.lock (base.h holds what other modules read too). */
+static struct {
+    int initialized;
+    CUpti_SubscriberHandle sub;
+    long long next_id;
+    int graphs;                 /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
+    pthread_t graph_owner;      /* the thread whose graph launch has its range open (au_g.graph_open) */
+    pthread_cond_t graph_done;  /* signalled when it closes */
+    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (wait_launches) */
+    int atexit_late;            /* at_exit registered again at the first launch */
+    long long graph_skipped;    /* graph launches, not measured */
+    long long graph_measured;   /* graph launches measured as one range each */
+    long long capture_skipped;  /* launches that ran while another stream was being captured */
+    long long share_skipped;    /* launches run unmeasured after waiting too long for the counters */
+} inj = {.graph_done = PTHREAD_COND_INITIALIZER, .launch_done = PTHREAD_COND_INITIALIZER};
 
 /* ------------------------------------------------------------------ contexts */
 
@@ -164,7 +176,7 @@ static void wait_launches(const ctx_state *c)
     until.tv_sec += AU_LAUNCH_WAIT_S;
     au_stats_count(AU_N_LAUNCH_WAITS);
     while (others_in_flight(c) && !au_g.exiting)
-        if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
+        if (pthread_cond_timedwait(&inj.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
             if (au_stats_count(AU_N_LAUNCH_WAIT_TIMEOUTS) == 0)
                 au_diag(AU_CF_WARNING,
                         "a launch waited %d s for another thread's launch in its context and went on: "
@@ -228,19 +240,19 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * becomes invalid: such launches run unmeasured and are counted. */
     if (au_g.captures > 0 || stream_capturing(stream)) {
         if (!stream_capturing(stream))
-            au_g.capture_skipped++;
+            inj.capture_skipped++;
         return;
     }
     ctx_state *gc = au_ctx_find(cb->context);
     if (gc && gc->in_graph) { /* another thread launched while a graph's range is open */
-        au_g.capture_skipped++;
+        inj.capture_skipped++;
         return;
     }
-    if (!au_g.atexit_late) {
+    if (!inj.atexit_late) {
         /* exit handlers run last registered first: registered again now, after the CUDA runtime
          * and driver registered theirs, ours stops all collection before they tear CUDA down
          * (another thread's exit() while this one launches) */
-        au_g.atexit_late = 1;
+        inj.atexit_late = 1;
         atexit(at_exit);
     }
     ctx_state *c = au_ctx_get(cb->context);
@@ -275,13 +287,13 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * checks above are made again after it. */
     if (!c->enabled) {
         if (au_share_acquire(c) != 0) {
-            au_g.share_skipped++;
+            inj.share_skipped++;
             free(kernel);
             return;
         }
         if (c->failed || au_g.exiting || au_g.captures > 0 || c->in_graph ||
-            (au_g.graph_open && !pthread_equal(au_g.graph_owner, pthread_self()))) {
-            au_g.capture_skipped += !c->failed && !au_g.exiting;
+            (au_g.graph_open && !pthread_equal(inj.graph_owner, pthread_self()))) {
+            inj.capture_skipped += !c->failed && !au_g.exiting;
             free(kernel);
             return;
         }
@@ -300,7 +312,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
     l.kernel = kernel;
-    l.id = au_g.next_id++;
+    l.id = inj.next_id++;
     c->pend[c->npend++] = l;
     c->inflight++;
     tl_in_launch = c;
@@ -323,7 +335,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
             au_range_flush(c);
         au_share_launch_done(c);
     }
-    pthread_cond_broadcast(&au_g.launch_done);
+    pthread_cond_broadcast(&inj.launch_done);
 }
 
 /* The launch's row of a graph launch: the graph's number and kernel count as its name, the first
@@ -345,7 +357,7 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     if (c->failed || au_g.exiting)
         return;
     if (c->in_graph) { /* another thread's graph still open (it waited 60 s): not measured */
-        au_g.graph_skipped++;
+        inj.graph_skipped++;
         return;
     }
     pending_launch *l = &c->graph_launch;
@@ -368,14 +380,14 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
         au_range_graph_begin(c) != 0) {
         free(l->kernel);
         l->kernel = NULL;
-        au_g.graph_skipped++;
+        inj.graph_skipped++;
         return;
     }
-    l->id = au_g.next_id++;
+    l->id = inj.next_id++;
     /* until the graph has run, other threads' launches wait (wait_for_graph): the range counts
      * everything the context runs, and must hold the graph's kernels only */
     au_g.graph_open = 1;
-    au_g.graph_owner = pthread_self();
+    inj.graph_owner = pthread_self();
 }
 
 static void graph_launch_exit(const CUpti_CallbackData *cb)
@@ -390,8 +402,8 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     au_range_graph_end(c, &l, p->hStream);
     free(l.kernel);
     au_g.graph_open = 0;
-    pthread_cond_broadcast(&au_g.graph_done);
-    au_g.graph_measured++;
+    pthread_cond_broadcast(&inj.graph_done);
+    inj.graph_measured++;
     au_share_launch_done(c);
     const au_graph_kernels *k = au_graph_find(p->hGraph);
     if (!k || k->n == 0)
@@ -404,7 +416,7 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     char *line = malloc(len);
     if (!line)
         return;
-    size_t used = (size_t)au_cf_head(line, len, au_g.pid, AU_CF_GRAPH); /* 64 bytes hold it and the id */
+    size_t used = (size_t)au_cf_head(line, len, au_pid(), AU_CF_GRAPH); /* 64 bytes hold it and the id */
     used += (size_t)snprintf(line + used, len - used, "%lld", id);
     for (size_t i = 0; i < k->n && used < len; ++i)
         used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
@@ -420,13 +432,13 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
  * lands in that context, so that a graph that never finishes cannot hang the program. */
 static void wait_for_graph(void)
 {
-    if (!au_g.graph_open || pthread_equal(au_g.graph_owner, pthread_self()))
+    if (!au_g.graph_open || pthread_equal(inj.graph_owner, pthread_self()))
         return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 60;
     while (au_g.graph_open && !au_g.exiting)
-        if (pthread_cond_timedwait(&au_g.graph_done, &au_g.lock, &until) != 0)
+        if (pthread_cond_timedwait(&inj.graph_done, &au_g.lock, &until) != 0)
             break;
 }
 
@@ -562,12 +574,12 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
              * (range.c); with ATOMUTIL_GRAPHS=off and while a stream is being captured, graphs
              * run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.captures == 0 && au_g.graphs)
+                if (au_g.captures == 0 && inj.graphs)
                     graph_launch_enter(cb);
                 else {
                     if (au_g.captures == 0)
                         pause_all();
-                    au_g.graph_skipped++;
+                    inj.graph_skipped++;
                 }
             } else if (au_g.captures == 0) {
                 graph_launch_exit(cb);
@@ -604,88 +616,60 @@ static void at_exit(void)
         return;
     }
     au_g.exiting = 1;
-    pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
-    pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
-    au_ctx_wait_all_early();                   /* no CUPTI call of an early set-up runs while collection ends */
+    pthread_cond_broadcast(&inj.graph_done);  /* launches waiting for a graph go on, unmeasured */
+    pthread_cond_broadcast(&inj.launch_done); /* ... and those waiting for another thread's launch */
+    au_ctx_wait_all_early();                  /* no CUPTI call of an early set-up runs while collection ends */
     for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
     au_share_report();
     au_select_report();
-    if (au_g.share_skipped)
+    if (inj.share_skipped)
         au_diag(AU_CF_WARNING,
                 "not measured: %lld launches on a GPU whose counters another profiled process held "
                 "(a wait of %.0f s ran out)",
-                au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
-    if (au_g.graph_skipped)
-        au_diag(AU_CF_WARNING, "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
-    if (au_g.graph_measured)
-        au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
+                inj.share_skipped, AU_SHARE_MAX_WAIT_S);
+    if (inj.graph_skipped)
+        au_diag(AU_CF_WARNING, "not measured: %lld CUDA graph launches (graphs run unprofiled)", inj.graph_skipped);
+    if (inj.graph_measured)
+        au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", inj.graph_measured);
     size_t kept, kept_bytes, skipped;
     double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
     au_stats_modules modules = {kept, kept_bytes, skipped, au_select_literal()};
     au_stats_write_timing(t_loads, au_cubin_dir() ? &modules : NULL);
-    if (au_g.capture_skipped)
+    if (inj.capture_skipped)
         au_diag(AU_CF_WARNING, "not measured: %lld launches made while a stream was being captured",
-                au_g.capture_skipped);
-    if (au_g.fd >= 0) {
-        close(au_g.fd);
-        au_g.fd = -1;
-    }
+                inj.capture_skipped);
+    au_output_close();
     pthread_mutex_unlock(&au_g.lock);
 }
 
 /* ------------------------------------------------------------------ entry */
 
-/* Opens the counters file; a process started without atomutil-profile writes the header itself. */
-static void open_output(void)
-{
-    const char *path = au_cf_getenv(AU_ENV_COUNTERS_FILE);
-    char def[64];
-    if (!path || !*path) {
-        snprintf(def, sizeof def, "atomutil-%ld.counters.csv", au_g.pid);
-        path = def;
-    }
-    au_g.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (au_g.fd < 0)
-        return;
-    off_t end = lseek(au_g.fd, 0, SEEK_END);
-    if (end == 0)
-        au_write_all(AU_NCU_CSV_HEADER, strlen(AU_NCU_CSV_HEADER));
-}
-
 EXPORT int InitializeInjection(void)
 {
     pthread_mutex_lock(&au_g.lock);
-    if (au_g.initialized) {
+    if (inj.initialized) {
         pthread_mutex_unlock(&au_g.lock);
         return 1;
     }
-    au_g.initialized = 1;
+    inj.initialized = 1;
     double t0 = au_now();
-    au_g.pid = (long)getpid();
-    FILE *f = fopen("/proc/self/comm", "r");
-    if (f) {
-        if (fgets(au_g.proc_name, sizeof au_g.proc_name, f))
-            au_g.proc_name[strcspn(au_g.proc_name, "\n\"")] = '\0';
-        fclose(f);
-    }
+    au_output_open();
     au_cubin_init();
-    open_output();
     au_select_init();
     au_ctx_setup_init();
     const char *gr = au_cf_getenv(AU_ENV_GRAPHS);
-    au_g.graphs = !(gr && strcmp(gr, "off") == 0);
+    inj.graphs = !(gr && strcmp(gr, "off") == 0);
     au_range_init();
 
-    CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
-    CUPTI_CHECK(
-        cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
-        goto fail);
+    CUPTI_CHECK(cuptiSubscribe(&inj.sub, callback, NULL), goto fail);
+    CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
+                goto fail);
     if (au_cubin_dir() && *au_cubin_dir())
-        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+        CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
                     goto fail);
-    CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+    CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
                 goto fail);
     static const CUpti_CallbackId launches[] = {
 #define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
@@ -693,7 +677,7 @@ EXPORT int InitializeInjection(void)
 #undef AU_CB_ID
     };
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
-        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
+        CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
     atexit(at_exit);
     au_diag(AU_CF_INFO, "attached (counters)");
     au_cf_timing t = {.rec = AU_CF_REC_ATTACH};

@@ -5,7 +5,7 @@
  */
 #include "kernels.h"
 
-#include "inject_internal.h"
+#include "base.h"
 
 #include <stdint.h>
 #include <stdlib.h>

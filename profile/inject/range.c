@@ -10,12 +10,14 @@
  */
 #include "range.h"
 
-#include "inject_internal.h"
+#include "base.h"
 #include "cubins.h"
 #include "kernels.h"
 #include "stats.h"
 
 #include "chip_metrics.h"
+
+#include <cupti_target.h> /* cuptiDeviceGetChipName */
 
 #include "atomutil/model.h"
 #include "atomutil/util.h"
@@ -67,6 +69,18 @@ void au_range_init(void)
         }
 }
 
+/* Kernel name quoted for CSV ("" doubled) into buf. */
+static void csv_quote(const char *s, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; s && *s && k + 2 < size; ++s) {
+        if (*s == '"')
+            buf[k++] = '"';
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+}
+
 /* The rows of one measured launch, in the column order of AU_NCU_CSV_HEADER.  Kernel names of
  * any length are written whole (CUB's run past 1,500 characters): the report finds a kernel's
  * code by its full name. */
@@ -83,11 +97,11 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         free(prefix);
         return;
     }
-    au_csv_quote(l->kernel, kq, qsize);
+    csv_quote(l->kernel, kq, qsize);
     snprintf(prefix, psize,
              "\"%lld\",\"%ld\",\"%s\",\"localhost\",\"%s\",\"%u\",\"%u\",\"(%u, %u, %u)\","
              "\"(%u, %u, %u)\",\"%d\",\"%d.%d\",\"atomutil\",",
-             l->id, au_g.pid, au_g.proc_name, kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
+             l->id, au_pid(), au_proc_name(), kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
              l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
     for (size_t i = 0; i < nm + 3; ++i) {
         char *row = buf + used;
@@ -220,7 +234,7 @@ static void metric_missing(const char *name, void *ud)
     }
 }
 
-/* The set's metrics for c: all of au_g's (all = 1), or those the chip has (each tried alone,
+/* The set's metrics for c: all of au_range_init's (all = 1), or those the chip has (each tried alone,
  * chip_metrics.c); -1 when a required one is missing. */
 static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
 {

@@ -7,7 +7,7 @@
 #ifndef ATOMUTIL_INJECT_RANGE_H
 #define ATOMUTIL_INJECT_RANGE_H
 
-#include "inject_internal.h"
+#include "contexts.h"
 
 /* The counter sets' metrics (model/src/metrics.c) and ATOMUTIL_MAX_RANGES, once. */
 void au_range_init(void);

@@ -6,7 +6,7 @@
 #ifndef ATOMUTIL_INJECT_SELECT_H
 #define ATOMUTIL_INJECT_SELECT_H
 
-#include "inject_internal.h"
+#include "base.h"
 
 #include "graphs.h"
 #include "kernels.h" /* select.c counts selections in the kernels' entries */

@@ -19,10 +19,12 @@
  */
 #include "setup.h"
 
-#include "inject_internal.h"
+#include "base.h"
 #include "range.h"
 #include "share.h"
 #include "stats.h"
+
+#include <cupti_profiler_target.h> /* cuptiProfilerInitialize, cuptiProfilerDeviceSupported */
 
 #include <errno.h>
 #include <stdio.h>

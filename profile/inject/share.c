@@ -21,7 +21,7 @@
  */
 #include "share.h"
 
-#include "inject_internal.h"
+#include "base.h"
 #include "range.h"
 
 #include <errno.h>
@@ -271,7 +271,7 @@ int au_share_acquire(ctx_state *c)
             au_diag(AU_CF_WARNING,
                     "sharing: waited %.0f s for device %d's counters (another profiled process holds "
                     "them): launches of process %ld on this device are not measured from now on",
-                    AU_SHARE_MAX_WAIT_S, (int)c->dev, au_g.pid);
+                    AU_SHARE_MAX_WAIT_S, (int)c->dev, au_pid());
             break;
         }
     }

@@ -6,7 +6,7 @@
 #ifndef ATOMUTIL_INJECT_SHARE_H
 #define ATOMUTIL_INJECT_SHARE_H
 
-#include "inject_internal.h"
+#include "contexts.h"
 
 #define AU_SHARE_MAX_WAIT_S 60.0 /* a launch waits this long for the lock at most */
 

@@ -6,7 +6,7 @@
  */
 #include "stats.h"
 
-#include "inject_internal.h"
+#include "base.h"
 
 #include <stdio.h>
 
