@@ -1,6 +1,7 @@
 /*
- * graphs.h - the kernels of instantiated CUDA graphs (graphs.c), read at instantiation, found by
- * executable graph when it is launched (inject.c, select.c).  With au_g.lock.
+ * graphs.h - the kernels of instantiated CUDA graphs (graphs.c), read at instantiation and found
+ * by executable graph when it is launched (inject.c; select.c matches -k against their names).
+ * With au_g.lock.
  */
 #ifndef ATOMUTIL_INJECT_GRAPHS_H
 #define ATOMUTIL_INJECT_GRAPHS_H
