@@ -1,17 +1,18 @@
 /*
- * base.c - what every module of the injection library uses: the shared state au_g, writing to the
- * output file ('==ATOMUTIL==' diagnostics, CSV quoting, CUPTI errors), the pending-launch list,
- * detached threads, the clock, demangling and the table of kernels (names, quiet ones, selection
- * counts).  It calls no other module, so that inject.c (the callbacks), cubins.c, share.c and the collectors only depend on
- * it, never on each other through it.
+ * base.c - what every module of the injection library uses (base.h): the library's lock and shared
+ * facts, the process's identity, the counters file and its lines ('==ATOMUTIL==' diagnostics,
+ * timing lines, CUPTI errors), detached threads, the clock and demangling.  It calls no other
+ * module, so that every module can depend on it without a circle.
  */
 
-#include "inject_internal.h"
+#include "base.h"
 
 #include "atomutil/util.h"
 #include "counters_file.h"
+#include "ncu_import.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +23,66 @@
 /* C++ demangler of the C++ runtime (libstdc++), so that kernel names read as ncu prints them. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-inject_state au_g = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                     .graph_done = PTHREAD_COND_INITIALIZER,
-                     .launch_done = PTHREAD_COND_INITIALIZER,
-                     .early_lock = PTHREAD_MUTEX_INITIALIZER,
-                     .early_done = PTHREAD_COND_INITIALIZER,
-                     .fd = -1};
+inject_shared au_g = {.lock = PTHREAD_MUTEX_INITIALIZER, .early_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int fd = -1; /* the counters file, O_APPEND */
+static long pid;
+static char proc_name[64];
 
 /* ------------------------------------------------------------------ output */
+
+static void open_output(void)
+{
+    const char *path = au_cf_getenv(AU_ENV_COUNTERS_FILE);
+    char def[64];
+    if (!path || !*path) {
+        snprintf(def, sizeof def, "atomutil-%ld.counters.csv", pid);
+        path = def;
+    }
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end == 0)
+        au_write_all(AU_NCU_CSV_HEADER, strlen(AU_NCU_CSV_HEADER));
+}
+
+void au_output_open(void)
+{
+    pid = (long)getpid();
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (f) {
+        if (fgets(proc_name, sizeof proc_name, f))
+            proc_name[strcspn(proc_name, "\n\"")] = '\0';
+        fclose(f);
+    }
+    open_output();
+}
+
+void au_output_close(void)
+{
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+}
+
+long au_pid(void)
+{
+    return pid;
+}
+
+const char *au_proc_name(void)
+{
+    return proc_name;
+}
 
 /* Writes all of buf with one write() where possible: O_APPEND keeps concurrent writers (several
  * processes of one target) from interleaving within a call. */
 void au_write_all(const char *buf, size_t len)
 {
-    while (len > 0 && au_g.fd >= 0) {
-        ssize_t n = write(au_g.fd, buf, len);
+    while (len > 0 && fd >= 0) {
+        ssize_t n = write(fd, buf, len);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -55,7 +101,7 @@ static void diag_line(au_cf_kind kind, const char *prefix, const char *fmt, va_l
     for (char *p = msg; *p; ++p)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    int n = au_cf_head(line, sizeof line, au_g.pid, kind);
+    int n = au_cf_head(line, sizeof line, pid, kind);
     if (n > 0 && (size_t)n < sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, "%s%s\n", prefix, msg);
     if (n > 0)
@@ -83,20 +129,9 @@ void au_error(au_cf_errcat cat, const char *fmt, ...)
 void au_timing(const au_cf_timing *t)
 {
     char line[2048];
-    int n = au_cf_timing_format(line, sizeof line, au_g.pid, t);
+    int n = au_cf_timing_format(line, sizeof line, pid, t);
     if (n > 0 && (size_t)n < sizeof line)
         au_write_all(line, (size_t)n);
-}
-
-void au_csv_quote(const char *s, char *buf, size_t size)
-{
-    size_t k = 0;
-    for (; s && *s && k + 2 < size; ++s) {
-        if (*s == '"')
-            buf[k++] = '"';
-        buf[k++] = *s;
-    }
-    buf[k] = '\0';
 }
 
 static const char *cupti_err(CUptiResult r)
@@ -126,7 +161,7 @@ void au_report_cupti(const char *call, CUptiResult r)
         au_error(AU_CF_E_BUSY,
                  "%s: the GPU's counters are held by another process (one process at a time "
                  "can profile a GPU): the launches of process %ld on this device are not measured",
-                 name, au_g.pid);
+                 name, pid);
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
         au_error(AU_CF_E_SUBSCRIBER, "%s: %s", name, cupti_err(r));
@@ -139,18 +174,6 @@ void au_report_cupti(const char *call, CUptiResult r)
     case CUPTI_ERROR_NOT_SUPPORTED: au_error(AU_CF_E_UNSUPPORTED, "%s: %s", name, cupti_err(r)); break;
     default: au_error(AU_CF_E_CUPTI, "%s: %s", name, cupti_err(r));
     }
-}
-
-void au_free_pending(ctx_state *c, size_t first_n)
-{
-    for (size_t i = 0; i < first_n && i < c->npend; ++i)
-        free(c->pend[i].kernel);
-    if (first_n >= c->npend) {
-        c->npend = 0;
-        return;
-    }
-    memmove(c->pend, c->pend + first_n, (c->npend - first_n) * sizeof *c->pend);
-    c->npend -= first_n;
 }
 
 /* ------------------------------------------------------------------ threads, time, names */
@@ -181,86 +204,4 @@ char *au_demangle(const char *name)
         return d;
     free(d);
     return strdup(name);
-}
-
-/* ------------------------------------------------------------------ kernels */
-
-static size_t kern_slot(const void *func)
-{
-    uintptr_t h = (uintptr_t)func;
-    h ^= h >> 17;
-    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 7) & (au_g.kern_cap - 1);
-    while (au_g.kern_key[i] && au_g.kern_key[i] != func)
-        i = (i + 1) & (au_g.kern_cap - 1);
-    return i;
-}
-
-/* Doubles the table (it grows at half full); -1 without memory (the table stays as it was). */
-static int kern_grow(void)
-{
-    size_t ocap = au_g.kern_cap, ncap = ocap ? ocap * 2 : 256;
-    const void **ok = au_g.kern_key;
-    au_kernel_info *oi = au_g.kern_info;
-    const void **nk = calloc(ncap, sizeof *nk);
-    au_kernel_info *ni = calloc(ncap, sizeof *ni);
-    if (!nk || !ni) {
-        free(nk);
-        free(ni);
-        return -1;
-    }
-    au_g.kern_key = nk;
-    au_g.kern_info = ni;
-    au_g.kern_cap = ncap;
-    for (size_t i = 0; i < ocap; ++i)
-        if (ok[i]) {
-            size_t j = kern_slot(ok[i]);
-            nk[j] = ok[i];
-            ni[j] = oi[i];
-        }
-    free(ok);
-    free(oi);
-    return 0;
-}
-
-au_kernel_info *au_kernel_info_of(const void *func)
-{
-    if (!func || (2 * (au_g.kern_n + 1) > au_g.kern_cap && kern_grow() != 0))
-        return NULL;
-    size_t i = kern_slot(func);
-    if (!au_g.kern_key[i]) {
-        au_g.kern_key[i] = func;
-        au_g.kern_n++;
-    }
-    return &au_g.kern_info[i];
-}
-
-char *au_kernel_name(const void *func, const char *mangled)
-{
-    au_kernel_info *k = au_kernel_info_of(func);
-    if (!k)
-        return au_demangle(mangled);
-    if (!k->name)
-        k->name = au_demangle(mangled);
-    if (!k->mangled && mangled)
-        k->mangled = strdup(mangled); /* NULL without memory: its code is then not kept */
-    return k->name ? strdup(k->name) : NULL;
-}
-
-au_kernel_info *au_kernel_seen(const void *func, int quiet)
-{
-    au_kernel_info *k = au_kernel_info_of(func);
-    /* once a kernel ran atomics it stays out: a kernel whose generic atomics only the cluster set
-     * counts would otherwise look quiet again at every launch measured with the standard set */
-    if (k && k->quiet != 2)
-        k->quiet = quiet ? 1 : 2;
-    return k;
-}
-
-int au_kernel_quiet(const void *func)
-{
-    if (!func || !au_g.kern_cap)
-        return 0;
-    size_t i = kern_slot(func);
-    return au_g.kern_key[i] == func && au_g.kern_info[i].quiet == 1;
 }

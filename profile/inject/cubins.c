@@ -10,7 +10,10 @@
  * of its shared atomics.
  */
 #define _GNU_SOURCE /* memmem, MAP_ANONYMOUS, MAP_POPULATE */
-#include "inject_internal.h"
+#include "cubins.h"
+
+#include "base.h"
+#include "select.h"
 
 #include "atomutil/util.h"
 #include "counters_file.h"
@@ -79,6 +82,19 @@ static size_t cubin_skipped(void)
     size_t n = s.skipped;
     pthread_mutex_unlock(&s.lock);
     return n;
+}
+
+/* Set at init, before any callback, and only read after. */
+static const char *cubin_dir;
+
+void au_cubin_init(void)
+{
+    cubin_dir = au_cf_getenv(AU_ENV_CUBIN_DIR);
+}
+
+const char *au_cubin_dir(void)
+{
+    return cubin_dir;
 }
 
 /* The CRC is computed when the cubin is needed, not in the module-load callback: a module can load
@@ -160,11 +176,11 @@ static int write_cubin(cubin *cb, const char *name)
 {
     if (cb->written)
         return 0;
-    if (!au_g.cubin_dir)
+    if (!cubin_dir)
         return -1;
     char path[4096];
-    mkdir(au_g.cubin_dir, 0755);
-    snprintf(path, sizeof path, "%s/%s.cubin", au_g.cubin_dir, name);
+    mkdir(cubin_dir, 0755);
+    snprintf(path, sizeof path, "%s/%s.cubin", cubin_dir, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(cb->data, 1, cb->size, f) != cb->size) {
         au_diag(AU_CF_WARNING, "cannot write cubin %s", path);
@@ -206,7 +222,7 @@ static int holds(const cubin *cb, const char *mangled)
 
 void au_cubin_note_launch(const char *mangled)
 {
-    if (!au_g.cubin_dir || !mangled || !*mangled)
+    if (!cubin_dir || !mangled || !*mangled)
         return;
     uint64_t h = fnv1a(mangled);
     seen_kernel *k = NULL;
@@ -256,7 +272,7 @@ void au_cubin_note_launch(const char *mangled)
     size_t len = strlen(mangled) + strlen(dn) + 96;
     char *line = malloc(len);
     if (line) {
-        int n = au_cf_head(line, len, au_g.pid, AU_CF_CODE); /* 96 bytes hold it and the CRC */
+        int n = au_cf_head(line, len, au_pid(), AU_CF_CODE); /* 96 bytes hold it and the CRC */
         n += snprintf(line + n, len - (size_t)n, "%s %s %s\n", name, mangled, dn);
         for (int i = 0; i + 1 < n; ++i)
             if (line[i] == '\n' || line[i] == '\r')

@@ -5,7 +5,7 @@
  * "graph:" line that tells atomutil-profile which kernels a graph row holds) and the first
  * kernel's grid and block (the row's shape, as Nsight Compute's graph profiling shows it).
  */
-#include "inject_internal.h"
+#include "graphs.h"
 
 #include "atomutil/util.h"
 

@@ -1,7 +1,7 @@
 /*
- * inject.c - atomutil's CUPTI injection library (libatomutil_inject.so): entry point, callbacks,
- * per-context bookkeeping and output.  What is collected is the collector's business (range.c:
- * the model's counters per launch).
+ * inject.c - atomutil's CUPTI injection library (libatomutil_inject.so): entry point and callbacks,
+ * which decide what each launch, graph launch and stream capture does.  What is collected is the
+ * collector's business (range.c: the model's counters per launch); CODING.md lists the modules.
  *
  * atomutil-profile sets CUDA_INJECTION64_PATH to this library; the CUDA driver loads it into the
  * unmodified target at cuInit and calls InitializeInjection, its only exported symbol.  Each
@@ -12,23 +12,43 @@
  *
  * Environment: profile/import/cf_env.def lists what atomutil-profile passes (docs/live-profiling.md).
  */
-#include "inject_internal.h"
+#include "base.h"
+#include "cubins.h"
+#include "graphs.h"
+#include "kernels.h"
+#include "range.h"
+#include "select.h"
+#include "setup.h"
+#include "share.h"
+#include "stats.h"
 
 #include "atomutil/util.h"
 
-#include "atomutil/model.h"
 #include "counters_file.h"
-#include "ncu_import.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
+
+/* The callbacks' own state, with au_g.lock (base.h holds what other modules read too). */
+static struct {
+    int initialized;
+    CUpti_SubscriberHandle sub;
+    long long next_id;
+    int graphs;                 /* measure graph launches (ATOMUTIL_GRAPHS=off: not) */
+    pthread_t graph_owner;      /* the thread whose graph launch has its range open (au_g.graph_open) */
+    pthread_cond_t graph_done;  /* signalled when it closes */
+    pthread_cond_t launch_done; /* signalled when a measured launch's call returns (wait_launches) */
+    int atexit_late;            /* at_exit registered again at the first launch */
+    long long graph_skipped;    /* graph launches, not measured */
+    long long graph_measured;   /* graph launches measured as one range each */
+    long long capture_skipped;  /* launches that ran while another stream was being captured */
+    long long share_skipped;    /* launches run unmeasured after waiting too long for the counters */
+} inj = {.graph_done = PTHREAD_COND_INITIALIZER, .launch_done = PTHREAD_COND_INITIALIZER};
 
 /* ------------------------------------------------------------------ contexts */
 
@@ -36,7 +56,7 @@
 static void disable_ctx(ctx_state *c)
 {
     if (c->enabled)
-        au_g.col->disable(c);
+        au_range_disable(c);
     if (c->npend)
         au_diag(AU_CF_WARNING, "%zu launches on device %d were not measured", c->npend, (int)c->dev);
     au_free_pending(c, c->npend);
@@ -140,7 +160,7 @@ static __thread double tl_driver_t0; /* when this thread's measured launch call 
 /* Launches of other threads in flight in c (every context when c is NULL). */
 static int others_in_flight(const ctx_state *c)
 {
-    for (const ctx_state *x = c ? c : au_g.contexts; x; x = c ? NULL : x->next)
+    for (const ctx_state *x = c ? c : au_ctx_first(); x; x = c ? NULL : x->next)
         if (x->inflight - (tl_in_launch == x) > 0)
             return 1;
     return 0;
@@ -154,17 +174,17 @@ static void wait_launches(const ctx_state *c)
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += AU_LAUNCH_WAIT_S;
-    au_g.launch_waits++;
+    au_stats_count(AU_N_LAUNCH_WAITS);
     while (others_in_flight(c) && !au_g.exiting)
-        if (pthread_cond_timedwait(&au_g.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
-            if (au_g.launch_wait_timeouts++ == 0)
+        if (pthread_cond_timedwait(&inj.launch_done, &au_g.lock, &until) == ETIMEDOUT) {
+            if (au_stats_count(AU_N_LAUNCH_WAIT_TIMEOUTS) == 0)
                 au_diag(AU_CF_WARNING,
                         "a launch waited %d s for another thread's launch in its context and went on: "
                         "launches running at the same time may be measured wrongly",
                         AU_LAUNCH_WAIT_S);
             break;
         }
-    au_g.t_launch_wait += au_now() - t0;
+    au_stats_add(AU_T_LAUNCH_WAIT, au_now() - t0);
 }
 
 /* An unselected launch runs with c's profiler stopped, or disabled once nothing more will be
@@ -179,7 +199,7 @@ static void run_unmeasured(ctx_state *c)
     if (au_select_exhausted())
         disable_ctx(c);
     else
-        au_g.col->pause(c);
+        au_range_pause(c);
 }
 
 /* Kernels launched unmeasured since c's last measured launch may still run on other streams, and a
@@ -220,19 +240,19 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * becomes invalid: such launches run unmeasured and are counted. */
     if (au_g.captures > 0 || stream_capturing(stream)) {
         if (!stream_capturing(stream))
-            au_g.capture_skipped++;
+            inj.capture_skipped++;
         return;
     }
     ctx_state *gc = au_ctx_find(cb->context);
     if (gc && gc->in_graph) { /* another thread launched while a graph's range is open */
-        au_g.capture_skipped++;
+        inj.capture_skipped++;
         return;
     }
-    if (!au_g.atexit_late) {
+    if (!inj.atexit_late) {
         /* exit handlers run last registered first: registered again now, after the CUDA runtime
          * and driver registered theirs, ours stops all collection before they tear CUDA down
          * (another thread's exit() while this one launches) */
-        au_g.atexit_late = 1;
+        inj.atexit_late = 1;
         atexit(at_exit);
     }
     ctx_state *c = au_ctx_get(cb->context);
@@ -256,10 +276,10 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * the cluster set when that is the one configured: it counts shared and generic atomic jobs
      * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
      * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */
-    if (l.set == AU_INJECT_SET_STD && c->enabled && c->cur == AU_INJECT_SET_CLUSTER && au_g.col->use_set &&
+    if (l.set == AU_INJECT_SET_STD && c->enabled && au_range_current_set(c) == AU_INJECT_SET_CLUSTER &&
         au_kernel_quiet(l.func)) {
         l.set = AU_INJECT_SET_CLUSTER;
-        au_g.set_kept++;
+        au_stats_count(AU_N_SET_KEPT);
     }
     /* each context keeps its own collector enabled (several GPUs, several contexts); switching
      * one collector between contexts at every launch crashed two-GPU programs.  Enabling takes
@@ -267,25 +287,24 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * checks above are made again after it. */
     if (!c->enabled) {
         if (au_share_acquire(c) != 0) {
-            au_g.share_skipped++;
+            inj.share_skipped++;
             free(kernel);
             return;
         }
         if (c->failed || au_g.exiting || au_g.captures > 0 || c->in_graph ||
-            (au_g.graph_open && !pthread_equal(au_g.graph_owner, pthread_self()))) {
-            au_g.capture_skipped += !c->failed && !au_g.exiting;
+            (au_g.graph_open && !pthread_equal(inj.graph_owner, pthread_self()))) {
+            inj.capture_skipped += !c->failed && !au_g.exiting;
             free(kernel);
             return;
         }
-        c->next_set = l.set;
-        if (!c->enabled && au_g.col->enable(c) != 0) {
+        if (!c->enabled && au_range_enable(c, l.set) != 0) {
             c->failed = 1;
             free(kernel);
             return;
         }
     }
     /* the counter set of this launch: switching stops and restarts the profiler between launches */
-    if ((au_g.col->use_set && au_g.col->use_set(c, l.set) != 0) || au_g.col->resume(c) != 0 ||
+    if (au_range_use_set(c, l.set) != 0 || au_range_resume(c) != 0 ||
         au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0) {
         free(kernel);
         return;
@@ -293,7 +312,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
     l.kernel = kernel;
-    l.id = au_g.next_id++;
+    l.id = inj.next_id++;
     c->pend[c->npend++] = l;
     c->inflight++;
     tl_in_launch = c;
@@ -304,7 +323,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = au_ctx_find(cb->context);
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
-        au_g.t_driver += au_now() - tl_driver_t0;
+        au_stats_add(AU_T_DRIVER, au_now() - tl_driver_t0);
         if (tl_in_launch->inflight > 0)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;
@@ -313,10 +332,10 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         /* the launch has run when the call returns (auto range synchronizes);
          * a launch still in flight here (a waiter that went on, wait_launches) flushes later */
         if (c->enabled && c->npend && c->inflight == 0)
-            au_g.col->flush(c);
+            au_range_flush(c);
         au_share_launch_done(c);
     }
-    pthread_cond_broadcast(&au_g.launch_done);
+    pthread_cond_broadcast(&inj.launch_done);
 }
 
 /* The launch's row of a graph launch: the graph's number and kernel count as its name, the first
@@ -338,7 +357,7 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     if (c->failed || au_g.exiting)
         return;
     if (c->in_graph) { /* another thread's graph still open (it waited 60 s): not measured */
-        au_g.graph_skipped++;
+        inj.graph_skipped++;
         return;
     }
     pending_launch *l = &c->graph_launch;
@@ -358,17 +377,17 @@ static void graph_launch_enter(const CUpti_CallbackData *cb)
     if (p->hStream)
         cuptiGetStreamId(cb->context, p->hStream, &l->stream_id);
     if (au_share_acquire(c) != 0 || c->failed || c->in_graph || au_g.graph_open || au_g.captures > 0 || au_g.exiting ||
-        au_g.col->graph_begin(c) != 0) {
+        au_range_graph_begin(c) != 0) {
         free(l->kernel);
         l->kernel = NULL;
-        au_g.graph_skipped++;
+        inj.graph_skipped++;
         return;
     }
-    l->id = au_g.next_id++;
+    l->id = inj.next_id++;
     /* until the graph has run, other threads' launches wait (wait_for_graph): the range counts
      * everything the context runs, and must hold the graph's kernels only */
     au_g.graph_open = 1;
-    au_g.graph_owner = pthread_self();
+    inj.graph_owner = pthread_self();
 }
 
 static void graph_launch_exit(const CUpti_CallbackData *cb)
@@ -380,11 +399,11 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     pending_launch l = c->graph_launch;
     memset(&c->graph_launch, 0, sizeof c->graph_launch);
     long long id = l.id;
-    au_g.col->graph_end(c, &l, p->hStream);
+    au_range_graph_end(c, &l, p->hStream);
     free(l.kernel);
     au_g.graph_open = 0;
-    pthread_cond_broadcast(&au_g.graph_done);
-    au_g.graph_measured++;
+    pthread_cond_broadcast(&inj.graph_done);
+    inj.graph_measured++;
     au_share_launch_done(c);
     const au_graph_kernels *k = au_graph_find(p->hGraph);
     if (!k || k->n == 0)
@@ -397,7 +416,7 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
     char *line = malloc(len);
     if (!line)
         return;
-    size_t used = (size_t)au_cf_head(line, len, au_g.pid, AU_CF_GRAPH); /* 64 bytes hold it and the id */
+    size_t used = (size_t)au_cf_head(line, len, au_pid(), AU_CF_GRAPH); /* 64 bytes hold it and the id */
     used += (size_t)snprintf(line + used, len - used, "%lld", id);
     for (size_t i = 0; i < k->n && used < len; ++i)
         used += (size_t)snprintf(line + used, len - used, " %s", k->names[i]);
@@ -413,13 +432,13 @@ static void graph_launch_exit(const CUpti_CallbackData *cb)
  * lands in that context, so that a graph that never finishes cannot hang the program. */
 static void wait_for_graph(void)
 {
-    if (!au_g.graph_open || pthread_equal(au_g.graph_owner, pthread_self()))
+    if (!au_g.graph_open || pthread_equal(inj.graph_owner, pthread_self()))
         return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 60;
     while (au_g.graph_open && !au_g.exiting)
-        if (pthread_cond_timedwait(&au_g.graph_done, &au_g.lock, &until) != 0)
+        if (pthread_cond_timedwait(&inj.graph_done, &au_g.lock, &until) != 0)
             break;
 }
 
@@ -485,9 +504,9 @@ static int into_capture(const CUpti_CallbackData *cb, CUpti_CallbackId id)
 static void pause_all(void)
 {
     wait_launches(NULL);
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->enabled && !c->failed)
-            au_g.col->pause(c);
+            au_range_pause(c);
 }
 
 static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId id, const void *data)
@@ -496,12 +515,12 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
         /* the driver holds a lock of its own here: no au_g.lock (cubins.c) */
         const CUpti_ResourceData *rd = data;
-        if (au_g.cubin_dir && rd->resourceDescriptor)
+        if (au_cubin_dir() && rd->resourceDescriptor)
             au_cubin_loaded(rd->resourceDescriptor);
         return;
     }
     if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-        /* no au_g.lock either: the set-up runs on a thread of its own (contexts.c) */
+        /* no au_g.lock either: the set-up runs on a thread of its own (setup.c) */
         au_ctx_created(((const CUpti_ResourceData *)data)->context);
         return;
     }
@@ -555,23 +574,23 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
              * (range.c); with ATOMUTIL_GRAPHS=off and while a stream is being captured, graphs
              * run with collection stopped */
             if (cb->callbackSite == CUPTI_API_ENTER) {
-                if (au_g.captures == 0 && au_g.col->graph_begin && au_g.graphs)
+                if (au_g.captures == 0 && inj.graphs)
                     graph_launch_enter(cb);
                 else {
                     if (au_g.captures == 0)
                         pause_all();
-                    au_g.graph_skipped++;
+                    inj.graph_skipped++;
                 }
-            } else if (au_g.captures == 0 && au_g.col->graph_end) {
+            } else if (au_g.captures == 0) {
                 graph_launch_exit(cb);
             }
         } else if (cb->callbackSite == CUPTI_API_ENTER) {
             if (!captured)
                 on_launch_enter(cb, id);
-            au_g.t_enter += au_now() - t0;
+            au_stats_add(AU_T_ENTER, au_now() - t0);
         } else {
             on_launch_exit(cb);
-            au_g.t_exit += au_now() - t0;
+            au_stats_add(AU_T_EXIT, au_now() - t0);
         }
     } else if (dom == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         const CUpti_ResourceData *rd = data;
@@ -585,62 +604,8 @@ static void CUPTIAPI callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
         }
     }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API)
-        au_g.t_launch += au_now() - t0;
+        au_stats_add(AU_T_LAUNCH, au_now() - t0);
     pthread_mutex_unlock(&au_g.lock);
-}
-
-/* The exit's timing lines (profile/import/cf_timing.def; docs/cli.md, "Timing"). */
-static void write_timing(double t_loads, size_t kept, size_t kept_bytes, size_t skipped)
-{
-    au_cf_timing t = {.rec = AU_CF_REC_LAUNCHES};
-    t.v[AU_CF_F_LAUNCHES_measured] = (double)au_g.measured;
-    t.v[AU_CF_F_LAUNCHES_callbacks_s] = au_g.t_launch;
-    t.v[AU_CF_F_LAUNCHES_module_loads_s] = t_loads;
-    au_timing(&t);
-    if (au_g.cubin_dir) {
-        t = (au_cf_timing){.rec = AU_CF_REC_MODULES};
-        t.v[AU_CF_F_MODULES_kept] = (double)kept;
-        t.v[AU_CF_F_MODULES_mb] = kept_bytes / 1e6;
-        t.v[AU_CF_F_MODULES_not_kept] = (double)skipped;
-        if (au_select_literal())
-            snprintf(t.text, sizeof t.text, "%s", au_select_literal());
-        au_timing(&t);
-    }
-    t = (au_cf_timing){.rec = AU_CF_REC_DETAIL};
-    t.v[AU_CF_F_DETAIL_flush_s] = au_g.t_flush;
-    t.v[AU_CF_F_DETAIL_switch_s] = au_g.t_switch;
-    t.v[AU_CF_F_DETAIL_switches] = (double)au_g.set_switches;
-    t.v[AU_CF_F_DETAIL_set_kept] = (double)au_g.set_kept;
-    t.v[AU_CF_F_DETAIL_code_s] = au_g.t_code;
-    t.v[AU_CF_F_DETAIL_launch_wait_s] = au_g.t_launch_wait;
-    t.v[AU_CF_F_DETAIL_launch_waits] = (double)au_g.launch_waits;
-    t.v[AU_CF_F_DETAIL_launch_wait_timeouts] = (double)au_g.launch_wait_timeouts;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_DRIVER};
-    t.v[AU_CF_F_DRIVER_driver_s] = au_g.t_driver;
-    t.v[AU_CF_F_DRIVER_decode_s] = au_g.t_decode;
-    t.v[AU_CF_F_DRIVER_eval_s] = au_g.t_eval;
-    t.v[AU_CF_F_DRIVER_write_s] = au_g.t_write;
-    t.v[AU_CF_F_DRIVER_reinit_s] = au_g.t_reinit;
-    t.v[AU_CF_F_DRIVER_enter_s] = au_g.t_enter;
-    t.v[AU_CF_F_DRIVER_exit_s] = au_g.t_exit;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_ENABLE};
-    t.v[AU_CF_F_ENABLE_enables] = (double)au_g.enables;
-    t.v[AU_CF_F_ENABLE_sets_s] = au_g.t_sets;
-    t.v[AU_CF_F_ENABLE_enable_s] = au_g.t_enable;
-    t.v[AU_CF_F_ENABLE_config_s] = au_g.t_config;
-    t.v[AU_CF_F_ENABLE_start_s] = au_g.t_start;
-    t.v[AU_CF_F_ENABLE_disables] = (double)au_g.disables;
-    t.v[AU_CF_F_ENABLE_disable_s] = au_g.t_disable;
-    au_timing(&t);
-    t = (au_cf_timing){.rec = AU_CF_REC_EARLY};
-    pthread_mutex_lock(&au_g.early_lock);
-    t.v[AU_CF_F_EARLY_setups] = (double)au_g.early_setups;
-    t.v[AU_CF_F_EARLY_s] = au_g.t_early;
-    t.v[AU_CF_F_EARLY_wait_s] = au_g.t_early_wait;
-    pthread_mutex_unlock(&au_g.early_lock);
-    au_timing(&t);
 }
 
 static void at_exit(void)
@@ -651,116 +616,60 @@ static void at_exit(void)
         return;
     }
     au_g.exiting = 1;
-    pthread_cond_broadcast(&au_g.graph_done);  /* launches waiting for a graph go on, unmeasured */
-    pthread_cond_broadcast(&au_g.launch_done); /* ... and those waiting for another thread's launch */
-    au_ctx_wait_all_early();                   /* no CUPTI call of an early set-up runs while collection ends */
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    pthread_cond_broadcast(&inj.graph_done);  /* launches waiting for a graph go on, unmeasured */
+    pthread_cond_broadcast(&inj.launch_done); /* ... and those waiting for another thread's launch */
+    au_ctx_wait_all_early();                  /* no CUPTI call of an early set-up runs while collection ends */
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->enabled || c->npend)
             disable_ctx(c);
     au_share_report();
     au_select_report();
-    if (au_g.share_skipped)
+    if (inj.share_skipped)
         au_diag(AU_CF_WARNING,
                 "not measured: %lld launches on a GPU whose counters another profiled process held "
                 "(a wait of %.0f s ran out)",
-                au_g.share_skipped, AU_SHARE_MAX_WAIT_S);
-    if (au_g.graph_skipped)
-        au_diag(AU_CF_WARNING, "not measured: %lld CUDA graph launches (graphs run unprofiled)", au_g.graph_skipped);
-    if (au_g.graph_measured)
-        au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", au_g.graph_measured);
+                inj.share_skipped, AU_SHARE_MAX_WAIT_S);
+    if (inj.graph_skipped)
+        au_diag(AU_CF_WARNING, "not measured: %lld CUDA graph launches (graphs run unprofiled)", inj.graph_skipped);
+    if (inj.graph_measured)
+        au_diag(AU_CF_INFO, "graphs: %lld CUDA graph launches measured, one row each", inj.graph_measured);
     size_t kept, kept_bytes, skipped;
     double t_loads = au_cubin_load_seconds(&kept, &kept_bytes, &skipped);
-    write_timing(t_loads, kept, kept_bytes, skipped);
-    if (au_g.capture_skipped)
+    au_stats_modules modules = {kept, kept_bytes, skipped, au_select_literal()};
+    au_stats_write_timing(t_loads, au_cubin_dir() ? &modules : NULL);
+    if (inj.capture_skipped)
         au_diag(AU_CF_WARNING, "not measured: %lld launches made while a stream was being captured",
-                au_g.capture_skipped);
-    if (au_g.fd >= 0) {
-        close(au_g.fd);
-        au_g.fd = -1;
-    }
+                inj.capture_skipped);
+    au_output_close();
     pthread_mutex_unlock(&au_g.lock);
 }
 
 /* ------------------------------------------------------------------ entry */
 
-/* Opens the counters file; a process started without atomutil-profile writes the header itself. */
-static void open_output(void)
-{
-    const char *path = au_cf_getenv(AU_ENV_COUNTERS_FILE);
-    char def[64];
-    if (!path || !*path) {
-        snprintf(def, sizeof def, "atomutil-%ld.counters.csv", au_g.pid);
-        path = def;
-    }
-    au_g.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (au_g.fd < 0)
-        return;
-    off_t end = lseek(au_g.fd, 0, SEEK_END);
-    if (end == 0)
-        au_write_all(AU_NCU_CSV_HEADER, strlen(AU_NCU_CSV_HEADER));
-}
-
 EXPORT int InitializeInjection(void)
 {
     pthread_mutex_lock(&au_g.lock);
-    if (au_g.initialized) {
+    if (inj.initialized) {
         pthread_mutex_unlock(&au_g.lock);
         return 1;
     }
-    au_g.initialized = 1;
+    inj.initialized = 1;
     double t0 = au_now();
-    au_g.pid = (long)getpid();
-    FILE *f = fopen("/proc/self/comm", "r");
-    if (f) {
-        if (fgets(au_g.proc_name, sizeof au_g.proc_name, f))
-            au_g.proc_name[strcspn(au_g.proc_name, "\n\"")] = '\0';
-        fclose(f);
-    }
-    au_g.col = &au_range_collector;
-    au_g.cubin_dir = au_cf_getenv(AU_ENV_CUBIN_DIR);
-    open_output();
-    const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
-    /* re-initializing the counter-data image after each launch costs in proportion to its ranges
-     * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
-     * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
-    au_g.max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
+    au_output_open();
+    au_cubin_init();
     au_select_init();
-    const char *es = au_cf_getenv(AU_ENV_EARLY_SETUP);
-    au_g.early = !(es && strcmp(es, "off") == 0);
+    au_ctx_setup_init();
     const char *gr = au_cf_getenv(AU_ENV_GRAPHS);
-    au_g.graphs = !(gr && strcmp(gr, "off") == 0);
-    /* the model's counters and the kernel's duration; device name and SM count
-     * come from the driver (range.c) */
-    size_t n;
-    const au_metric_def *defs = au_metric_defs(&n);
-    for (int set = 0; set < AU_INJECT_NSETS; ++set)
-        for (size_t i = 0; i < n; ++i) {
-            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
-                continue;
-            /* descriptive metrics come from the driver (range.c), the duration excepted */
-            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
-                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
-                continue;
-            if (au_g.nmetrics[set] == AU_INJECT_MAX_METRICS) {
-                au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
-                        defs[i].name);
-                break;
-            }
-            unsigned ctr = defs[i].counter;
-            au_g.atomic_metric[set][au_g.nmetrics[set]] = ctr == AU_C_JOBS || ctr == AU_C_CAS ||
-                                                          ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
-                                                          ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
-            au_g.metrics[set][au_g.nmetrics[set]++] = defs[i].name;
-        }
+    inj.graphs = !(gr && strcmp(gr, "off") == 0);
+    au_range_init();
 
-    CUPTI_CHECK(cuptiSubscribe(&au_g.sub, callback, NULL), goto fail);
-    CUPTI_CHECK(
-        cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
-        goto fail);
-    if (au_g.cubin_dir && *au_g.cubin_dir)
-        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
+    CUPTI_CHECK(cuptiSubscribe(&inj.sub, callback, NULL), goto fail);
+    CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
+                goto fail);
+    if (au_cubin_dir() && *au_cubin_dir())
+        CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED),
                     goto fail);
-    CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+    CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
                 goto fail);
     static const CUpti_CallbackId launches[] = {
 #define AU_CB_ID(kind, name) CUPTI_DRIVER_TRACE_CBID_##name,
@@ -768,9 +677,9 @@ EXPORT int InitializeInjection(void)
 #undef AU_CB_ID
     };
     for (size_t i = 0; i < sizeof launches / sizeof launches[0]; ++i)
-        CUPTI_CHECK(cuptiEnableCallback(1, au_g.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
+        CUPTI_CHECK(cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, launches[i]), goto fail);
     atexit(at_exit);
-    au_diag(AU_CF_INFO, "attached (%s)", au_g.col->name);
+    au_diag(AU_CF_INFO, "attached (counters)");
     au_cf_timing t = {.rec = AU_CF_REC_ATTACH};
     t.v[AU_CF_F_ATTACH_s] = au_now() - t0;
     au_timing(&t);

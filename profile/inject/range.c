@@ -8,9 +8,16 @@
  * its own host object, config image and counter-data image; the profiler is stopped, configured
  * and started again when a launch needs the other set (docs/counters.md).
  */
-#include "inject_internal.h"
+#include "range.h"
+
+#include "base.h"
+#include "cubins.h"
+#include "kernels.h"
+#include "stats.h"
 
 #include "chip_metrics.h"
+
+#include <cupti_target.h> /* cuptiDeviceGetChipName */
 
 #include "atomutil/model.h"
 #include "atomutil/util.h"
@@ -20,13 +27,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The counter sets' metrics, the same for every context (each keeps those its chip has: pick_metrics),
+ * made once at init; and the ranges a counter-data image holds. */
+static struct {
+    const char *metrics[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+    size_t nmetrics[AU_INJECT_NSETS];
+    /* per set, which metrics count atomics (shared or generic): all 0 in a launch = a quiet launch */
+    unsigned char atomic_metric[AU_INJECT_NSETS][AU_INJECT_MAX_METRICS];
+} sets;
+static size_t max_ranges;
+
+void au_range_init(void)
+{
+    const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
+    /* re-initializing the counter-data image after each launch costs in proportion to its ranges
+     * (64: 1.1 ms a launch); with 2, two processes taking turns on one GPU lost launches (2 of 128
+     * in 17 of 29 stress runs; none with 16): docs/performance.md, "Scale" */
+    max_ranges = mr && atoi(mr) > 0 ? (size_t)atoi(mr) : 16;
+    /* the model's counters and the kernel's duration; device name and SM count
+     * come from the driver (write_launch) */
+    size_t n;
+    const au_metric_def *defs = au_metric_defs(&n);
+    for (int set = 0; set < AU_INJECT_NSETS; ++set)
+        for (size_t i = 0; i < n; ++i) {
+            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
+                continue;
+            /* descriptive metrics come from the driver (write_launch), the duration excepted */
+            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
+                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
+                continue;
+            if (sets.nmetrics[set] == AU_INJECT_MAX_METRICS) {
+                au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
+                        defs[i].name);
+                break;
+            }
+            unsigned ctr = defs[i].counter;
+            sets.atomic_metric[set][sets.nmetrics[set]] = ctr == AU_C_JOBS || ctr == AU_C_CAS ||
+                                                          ctr == AU_C_WAVEFRONTS || ctr == AU_C_WAVEFRONTS_MAX ||
+                                                          ctr == AU_C_GENERIC || ctr == AU_C_DSHARED_SECT_ATOM;
+            sets.metrics[set][sets.nmetrics[set]++] = defs[i].name;
+        }
+}
+
+/* Kernel name quoted for CSV ("" doubled) into buf. */
+static void csv_quote(const char *s, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; s && *s && k + 2 < size; ++s) {
+        if (*s == '"')
+            buf[k++] = '"';
+        buf[k++] = *s;
+    }
+    buf[k] = '\0';
+}
+
 /* The rows of one measured launch, in the column order of AU_NCU_CSV_HEADER.  Kernel names of
  * any length are written whole (CUB's run past 1,500 characters): the report finds a kernel's
  * code by its full name. */
 static void write_launch(const ctx_state *c, const pending_launch *l, const double *values)
 {
-    const char *const *metrics = c->metrics[l->set];
-    size_t nm = c->nmetrics[l->set];
+    const char *const *metrics = c->range.metrics[l->set];
+    size_t nm = c->range.nmetrics[l->set];
     size_t klen = strlen(l->kernel), qsize = 2 * klen + 1, psize = qsize + 512;
     size_t cap = 4096 + (nm + 3) * psize, used = 0;
     char *buf = malloc(cap), *kq = malloc(qsize), *prefix = malloc(psize);
@@ -36,11 +97,11 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         free(prefix);
         return;
     }
-    au_csv_quote(l->kernel, kq, qsize);
+    csv_quote(l->kernel, kq, qsize);
     snprintf(prefix, psize,
              "\"%lld\",\"%ld\",\"%s\",\"localhost\",\"%s\",\"%u\",\"%u\",\"(%u, %u, %u)\","
              "\"(%u, %u, %u)\",\"%d\",\"%d.%d\",\"atomutil\",",
-             l->id, au_g.pid, au_g.proc_name, kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
+             l->id, au_pid(), au_proc_name(), kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
              l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
     for (size_t i = 0; i < nm + 3; ++i) {
         char *row = buf + used;
@@ -61,31 +122,36 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
         used += (size_t)n;
     }
     au_write_all(buf, used);
-    au_g.measured++;
+    au_stats_count(AU_N_MEASURED);
     free(buf);
     free(kq);
     free(prefix);
 }
 
+int au_range_current_set(const ctx_state *c)
+{
+    return c->range.cur;
+}
+
 /* Decodes what the profiler holds, writes one record per finished range (matched in order to the
  * pending launches, all of the set configured now) and resets the counter-data image. */
-static void range_flush(ctx_state *c)
+void au_range_flush(ctx_state *c)
 {
-    if (!c->rp || c->npend == 0 || c->cur < 0)
+    if (!c->range.rp || c->npend == 0 || c->range.cur < 0)
         return;
     double t0 = au_now();
-    int set = c->cur;
+    int set = c->range.cur;
     CUpti_RangeProfiler_DecodeData_Params dec = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    dec.pRangeProfilerObject = c->rp;
+    dec.pRangeProfilerObject = c->range.rp;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&dec), return );
     double t1 = au_now();
-    au_g.t_decode += t1 - t0;
+    au_stats_add(AU_T_DECODE, t1 - t0);
     if (dec.numOfRangeDropped)
         au_diag(AU_CF_WARNING, "%zu launches were dropped by the range profiler", dec.numOfRangeDropped);
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage = c->cdata[set];
-    info.counterDataImageSize = c->cdata_size[set];
+    info.pCounterDataImage = c->range.cdata[set];
+    info.counterDataImageSize = c->range.cdata_size[set];
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info), return );
     size_t n = info.numTotalRanges;
     if (n > c->npend) {
@@ -96,24 +162,24 @@ static void range_flush(ctx_state *c)
     for (size_t r = 0; r < n; ++r) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        ev.pHostObject = c->host[set];
-        ev.pCounterDataImage = c->cdata[set];
-        ev.counterDataImageSize = c->cdata_size[set];
+        ev.pHostObject = c->range.host[set];
+        ev.pCounterDataImage = c->range.cdata[set];
+        ev.counterDataImageSize = c->range.cdata_size[set];
         ev.rangeIndex = r;
-        ev.ppMetricNames = c->metrics[set];
-        ev.numMetrics = c->nmetrics[set];
+        ev.ppMetricNames = c->range.metrics[set];
+        ev.numMetrics = c->range.nmetrics[set];
         ev.pMetricValues = values;
         double t2 = au_now();
         CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&ev), continue);
         double t3 = au_now();
-        au_g.t_eval += t3 - t2;
+        au_stats_add(AU_T_EVAL, t3 - t2);
         c->pend[r].set = set;
         write_launch(c, &c->pend[r], values);
-        au_g.t_write += au_now() - t3;
+        au_stats_add(AU_T_WRITE, au_now() - t3);
         /* quiet: every atomic counter of the set read 0 (on_launch_enter's use of it) */
         int quiet = 1;
-        for (size_t i = 0; i < c->nmetrics[set]; ++i)
-            if (c->atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
+        for (size_t i = 0; i < c->range.nmetrics[set]; ++i)
+            if (c->range.atomic_metric[set][i] && !(isfinite(values[i]) && values[i] == 0))
                 quiet = 0;
         au_kernel_info *k = au_kernel_seen(c->pend[r].func, quiet);
         /* only a kernel that ran atomics needs its code (the report lists no other): keeping the
@@ -128,13 +194,13 @@ static void range_flush(ctx_state *c)
     double t4 = au_now();
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    ini.pRangeProfilerObject = c->rp;
-    ini.counterDataSize = c->cdata_size[set];
-    ini.pCounterData = c->cdata[set];
+    ini.pRangeProfilerObject = c->range.rp;
+    ini.counterDataSize = c->range.cdata_size[set];
+    ini.pCounterData = c->range.cdata[set];
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), (void)0);
-    au_g.t_reinit += au_now() - t4;
-    au_g.t_flush += au_now() - t0 - t_code;
-    au_g.t_code += t_code;
+    au_stats_add(AU_T_REINIT, au_now() - t4);
+    au_stats_add(AU_T_FLUSH, au_now() - t0 - t_code);
+    au_stats_add(AU_T_CODE, t_code);
 }
 
 /* drop_missing's state: a required metric missing makes the set unusable. */
@@ -158,34 +224,34 @@ static void metric_missing(const char *name, void *ud)
         au_error(AU_CF_E_UNSUPPORTED,
                  "chip %s (device %d %s) lacks the counter %s, which the model needs (%s): its "
                  "launches are not measured",
-                 d->c->chip, (int)d->c->dev, d->c->dev_name, name, meaning);
+                 d->c->range.chip, (int)d->c->dev, d->c->dev_name, name, meaning);
     } else {
         au_diag(AU_CF_WARNING,
                 "chip %s (device %d %s) lacks the counter %s: the %s set is collected without it, and the report "
                 "lacks what it gives (%s)",
-                d->c->chip, (int)d->c->dev, d->c->dev_name, name, d->set == AU_INJECT_SET_STD ? "standard" : "cluster",
-                meaning);
+                d->c->range.chip, (int)d->c->dev, d->c->dev_name, name,
+                d->set == AU_INJECT_SET_STD ? "standard" : "cluster", meaning);
     }
 }
 
-/* The set's metrics for c: all of au_g's (all = 1), or those the chip has (each tried alone,
+/* The set's metrics for c: all of au_range_init's (all = 1), or those the chip has (each tried alone,
  * chip_metrics.c); -1 when a required one is missing. */
 static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
 {
     const char *kept[AU_INJECT_MAX_METRICS];
-    size_t n = au_g.nmetrics[set];
+    size_t n = sets.nmetrics[set];
     drop_state d = {c, set, 0};
     if (!all)
-        n = au_chip_usable(c->chip, avail, au_g.metrics[set], au_g.nmetrics[set], kept, metric_missing, &d);
+        n = au_chip_usable(c->range.chip, avail, sets.metrics[set], sets.nmetrics[set], kept, metric_missing, &d);
     else
-        memcpy(kept, au_g.metrics[set], n * sizeof *kept);
+        memcpy(kept, sets.metrics[set], n * sizeof *kept);
     if (d.required_missing || n == 0)
         return -1;
-    c->nmetrics[set] = 0;
-    for (size_t i = 0, j = 0; i < au_g.nmetrics[set] && j < n; ++i)
-        if (au_g.metrics[set][i] == kept[j]) {
-            c->metrics[set][c->nmetrics[set]] = kept[j++];
-            c->atomic_metric[set][c->nmetrics[set]++] = au_g.atomic_metric[set][i];
+    c->range.nmetrics[set] = 0;
+    for (size_t i = 0, j = 0; i < sets.nmetrics[set] && j < n; ++i)
+        if (sets.metrics[set][i] == kept[j]) {
+            c->range.metrics[set][c->range.nmetrics[set]] = kept[j++];
+            c->range.atomic_metric[set][c->range.nmetrics[set]++] = sets.atomic_metric[set][i];
         }
     return 0;
 }
@@ -193,15 +259,15 @@ static int pick_metrics(ctx_state *c, int set, const uint8_t *avail, int all)
 /* Forgets set `set`'s host object and config image (made again at its next use). */
 static void drop_set(ctx_state *c, int set)
 {
-    if (c->host[set]) {
+    if (c->range.host[set]) {
         CUpti_Profiler_Host_Deinitialize_Params dh = {.structSize =
                                                           CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        dh.pHostObject = c->host[set];
+        dh.pHostObject = c->range.host[set];
         cuptiProfilerHostDeinitialize(&dh);
-        c->host[set] = NULL;
+        c->range.host[set] = NULL;
     }
-    free(c->config[set]);
-    c->config[set] = NULL;
+    free(c->range.config[set]);
+    c->range.config[set] = NULL;
 }
 
 /* Host object and config image of counter set `set` on this context's chip.  A chip that lacks
@@ -214,31 +280,32 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     hi.pChipName = chip;
     hi.pCounterAvailabilityImage = avail;
     CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
-    c->host[set] = hi.pHostObject;
+    c->range.host[set] = hi.pHostObject;
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize =
                                                            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject = c->host[set];
+    add.pHostObject = c->range.host[set];
     if (pick_metrics(c, set, avail, 1) != 0)
         return -1;
-    add.ppMetricNames = c->metrics[set];
-    add.numMetrics = c->nmetrics[set];
+    add.ppMetricNames = c->range.metrics[set];
+    add.numMetrics = c->range.nmetrics[set];
     if (cuptiProfilerHostConfigAddMetrics(&add) != CUPTI_SUCCESS) {
         /* a metric this chip lacks: a new host object with the set less the missing ones */
         drop_set(c, set);
         if (pick_metrics(c, set, avail, 0) != 0)
             return -1;
         CUPTI_CHECK(cuptiProfilerHostInitialize(&hi), return -1);
-        c->host[set] = add.pHostObject = hi.pHostObject;
-        add.ppMetricNames = c->metrics[set];
-        add.numMetrics = c->nmetrics[set];
+        c->range.host[set] = add.pHostObject = hi.pHostObject;
+        add.ppMetricNames = c->range.metrics[set];
+        add.numMetrics = c->range.nmetrics[set];
         CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add), return -1);
     }
-    if (au_chip_config_image(c->host[set], &c->config[set], &c->config_size[set], &c->passes[set]) != 0) {
+    if (au_chip_config_image(c->range.host[set], &c->range.config[set], &c->range.config_size[set],
+                             &c->range.passes[set]) != 0) {
         au_error(AU_CF_E_CUPTI, "the %s set's config image could not be made (chip %s)",
                  set == AU_INJECT_SET_STD ? "standard" : "cluster", chip);
         return -1;
     }
-    au_diag(AU_CF_INFO, "passes: %zu, %s set (chip %s, device %d %s)", c->passes[set],
+    au_diag(AU_CF_INFO, "passes: %zu, %s set (chip %s, device %d %s)", c->range.passes[set],
             set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
     return 0;
 }
@@ -249,9 +316,9 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
  * process's collection makes fail: it is made again at the first enable). */
 static int ensure_set(ctx_state *c, int set, int quiet)
 {
-    if (c->host[set] && c->config[set])
+    if (c->range.host[set] && c->range.config[set])
         return 0;
-    if (c->set_failed[set])
+    if (c->range.set_failed[set])
         return -1;    /* said at the first attempt */
     drop_set(c, set); /* what a failed attempt left */
     CUpti_Profiler_GetCounterAvailability_Params av = {.structSize =
@@ -268,8 +335,8 @@ static int ensure_set(ctx_state *c, int set, int quiet)
         if (!quiet)
             au_report_cupti("cuptiProfilerGetCounterAvailability", r);
     } else if (avail) {
-        rc = setup_set(c, set, c->chip, avail);
-        c->set_failed[set] = rc != 0; /* the chip's answer: the same at every attempt */
+        rc = setup_set(c, set, c->range.chip, avail);
+        c->range.set_failed[set] = rc != 0; /* the chip's answer: the same at every attempt */
     }
     free(avail);
     if (rc != 0)
@@ -280,13 +347,13 @@ static int ensure_set(ctx_state *c, int set, int quiet)
 /* The chip name at a context's first launch.  The sets' host objects and config images are made
  * at their first enable (ensure_set), once the GPU's lock is held: reading the counter
  * availability fails with CUPTI_ERROR_HARDWARE_BUSY while another process collects (share.c). */
-static int range_setup(ctx_state *c)
+int au_range_setup(ctx_state *c)
 {
-    c->cur = -1;
+    c->range.cur = -1;
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = (size_t)c->dev;
     CUPTI_CHECK(cuptiDeviceGetChipName(&chip), return -1);
-    snprintf(c->chip, sizeof c->chip, "%s", chip.pChipName);
+    snprintf(c->range.chip, sizeof c->range.chip, "%s", chip.pChipName);
     return 0;
 }
 
@@ -295,40 +362,40 @@ static int range_setup(ctx_state *c)
  * pops, user replay: one pass needs no replay). */
 static int configure(ctx_state *c, int set, int user_range)
 {
-    if (!c->cdata[set]) {
+    if (!c->range.cdata[set]) {
         CUpti_RangeProfiler_GetCounterDataSize_Params cs = {
             .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-        cs.pRangeProfilerObject = c->rp;
-        cs.pMetricNames = c->metrics[set];
-        cs.numMetrics = c->nmetrics[set];
-        cs.maxNumOfRanges = au_g.max_ranges;
-        cs.maxNumRangeTreeNodes = (uint32_t)au_g.max_ranges;
+        cs.pRangeProfilerObject = c->range.rp;
+        cs.pMetricNames = c->range.metrics[set];
+        cs.numMetrics = c->range.nmetrics[set];
+        cs.maxNumOfRanges = max_ranges;
+        cs.maxNumRangeTreeNodes = (uint32_t)max_ranges;
         CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&cs), return -1);
-        c->cdata_size[set] = cs.counterDataSize;
-        if (!(c->cdata[set] = malloc(c->cdata_size[set])))
+        c->range.cdata_size[set] = cs.counterDataSize;
+        if (!(c->range.cdata[set] = malloc(c->range.cdata_size[set])))
             return -1;
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
             .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-        ini.pRangeProfilerObject = c->rp;
-        ini.counterDataSize = c->cdata_size[set];
-        ini.pCounterData = c->cdata[set];
+        ini.pRangeProfilerObject = c->range.rp;
+        ini.counterDataSize = c->range.cdata_size[set];
+        ini.pCounterData = c->range.cdata[set];
         CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&ini), return -1);
     }
     CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    sc.pRangeProfilerObject = c->rp;
-    sc.configSize = c->config_size[set];
-    sc.pConfig = c->config[set];
-    sc.counterDataImageSize = c->cdata_size[set];
-    sc.pCounterDataImage = c->cdata[set];
+    sc.pRangeProfilerObject = c->range.rp;
+    sc.configSize = c->range.config_size[set];
+    sc.pConfig = c->range.config[set];
+    sc.counterDataImageSize = c->range.cdata_size[set];
+    sc.pCounterDataImage = c->range.cdata[set];
     sc.range = user_range ? CUPTI_UserRange : CUPTI_AutoRange;
     sc.replayMode = user_range ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    sc.maxRangesPerPass = au_g.max_ranges;
+    sc.maxRangesPerPass = max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     CUPTI_CHECK(cuptiRangeProfilerSetConfig(&sc), return -1);
-    c->cur = set;
+    c->range.cur = set;
     return 0;
 }
 
@@ -339,104 +406,102 @@ static int enable_set(ctx_state *c, int set, int user_range)
     if (ensure_set(c, set, 0) != 0)
         return -1;
     double t1 = au_now();
-    au_g.t_sets += t1 - t0;
+    au_stats_add(AU_T_SETS, t1 - t0);
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = c->ctx;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&en), return -1);
-    c->rp = en.pRangeProfilerObject;
+    c->range.rp = en.pRangeProfilerObject;
     c->enabled = 1;
-    au_g.enables++;
+    au_stats_count(AU_N_ENABLES);
     double t2 = au_now();
-    au_g.t_enable += t2 - t1;
+    au_stats_add(AU_T_ENABLE, t2 - t1);
     if (configure(c, set, user_range) != 0)
         return -1;
     double t3 = au_now();
-    au_g.t_config += t3 - t2;
+    au_stats_add(AU_T_CONFIG, t3 - t2);
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    st.pRangeProfilerObject = c->rp;
+    st.pRangeProfilerObject = c->range.rp;
     CUPTI_CHECK(cuptiRangeProfilerStart(&st), return -1);
-    c->started = 1;
-    au_g.t_start += au_now() - t3;
+    c->range.started = 1;
+    au_stats_add(AU_T_START, au_now() - t3);
     return 0;
 }
 
-static int range_enable(ctx_state *c)
+int au_range_enable(ctx_state *c, int set)
 {
-    return enable_set(c, c->next_set, 0);
+    return enable_set(c, set, 0);
 }
 
-/* The early set-up's first step: the standard set's configuration (contexts.c). */
-static int range_prepare(ctx_state *c)
+/* The early set-up's first step: the standard set's configuration (setup.c). */
+int au_range_prepare(ctx_state *c)
 {
     return ensure_set(c, AU_INJECT_SET_STD, 1);
 }
 
-static void range_disable(ctx_state *c);
-
 /* The next launch needs set `set`: the profiler is disabled (flushing what it holds) and enabled
  * again with that set.  A second SetConfig on a stopped profiler kept collecting the first
  * config's counters (CUDA 13.0, driver 580: the other set's metrics evaluated to NaN). */
-static int range_use_set(ctx_state *c, int set)
+int au_range_use_set(ctx_state *c, int set)
 {
-    if (!c->rp || c->cur == set)
+    if (!c->range.rp || c->range.cur == set)
         return 0;
     double t0 = au_now();
-    range_disable(c);
+    au_range_disable(c);
     int rc = enable_set(c, set, 0);
-    au_g.t_switch += au_now() - t0;
-    au_g.set_switches++;
+    au_stats_add(AU_T_SWITCH, au_now() - t0);
+    au_stats_count(AU_N_SET_SWITCHES);
     return rc;
 }
 
 /* Stream capture and the range profiler do not mix (auto range synchronizes after each kernel,
  * which invalidates a capture): the profiler is stopped while a capture runs and started again
  * at the next launch that runs. */
-static void range_pause(ctx_state *c)
+void au_range_pause(ctx_state *c)
 {
-    if (!c->rp || !c->started)
+    if (!c->range.rp || !c->range.started)
         return;
-    range_flush(c);
+    au_range_flush(c);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    sp.pRangeProfilerObject = c->rp;
+    sp.pRangeProfilerObject = c->range.rp;
     CUPTI_CHECK(cuptiRangeProfilerStop(&sp), return );
-    c->started = 0;
+    c->range.started = 0;
 }
 
-static int range_resume(ctx_state *c)
+int au_range_resume(ctx_state *c)
 {
-    if (!c->rp || c->started)
+    if (!c->range.rp || c->range.started)
         return 0;
     CUpti_RangeProfiler_Start_Params st = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    st.pRangeProfilerObject = c->rp;
+    st.pRangeProfilerObject = c->range.rp;
     CUPTI_CHECK(cuptiRangeProfilerStart(&st), return -1);
-    c->started = 1;
+    c->range.started = 1;
     return 0;
 }
 
 /* Flushes and disables c's range profiler (context switch, context destruction, exit). */
-static void range_disable(ctx_state *c)
+void au_range_disable(ctx_state *c)
 {
-    if (!c->rp)
+    if (!c->range.rp)
         return;
-    range_flush(c);
-    if (c->started) {
+    au_range_flush(c);
+    if (c->range.started) {
         CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-        sp.pRangeProfilerObject = c->rp;
+        sp.pRangeProfilerObject = c->range.rp;
         CUPTI_CHECK(cuptiRangeProfilerStop(&sp), (void)0);
-        c->started = 0;
+        c->range.started = 0;
     }
     CUpti_RangeProfiler_Disable_Params dp = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    dp.pRangeProfilerObject = c->rp;
+    dp.pRangeProfilerObject = c->range.rp;
     double t0 = au_now();
     CUPTI_CHECK(cuptiRangeProfilerDisable(&dp), (void)0);
-    au_g.t_disable += au_now() - t0;
-    au_g.disables++;
-    c->rp = NULL;
+    au_stats_add(AU_T_DISABLE, au_now() - t0);
+    au_stats_count(AU_N_DISABLES);
+    c->range.rp = NULL;
     c->enabled = 0;
-    c->cur = -1;
+    c->range.cur = -1;
     for (int set = 0; set < AU_INJECT_NSETS; ++set) {
-        free(c->cdata[set]);
-        c->cdata[set] = NULL;
+        free(c->range.cdata[set]);
+        c->range.cdata[set] = NULL;
     }
 }
 
@@ -444,54 +509,39 @@ static void range_disable(ctx_state *c)
  * graph's kernel nodes and disturbed their execution (CUDA 13.0, docs/performance.md).  Whatever
  * the profiler holds is written first; after the graph the profiler is disabled, and the next
  * kernel launch enables auto range again. */
-static int range_graph_begin(ctx_state *c)
+int au_range_graph_begin(ctx_state *c)
 {
-    range_disable(c);
+    au_range_disable(c);
     if (enable_set(c, AU_INJECT_SET_STD, 1) != 0) {
-        range_disable(c);
+        au_range_disable(c);
         return -1;
     }
     CUpti_RangeProfiler_PushRange_Params pr = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
-    pr.pRangeProfilerObject = c->rp;
+    pr.pRangeProfilerObject = c->range.rp;
     pr.pRangeName = "graph";
-    CUPTI_CHECK(cuptiRangeProfilerPushRange(&pr), range_disable(c); return -1);
+    CUPTI_CHECK(cuptiRangeProfilerPushRange(&pr), au_range_disable(c); return -1);
     c->in_graph = 1;
     return 0;
 }
 
-static void range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
+void au_range_graph_end(ctx_state *c, pending_launch *l, CUstream stream)
 {
-    if (!c->in_graph || !c->rp)
+    if (!c->in_graph || !c->range.rp)
         return;
     c->in_graph = 0;
     CUpti_RangeProfiler_PopRange_Params pp = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-    pp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), range_disable(c); return );
+    pp.pRangeProfilerObject = c->range.rp;
+    CUPTI_CHECK(cuptiRangeProfilerPopRange(&pp), au_range_disable(c); return );
     /* the graph has run when its stream is idle */
     cuStreamSynchronize(stream);
     CUpti_RangeProfiler_Stop_Params sp = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    sp.pRangeProfilerObject = c->rp;
-    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), range_disable(c); return );
-    c->started = 0;
+    sp.pRangeProfilerObject = c->range.rp;
+    CUPTI_CHECK(cuptiRangeProfilerStop(&sp), au_range_disable(c); return );
+    c->range.started = 0;
     if (au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) == 0) {
         c->pend[c->npend++] = *l;
         l->kernel = NULL; /* the pending entry owns it now */
-        range_flush(c);
+        au_range_flush(c);
     }
-    range_disable(c);
+    au_range_disable(c);
 }
-
-const collector au_range_collector = {
-    .name = "counters",
-    .setup = range_setup,
-    .prepare = range_prepare,
-    .enable = range_enable,
-    .flush = range_flush,
-    .pause = range_pause,
-    .resume = range_resume,
-    .disable = range_disable,
-    .use_set = range_use_set,
-    .graph_begin = range_graph_begin,
-    .graph_end = range_graph_end,
-    .exclusive = 1,
-};

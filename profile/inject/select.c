@@ -7,7 +7,7 @@
  * cached entry, so that an unselected launch costs a table lookup and runs with the profiler
  * stopped (docs/live-profiling.md, "Selection").
  */
-#include "inject_internal.h"
+#include "select.h"
 
 #include <ctype.h>
 #include <regex.h>

@@ -19,7 +19,10 @@
  * measuring on that GPU and says so.  A single
  * process pays one flock() per launch.
  */
-#include "inject_internal.h"
+#include "share.h"
+
+#include "base.h"
+#include "range.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +39,25 @@
 #define AU_SHARE_YIELD_S    0.1      /* after giving the lock up, how long to leave it to a waiter */
 #define AU_SHARE_POLL_NS    2000000L /* a waiter's poll of the lock: 2 ms */
 #define AU_SHARE_WATCH_NS   5000000L /* the watcher's period: 5 ms */
+
+/* One GPU's counters as shared with other profiled processes. */
+#define AU_INJECT_MAX_DEVS 64
+typedef struct share_dev {
+    int tried;     /* the lock files were looked for */
+    int lfd, wfd;  /* gpu-<uuid>.lock and .wait, -1 where sharing is not possible */
+    int held;      /* this process holds the lock */
+    int acquiring; /* a thread of this process waits for it */
+    int gave_up;   /* a wait ran out: this process measures nothing more on the GPU */
+    int waited;    /* ... at least once (said so) */
+    int yielded;   /* the lock was given up to a waiter: let it take it first */
+    double since;  /* when it was taken */
+    double active; /* when this process last launched there (or took the lock) */
+    double t_wait; /* seconds spent waiting */
+    long long handovers, timeouts;
+} share_dev;
+
+static share_dev share[AU_INJECT_MAX_DEVS]; /* by device ordinal */
+static int watcher_started;
 
 static void nap(long ns)
 {
@@ -91,7 +113,7 @@ static int open_files(share_dev *d, CUdevice dev)
 
 static share_dev *dev_of(const ctx_state *c)
 {
-    return c->dev >= 0 && c->dev < AU_INJECT_MAX_DEVS ? &au_g.share[c->dev] : NULL;
+    return c->dev >= 0 && c->dev < AU_INJECT_MAX_DEVS ? &share[c->dev] : NULL;
 }
 
 /* Another process waits for this GPU's counters. */
@@ -105,13 +127,13 @@ static int someone_waits(share_dev *d)
 }
 
 /* A launch or a graph of this process is in flight on GPU dev, a context's early set-up there
- * holds the lock (contexts.c), or a capture runs (no profiler call may synchronize then): the
+ * holds the lock (setup.c), or a capture runs (no profiler call may synchronize then): the
  * lock cannot be given up now. */
 static int busy(CUdevice dev)
 {
     if (au_g.captures > 0 || au_g.graph_open)
         return 1;
-    for (ctx_state *c = au_g.contexts; c; c = c->next)
+    for (ctx_state *c = au_ctx_first(); c; c = c->next)
         if (c->dev == dev && (c->inflight > 0 || c->in_graph || au_ctx_early(c)))
             return 1;
     return 0;
@@ -121,13 +143,13 @@ static int busy(CUdevice dev)
  * next launch enables it again, after taking the lock). */
 static void release(CUdevice dev, int make_current)
 {
-    share_dev *d = &au_g.share[dev];
-    for (ctx_state *c = au_g.contexts; c; c = c->next) {
+    share_dev *d = &share[dev];
+    for (ctx_state *c = au_ctx_first(); c; c = c->next) {
         if (c->dev != dev || !c->enabled || c->failed)
             continue;
         CUcontext prev = NULL;
         int pushed = make_current && cuCtxPushCurrent(c->ctx) == CUDA_SUCCESS;
-        au_g.col->disable(c);
+        au_range_disable(c);
         if (pushed)
             cuCtxPopCurrent(&prev);
     }
@@ -148,7 +170,7 @@ static void *watcher(void *arg)
             return NULL;
         }
         for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
-            share_dev *d = &au_g.share[dev];
+            share_dev *d = &share[dev];
             double t = au_now();
             if (d->held && (t - d->active >= AU_SHARE_IDLE_S || t - d->since >= AU_SHARE_MIN_HOLD_S) && !busy(dev) &&
                 someone_waits(d))
@@ -170,15 +192,15 @@ static int take(share_dev *d)
 
 static void start_watcher(void)
 {
-    if (au_g.watcher_started)
+    if (watcher_started)
         return;
-    au_g.watcher_started = au_spawn_detached(watcher, NULL) == 0;
+    watcher_started = au_spawn_detached(watcher, NULL) == 0;
 }
 
 int au_share_try(ctx_state *c)
 {
     share_dev *d = dev_of(c);
-    if (!au_g.col->exclusive || !d)
+    if (!d)
         return 0;
     if (d->gave_up || d->acquiring || d->yielded)
         return -1;
@@ -191,7 +213,7 @@ int au_share_try(ctx_state *c)
 int au_share_acquire(ctx_state *c)
 {
     share_dev *d = dev_of(c);
-    if (!au_g.col->exclusive || !d)
+    if (!d)
         return 0;
     if (d->gave_up)
         return -1;
@@ -249,7 +271,7 @@ int au_share_acquire(ctx_state *c)
             au_diag(AU_CF_WARNING,
                     "sharing: waited %.0f s for device %d's counters (another profiled process holds "
                     "them): launches of process %ld on this device are not measured from now on",
-                    AU_SHARE_MAX_WAIT_S, (int)c->dev, au_g.pid);
+                    AU_SHARE_MAX_WAIT_S, (int)c->dev, au_pid());
             break;
         }
     }
@@ -264,8 +286,7 @@ void au_share_launch_done(ctx_state *c)
     share_dev *d = dev_of(c);
     if (d)
         d->active = au_now();
-    if (!au_g.col->exclusive || !d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S || busy(c->dev) ||
-        !someone_waits(d))
+    if (!d || !d->held || d->active - d->since < AU_SHARE_MIN_HOLD_S || busy(c->dev) || !someone_waits(d))
         return;
     release(c->dev, 0);
 }
@@ -273,7 +294,7 @@ void au_share_launch_done(ctx_state *c)
 void au_share_report(void)
 {
     for (int dev = 0; dev < AU_INJECT_MAX_DEVS; ++dev) {
-        share_dev *d = &au_g.share[dev];
+        share_dev *d = &share[dev];
         if (d->waited || d->handovers)
             au_diag(AU_CF_INFO,
                     "sharing: device %d: %.3f s waiting for its counters, %lld times given to another "

@@ -4,7 +4,7 @@
  * only for texts that every matching kernel's mangled name contains verbatim (docs/cli.md,
  * "Selection").  The library's other pieces that select.c calls are stubs here.
  */
-#include "inject_internal.h"
+#include "select.h"
 
 #include <stdarg.h>
 #include <stdio.h>
