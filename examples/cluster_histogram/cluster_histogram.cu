@@ -17,7 +17,7 @@
  * make_image from examples/common/rgba_image.h, so they histogram the same data.  Every result is
  * checked against a CPU histogram; one timing line per image and cluster size on stdout.
  * Needs compute capability 9.0 (exit status 3 below it).  docs/case-study.md; run by
- * scripts/cluster_case_study.sh.
+ * validation/cluster_case_study.sh.
  */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
