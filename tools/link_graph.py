@@ -7,9 +7,13 @@ Links: every object file of the project's libraries and programs under BUILD_DIR
 tests left out) is a node; A -> B when A uses a symbol that B defines (`nm`: A's undefined
 symbols against the others' defined ones; a file's static functions are its own).  A circle is a
 set of objects that use each other in a loop.  Includes: every `#include "..."` of the sources
-under model/, calibrate/ and profile/, by the wing that holds the header.  Rules: nothing points
-out of model/ (model/ uses and includes only model/), and calibrate/ and profile/ never use or
-include each other.  --edges prints each link A -> B (by source path) with the symbols.
+under model/, calibrate/, profile/ and examples/, by the folder that holds the header (the path
+beside the including file, else every folder holding a header of that name).  Rules (CODING.md,
+"Where things go"): nothing points out of model/ (model/ uses and includes only model/);
+calibrate/ and profile/ never use or include each other; examples/ use nothing of atomutil and
+include only the headers named in EXAMPLES_MAY_INCLUDE; validation/, bench/, probes/, tools/ and
+tests/ stand beside the product: they may use anything, and nothing of the product or examples/
+uses or includes them.  --edges prints each link A -> B (by source path) with the symbols.
 Last line:
     links: objects N edges E circles C layering L
 Exit status 0 when C = L = 0, 1 otherwise, 2 on bad usage or without `nm` or objects.
@@ -21,7 +25,10 @@ import re
 import subprocess
 import sys
 
-WINGS = ("model", "calibrate", "profile")
+PRODUCT = ("model", "calibrate", "profile")
+BESIDE = ("validation", "bench", "probes", "tools", "tests")
+CHECKED = PRODUCT + ("examples",)  # the folders whose includes are checked
+EXAMPLES_MAY_INCLUDE = ()  # headers of the product that examples/ may include, from the root
 
 
 def wing(path):
@@ -30,15 +37,16 @@ def wing(path):
 
 
 def allowed(src, dst):
-    """May wing src depend on wing dst?  model/ only on itself; calibrate/ and profile/ on
-    themselves and model/; the others (examples/, validation/, bench/, probes/, tools/) on anything."""
-    if src == dst or dst not in WINGS:
+    """May folder src depend on folder dst?  model/ only on itself; calibrate/ and profile/ on
+    themselves and model/; examples/ on nothing of atomutil; the folders beside the product on
+    anything, and nothing else on them.  Other folders (tables/, docs/) are not ruled."""
+    if src == dst or src in BESIDE:
         return True
-    if src == "model":
-        return False
-    if src in ("calibrate", "profile"):
-        return dst == "model"
-    return True
+    if dst in BESIDE or dst == "examples":
+        return src not in CHECKED
+    if dst not in PRODUCT or src not in CHECKED:
+        return True
+    return src in ("calibrate", "profile") and dst == "model"
 
 
 def objects(build, root):
@@ -111,29 +119,38 @@ def circles(graph, nodes):
 
 
 def include_violations(root):
-    """'#include "x.h"' lines of model/, calibrate/ and profile/ naming a header that only a wing
-    they may not depend on holds."""
-    headers = collections.defaultdict(set)  # basename -> wings holding it
+    """'#include "x.h"' lines of model/, calibrate/, profile/ and examples/ naming a header that
+    only a folder they may not depend on holds."""
+    headers = collections.defaultdict(set)  # basename -> folders holding it
     sources = []
-    for w in WINGS:
+    for w in CHECKED + BESIDE:
         for path in glob.glob(os.path.join(root, w, "**", "*"), recursive=True):
             if not os.path.isfile(path):
                 continue
             rel = os.path.relpath(path, root)
             if re.search(r"\.(h|cuh|def)$", rel):
                 headers[os.path.basename(rel)].add(w)
-            if re.search(r"\.(c|cu|h|cuh)$", rel):
+            if w in CHECKED and re.search(r"\.(c|cu|h|cuh)$", rel):
                 sources.append(rel)
     bad = []
     for rel in sorted(sources):
+        src = wing(rel)
         with open(os.path.join(root, rel), errors="replace") as f:
             for n, line in enumerate(f, 1):
                 m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
                 if not m:
                     continue
-                holders = headers.get(os.path.basename(m.group(1)), set())
-                src = wing(rel)
-                if holders and not any(allowed(src, h) for h in holders):
+                beside = os.path.normpath(os.path.join(os.path.dirname(rel), m.group(1)))
+                if os.path.isfile(os.path.join(root, beside)):
+                    holders = {wing(beside)}
+                else:
+                    beside = None
+                    holders = headers.get(os.path.basename(m.group(1)), set())
+                if src == "examples":
+                    ok = holders <= {"examples"} or beside in EXAMPLES_MAY_INCLUDE
+                else:
+                    ok = not holders or any(allowed(src, h) for h in holders)
+                if not ok:
                     bad.append(f"{rel}:{n}: includes {m.group(1)} ({'/'.join(sorted(holders))}/)")
     return bad
 
