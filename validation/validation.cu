@@ -66,14 +66,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CUDA_CHECK(call)                                                                                         \
-    do {                                                                                                         \
-        cudaError_t err_ = (call);                                                                               \
-        if (err_ != cudaSuccess) {                                                                               \
-            fprintf(stderr, "validation: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            return 1;                                                                                            \
-        }                                                                                                        \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "validation"
+#include "../calibrate/kernels/cuda_check.h"
 
 enum { OP_ADD, OP_POPC, OP_MIX, OP_CAS64, OP_FADD, OP_IADD64, NOPS };
 enum { J_ADD, J_POPC, J_CAS, J_CAS64, J_FADD, J_IADD64 };
@@ -1301,22 +1295,22 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
                   double *cpj, int *cpj_sms)
 {
     const int fam = p->fop >= 0 && p->op < 0; /* the family kernels: 64-bit checksum */
-    CUDA_CHECK(cudaMemset(c->d_sum, 0xFF, (size_t)grid * sizeof(double)));
-    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(c->d_sum, 0xFF, (size_t)grid * sizeof(double)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)), return 1);
     if (cpj) {
-        CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)));
-        CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)));
+        CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)), return 1);
+        CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)), return 1);
     }
     vp.iters = iters;
-    CUDA_CHECK(cudaEventRecord(c->e0));
+    CUDA_CHECK(cudaEventRecord(c->e0), return 1);
     fn<<<grid, block>>>(vp);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventRecord(c->e1));
-    CUDA_CHECK(cudaEventSynchronize(c->e1));
+    CUDA_CHECK(cudaGetLastError(), return 1);
+    CUDA_CHECK(cudaEventRecord(c->e1), return 1);
+    CUDA_CHECK(cudaEventSynchronize(c->e1), return 1);
     if (ms)
-        CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1));
-    CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1), return 1);
+    CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
     if (fam) {
         int ok = 1;
         unsigned long long want = fam_expected(p, block / 32, iters, &ok);
@@ -1326,7 +1320,8 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
             return 1;
         }
         CUDA_CHECK(
-            cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+            cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost),
+            return 1);
         for (int b = 0; b < grid; ++b)
             if (c->h_sum64[b] != want) {
                 fprintf(stderr, "validation: %s: block %d reports %#llx, expected %#llx\n", p->name, b, c->h_sum64[b],
@@ -1334,7 +1329,7 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
                 return 1;
             }
     } else {
-        CUDA_CHECK(cudaMemcpy(c->h_sum, c->d_sum, (size_t)grid * sizeof(double), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(c->h_sum, c->d_sum, (size_t)grid * sizeof(double), cudaMemcpyDeviceToHost), return 1);
         double want = expected_sum(p, block / 32, iters);
         for (int b = 0; b < grid; ++b)
             if (!(c->h_sum[b] == want)) {
@@ -1349,8 +1344,8 @@ static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point
             return 1;
         }
     if (cpj) {
-        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
+        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
         const int eb = (grid + c->sm - 1) / c->sm; /* blocks per SM of the launch (the larger count) */
         if (cycles_per_job(c, p, grid, eb, (double)(block / 32) * iters, cpj, cpj_sms))
             return 1;
@@ -1375,13 +1370,13 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
                  prop->minor);
         return 0;
     }
-    CUDA_CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, dev), return 1);
     if (!can) {
         snprintf(c->ds_why, sizeof c->ds_why, "the device cannot launch thread block clusters");
         return 0;
     }
     cudaFuncAttributes fa;
-    CUDA_CHECK(cudaFuncGetAttributes(&fa, vk_dsmem_ring_atom));
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, vk_dsmem_ring_atom), return 1);
     if (fa.ptxVersion < 90) {
         snprintf(c->ds_why, sizeof c->ds_why, "built without sm_90 code (PTX %d; CMAKE_CUDA_ARCHITECTURES)",
                  fa.ptxVersion);
@@ -1401,7 +1396,7 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
                                (const void *)vk_dsmem_ring_full, (const void *)vk_dsmem_ring_atom,
                                (const void *)overhead_empty_cluster};
     for (size_t i = 0; i < sizeof fns / sizeof *fns; ++i)
-        CUDA_CHECK(cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, c->ds_smem));
+        CUDA_CHECK(cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, c->ds_smem), return 1);
     for (int k = 0; k < 3; ++k) {
         cudaLaunchAttribute attr;
         const cudaLaunchConfig_t cfg = dsmem_config(c, dclusters[k], dclusters[k], 32, &attr);
@@ -1440,25 +1435,26 @@ static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const
                 p->name, warps, iters, UNROLL);
         return 1;
     }
-    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMemset(c->d_res, 0xFF, (size_t)grid * sizeof(unsigned)));
-    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)));
-    CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)));
-    CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)));
+    CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_res, 0xFF, (size_t)grid * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_t0, 0xFF, (size_t)grid * sizeof(long long)), return 1);
+    CUDA_CHECK(cudaMemset(c->d_t1, 0xFF, (size_t)grid * sizeof(long long)), return 1);
     vp.iters = iters;
     vp.shift = p->shift;
     vp.pattern = p->dpat;
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg = dsmem_config(c, p->cluster, grid, warps, &attr);
-    CUDA_CHECK(cudaEventRecord(c->e0));
-    CUDA_CHECK(cudaLaunchKernelEx(&cfg, fn, vp));
-    CUDA_CHECK(cudaEventRecord(c->e1));
-    CUDA_CHECK(cudaEventSynchronize(c->e1));
+    CUDA_CHECK(cudaEventRecord(c->e0), return 1);
+    CUDA_CHECK(cudaLaunchKernelEx(&cfg, fn, vp), return 1);
+    CUDA_CHECK(cudaEventRecord(c->e1), return 1);
+    CUDA_CHECK(cudaEventSynchronize(c->e1), return 1);
     if (ms)
-        CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1));
-    CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(c->h_res, c->d_res, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaEventElapsedTime(ms, c->e0, c->e1), return 1);
+    CUDA_CHECK(cudaMemcpy(c->h_smid, c->d_smid, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
+    CUDA_CHECK(cudaMemcpy(c->h_sum64, c->d_sum64, (size_t)grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost),
+               return 1);
+    CUDA_CHECK(cudaMemcpy(c->h_res, c->d_res, (size_t)grid * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
     unsigned long long want;
     unsigned want_r;
     dsmem_expected(p, iters * (unsigned)warps / 32u, &want, &want_r);
@@ -1482,8 +1478,8 @@ static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const
         }
     }
     if (cpj || win) {
-        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
+        CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
     }
     if (cpj && cycles_per_job(c, p, grid, 1, (double)warps * iters, cpj, cpj_sms))
         return 1;
@@ -1525,16 +1521,16 @@ static int empty_ms(ctx *c, int grid, int block, int cluster, int reps, float *o
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg = dsmem_config(c, cluster > 0 ? cluster : 1, grid, block / 32, &attr);
     for (int r = -1; r < reps; ++r) {
-        CUDA_CHECK(cudaEventRecord(c->e0));
+        CUDA_CHECK(cudaEventRecord(c->e0), return 1);
         if (cluster > 0)
-            CUDA_CHECK(cudaLaunchKernelEx(&cfg, overhead_empty_cluster));
+            CUDA_CHECK(cudaLaunchKernelEx(&cfg, overhead_empty_cluster), return 1);
         else
             overhead_empty<<<grid, block>>>();
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaEventRecord(c->e1));
-        CUDA_CHECK(cudaEventSynchronize(c->e1));
+        CUDA_CHECK(cudaGetLastError(), return 1);
+        CUDA_CHECK(cudaEventRecord(c->e1), return 1);
+        CUDA_CHECK(cudaEventSynchronize(c->e1), return 1);
         if (r >= 0)
-            CUDA_CHECK(cudaEventElapsedTime(&ms[r], c->e0, c->e1));
+            CUDA_CHECK(cudaEventElapsedTime(&ms[r], c->e0, c->e1), return 1);
     }
     *out = median(ms, reps);
     if (n < 64)
@@ -1755,16 +1751,16 @@ static int ctx_alloc(ctx *cx, int sm, size_t nbuf)
     memset(cx, 0, sizeof *cx);
     cx->maxgrid = 8 * sm;
     cx->sm = sm;
-    CUDA_CHECK(cudaMalloc(&cx->d_buf, nbuf * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx->d_sum, (size_t)cx->maxgrid * sizeof(double)));
-    CUDA_CHECK(cudaMalloc(&cx->d_sum64, (size_t)cx->maxgrid * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc(&cx->d_t0, (size_t)cx->maxgrid * sizeof(long long)));
-    CUDA_CHECK(cudaMalloc(&cx->d_t1, (size_t)cx->maxgrid * sizeof(long long)));
-    CUDA_CHECK(cudaMalloc(&cx->d_smid, (size_t)cx->maxgrid * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx->d_sink, sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&cx->d_res, (size_t)cx->maxgrid * sizeof(unsigned)));
-    CUDA_CHECK(cudaEventCreate(&cx->e0));
-    CUDA_CHECK(cudaEventCreate(&cx->e1));
+    CUDA_CHECK(cudaMalloc(&cx->d_buf, nbuf * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_sum, (size_t)cx->maxgrid * sizeof(double)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_sum64, (size_t)cx->maxgrid * sizeof(unsigned long long)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_t0, (size_t)cx->maxgrid * sizeof(long long)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_t1, (size_t)cx->maxgrid * sizeof(long long)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_smid, (size_t)cx->maxgrid * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_sink, sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMalloc(&cx->d_res, (size_t)cx->maxgrid * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaEventCreate(&cx->e0), return 1);
+    CUDA_CHECK(cudaEventCreate(&cx->e1), return 1);
     cx->h_sum = (double *)malloc((size_t)cx->maxgrid * sizeof(double));
     cx->h_sum64 = (unsigned long long *)malloc((size_t)cx->maxgrid * sizeof(unsigned long long));
     cx->h_t0 = (long long *)malloc((size_t)cx->maxgrid * sizeof(long long));
@@ -1776,21 +1772,21 @@ static int ctx_alloc(ctx *cx, int sm, size_t nbuf)
         return 1;
     }
     init_buffer<<<4 * sm, 256>>>(cx->d_buf, nbuf);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError(), return 1);
+    CUDA_CHECK(cudaDeviceSynchronize(), return 1);
     return 0;
 }
 
 static int ctx_free(ctx *cx)
 {
-    CUDA_CHECK(cudaFree(cx->d_buf));
-    CUDA_CHECK(cudaFree(cx->d_sum));
-    CUDA_CHECK(cudaFree(cx->d_sum64));
-    CUDA_CHECK(cudaFree(cx->d_t0));
-    CUDA_CHECK(cudaFree(cx->d_t1));
-    CUDA_CHECK(cudaFree(cx->d_smid));
-    CUDA_CHECK(cudaFree(cx->d_sink));
-    CUDA_CHECK(cudaFree(cx->d_res));
+    CUDA_CHECK(cudaFree(cx->d_buf), return 1);
+    CUDA_CHECK(cudaFree(cx->d_sum), return 1);
+    CUDA_CHECK(cudaFree(cx->d_sum64), return 1);
+    CUDA_CHECK(cudaFree(cx->d_t0), return 1);
+    CUDA_CHECK(cudaFree(cx->d_t1), return 1);
+    CUDA_CHECK(cudaFree(cx->d_smid), return 1);
+    CUDA_CHECK(cudaFree(cx->d_sink), return 1);
+    CUDA_CHECK(cudaFree(cx->d_res), return 1);
     free(cx->h_res);
     free(cx->h_sum);
     free(cx->h_sum64);
@@ -1964,7 +1960,7 @@ static int run_point(ctx *cx, int i, VParams vp, const vopts *o, FILE *fo, int *
     point_kernels k;
     kernels_of(p, &k);
     int resident = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k.full, s.block, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k.full, s.block, 0), return 1);
     if (resident * p->bden < p->bnum || s.grid > cx->maxgrid) {
         fprintf(stderr, "validation: %s: %d blocks of %d threads per SM do not fit (%d); skipped\n", p->name,
                 (p->bnum + p->bden - 1) / p->bden, s.block, resident);
@@ -1995,11 +1991,11 @@ int main(int argc, char **argv)
     }
     int dev;
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), return 1);
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev), return 1);
     const int sm = prop.multiProcessorCount;
     int clock_khz = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev), return 1);
     ctx cx;
     const size_t nbuf = (size_t)1 << BUF_LOG2;
     int *per_sm = (int *)calloc((size_t)sm, sizeof(int));
