@@ -18,6 +18,10 @@
 #define AU_CAL_E_NODEV (-100) /* no usable CUDA device: exit status 3 */
 #define AU_CAL_E_GPU   (-101) /* a CUDA call or a launch failed */
 
+/* The runners' CUDA_CHECK (kernels/cuda_check.h, included after this header) prints nothing: it
+ * stores AU_CAL_E_GPU in the caller's rc and the failed call with CUDA's message in au_last_error(). */
+#define CUDA_CHECK_REPORT(what, msg) (rc = au_set_error(AU_CAL_E_GPU, "%s: %s", what, msg))
+
 /* Exit statuses of atomutil-calibrate. */
 enum { AU_CAL_EXIT_OK = 0, AU_CAL_EXIT_FAIL = 1, AU_CAL_EXIT_USAGE = 2, AU_CAL_EXIT_NODEV = 3 };
 

@@ -9,7 +9,7 @@
  */
 #include "cal.h"
 #include "atomutil/util.h"
-#include "cuda_check.h"
+#include "kernels/cuda_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

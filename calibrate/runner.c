@@ -7,7 +7,7 @@
  */
 #include "cal.h"
 #include "atomutil/util.h"
-#include "cuda_check.h"
+#include "kernels/cuda_check.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,7 +1,7 @@
 /*
  * cluster_launch.cuh - the launch configuration of a grid in thread block clusters (sm_90 on),
  * shared by the dsmem calibration kernel (calibrate/kernels/dsmem.cu) and the validation's dsmem
- * class (examples/validation/validation.cu): one home for the cluster-dimension attribute, which
+ * class (validation/validation.cu): one home for the cluster-dimension attribute, which
  * cudaLaunchKernelEx and cudaOccupancyMaxActiveClusters take.
  */
 #ifndef ATOMUTIL_CAL_CLUSTER_LAUNCH_CUH

@@ -3,7 +3,7 @@
  * the device operation of every family of the registry (model/include/atomutil/families.def), by
  * the family's name in namespace au_ops, and of the operations that are no family of their own;
  * and the unit-bound reference cases (AU_REFERENCE_CASES) with their lane pattern, which
- * calibrate/tools/unit_bound.cu measures and examples/validation/validation.cu runs as workloads.
+ * calibrate/tools/unit_bound.cu measures and validation/validation.cu runs as workloads.
  * The calibration kernels (calibrate/kernels/<family>.cu), unit_bound and the validation include it.
  */
 #ifndef ATOMUTIL_CAL_OPS_CUH
@@ -126,7 +126,7 @@ __host__ __device__ __forceinline__ int au_word_of(int lane, int w, int W, int B
     };
 
 /* The reference cases, X(case, op, word type, operand): calibrate/tools/unit_bound.cu names its
- * cases by them and examples/validation/validation.cu's family class runs them as workloads.  The
+ * cases by them and validation/validation.cu's family class runs them as workloads.  The
  * operand v is 1 in unit_bound, the point's operand in the validation. */
 #define AU_REFERENCE_CASES(X)                                        \
     X(add, add, unsigned, v)                                         \

@@ -93,6 +93,6 @@ log full c grid
 "$CAL" --check-thinning /tmp/fullc.csv | tee "$RES/thinning.txt"
 
 log plots
-python3 scripts/plot_calibration.py "tables/$NAME.csv" --out "$RES/img" --burst "$RES/burst.csv" \
+python3 calibrate/tools/plot_calibration.py "tables/$NAME.csv" --out "$RES/img" --burst "$RES/burst.csv" \
   --ops "$RES/all.csv" 2>&1 | tail -8
 log done

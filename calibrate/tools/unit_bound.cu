@@ -32,14 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call)                                                                                               \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            fprintf(stderr, "unit_bound: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                                           \
-        }                                                                                                      \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "unit_bound"
+#include "../kernels/cuda_check.h"
 
 #define WORDS  1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit) */
 #define UNROLL 16
@@ -218,15 +212,15 @@ int main(int argc, char **argv)
     }
     int dev;
     cudaDeviceProp prop;
-    CK(cudaGetDevice(&dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), exit(1));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev), exit(1));
     const int nsm = prop.multiProcessorCount, grid = 2 * nsm;
     Args a;
     memset(&a, 0, sizeof a);
-    CK(cudaMalloc(&a.t0, grid * sizeof(long long)));
-    CK(cudaMalloc(&a.t1, grid * sizeof(long long)));
-    CK(cudaMalloc(&a.smid, grid * sizeof(unsigned)));
-    CK(cudaMalloc(&a.sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&a.t0, grid * sizeof(long long)), exit(1));
+    CUDA_CHECK(cudaMalloc(&a.t1, grid * sizeof(long long)), exit(1));
+    CUDA_CHECK(cudaMalloc(&a.smid, grid * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMalloc(&a.sink, sizeof(unsigned)), exit(1));
     a.guard = 0xA5A5F00Du;
     a.v = 1;
     a.iters = jobs / UNROLL;
@@ -258,13 +252,13 @@ int main(int argc, char **argv)
             int used = 0;
             for (int r = -1; r < reps; ++r) { /* r = -1: warm-up */
                 ops[o].k<<<grid, 1024>>>(a);
-                CK(cudaGetLastError());
-                CK(cudaDeviceSynchronize());
+                CUDA_CHECK(cudaGetLastError(), exit(1));
+                CUDA_CHECK(cudaDeviceSynchronize(), exit(1));
                 if (r < 0)
                     continue;
-                CK(cudaMemcpy(t0, a.t0, grid * sizeof(long long), cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(t1, a.t1, grid * sizeof(long long), cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(sm, a.smid, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(t0, a.t0, grid * sizeof(long long), cudaMemcpyDeviceToHost), exit(1));
+                CUDA_CHECK(cudaMemcpy(t1, a.t1, grid * sizeof(long long), cudaMemcpyDeviceToHost), exit(1));
+                CUDA_CHECK(cudaMemcpy(sm, a.smid, grid * sizeof(unsigned), cudaMemcpyDeviceToHost), exit(1));
                 int n = 0;
                 for (int b = 0; b < grid; ++b) {
                     int other = -1;

@@ -17,7 +17,7 @@
  * make_image from examples/common/rgba_image.h, so they histogram the same data.  Every result is
  * checked against a CPU histogram; one timing line per image and cluster size on stdout.
  * Needs compute capability 9.0 (exit status 3 below it).  docs/case-study.md; run by
- * scripts/cluster_case_study.sh.
+ * validation/cluster_case_study.sh.
  */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -38,15 +38,8 @@ namespace cg = cooperative_groups;
 #define NBINS      (BINS * CHANNELS)
 #define MAX_REPEAT 64
 
-#define CUDA_CHECK(call)                                                                     \
-    do {                                                                                     \
-        cudaError_t err_ = (call);                                                           \
-        if (err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "cluster_histogram: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                    cudaGetErrorString(err_));                                               \
-            return 1;                                                                        \
-        }                                                                                    \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "cluster_histogram"
+#include "../../calibrate/kernels/cuda_check.h"
 
 /* bins_per_block = 1024 / C is a power of two, passed as its log2: bin / bins_per_block and
  * bin % bins_per_block are a shift and a mask (the guide's int division by a run-time value is an
@@ -140,13 +133,14 @@ static int pick_grid(int cluster, int block, int sm_count, int *grid)
     int g = 2 * sm_count / cluster * cluster, fit = 0; /* fit: clusters resident at once */
     if (cluster == 1) {
         int per_sm = 0;
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cluster_hist, block, slice_bytes(1)));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cluster_hist, block, slice_bytes(1)),
+                   return 1);
         fit = per_sm * sm_count;
     } else {
         cudaLaunchConfig_t cfg;
         cudaLaunchAttribute attr;
         cluster_config(&cfg, &attr, cluster, g, block);
-        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, (void *)cluster_hist, &cfg));
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&fit, (void *)cluster_hist, &cfg), return 1);
     }
     if (fit < 1 || g < cluster) {
         fprintf(stderr, "cluster_histogram: no cluster of %d blocks of %d threads fits on this GPU\n", cluster, block);
@@ -186,17 +180,17 @@ static int run_case(const char *image, int cluster, int grid, int block, int rep
     unsigned got[NBINS];
     float ms[MAX_REPEAT];
     cudaEvent_t t0, t1;
-    CUDA_CHECK(cudaEventCreate(&t0));
-    CUDA_CHECK(cudaEventCreate(&t1));
+    CUDA_CHECK(cudaEventCreate(&t0), return 1);
+    CUDA_CHECK(cudaEventCreate(&t1), return 1);
     for (int r = 0; r < repeat; ++r) {
         /* zero the output: a kernel that adds nothing cannot pass the check */
-        CUDA_CHECK(cudaMemset(d_out, 0, sizeof got));
-        CUDA_CHECK(cudaEventRecord(t0));
-        CUDA_CHECK(launch(cluster, grid, block, d_img, npix, d_out));
-        CUDA_CHECK(cudaEventRecord(t1));
-        CUDA_CHECK(cudaEventSynchronize(t1));
-        CUDA_CHECK(cudaEventElapsedTime(&ms[r], t0, t1));
-        CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemset(d_out, 0, sizeof got), return 1);
+        CUDA_CHECK(cudaEventRecord(t0), return 1);
+        CUDA_CHECK(launch(cluster, grid, block, d_img, npix, d_out), return 1);
+        CUDA_CHECK(cudaEventRecord(t1), return 1);
+        CUDA_CHECK(cudaEventSynchronize(t1), return 1);
+        CUDA_CHECK(cudaEventElapsedTime(&ms[r], t0, t1), return 1);
+        CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost), return 1);
         for (int i = 0; i < NBINS; ++i)
             if (got[i] != ref[i]) {
                 fprintf(stderr,
@@ -206,8 +200,8 @@ static int run_case(const char *image, int cluster, int grid, int block, int rep
                 return 1;
             }
     }
-    CUDA_CHECK(cudaEventDestroy(t0));
-    CUDA_CHECK(cudaEventDestroy(t1));
+    CUDA_CHECK(cudaEventDestroy(t0), return 1);
+    CUDA_CHECK(cudaEventDestroy(t1), return 1);
     qsort(ms, (size_t)repeat, sizeof ms[0], cmp_float);
     const double med = ms[repeat / 2];
     printf("cluster_hist image=%s cluster=%d blocks=%d block=%d ms=%.4f gpix_per_s=%.2f check=ok\n", image, cluster,
@@ -278,8 +272,8 @@ int main(int argc, char **argv)
 
     int dev;
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), return 1);
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev), return 1);
     if (prop.major < 9) {
         fprintf(stderr,
                 "cluster_histogram: %s has compute capability %d.%d; thread block clusters "
@@ -288,7 +282,7 @@ int main(int argc, char **argv)
         return 3;
     }
     cudaFuncAttributes fa;
-    CUDA_CHECK(cudaFuncGetAttributes(&fa, cluster_hist)); /* also loads the module before timing */
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, cluster_hist), return 1); /* also loads the module before timing */
     if (fa.binaryVersion < 90) {
         fprintf(stderr,
                 "cluster_histogram: built without sm_90 code (binary version %d); rebuild "
@@ -307,22 +301,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "cluster_histogram: out of host memory\n");
         return 1;
     }
-    CUDA_CHECK(cudaMalloc(&d_img, npix * sizeof(uchar4)));
-    CUDA_CHECK(cudaMalloc(&d_out, NBINS * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_img, npix * sizeof(uchar4)), return 1);
+    CUDA_CHECK(cudaMalloc(&d_out, NBINS * sizeof(unsigned)), return 1);
     int rc = 0;
     for (int img = 0; img < NIMAGES && rc == 0; ++img) {
         if (!do_image[img])
             continue;
         make_image(h_img, (size_t)npix, img, 1); /* seed 1: examples/histogram's default */
         cpu_histogram(h_img, (size_t)npix, ref);
-        CUDA_CHECK(cudaMemcpy(d_img, h_img, npix * sizeof(uchar4), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_img, h_img, npix * sizeof(uchar4), cudaMemcpyHostToDevice), return 1);
         for (int k = 0; k < 4 && rc == 0; ++k)
             if (do_cluster[k])
                 rc = run_case(image_names[img], cluster_sizes[k], grids[k], (int)block, (int)repeat, d_img,
                               (size_t)npix, ref, d_out);
     }
-    CUDA_CHECK(cudaFree(d_img));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_img), return 1);
+    CUDA_CHECK(cudaFree(d_out), return 1);
     free(h_img);
     return rc;
 }

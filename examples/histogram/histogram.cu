@@ -31,14 +31,8 @@
 #define BINS     256
 #define CHANNELS 4
 
-#define CUDA_CHECK(call)                                                                                        \
-    do {                                                                                                        \
-        cudaError_t err_ = (call);                                                                              \
-        if (err_ != cudaSuccess) {                                                                              \
-            fprintf(stderr, "histogram: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            return 1;                                                                                           \
-        }                                                                                                       \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "histogram"
+#include "../../calibrate/kernels/cuda_check.h"
 
 /* ROTATE selects the channel order, USE_RESULT whether the atomic's old value is consumed.
  * When it is, the XOR of all old values is written only under a condition that never holds for
@@ -128,28 +122,28 @@ static int run_one(int k, const char *image, const uchar4 *d_img, const unsigned
 {
     unsigned got[BINS * CHANNELS];
     cudaEvent_t t0, t1;
-    CUDA_CHECK(cudaEventCreate(&t0));
-    CUDA_CHECK(cudaEventCreate(&t1));
+    CUDA_CHECK(cudaEventCreate(&t0), return 1);
+    CUDA_CHECK(cudaEventCreate(&t1), return 1);
     float ms[64];
     for (int r = 0; r <= reps; ++r) { /* r == 0 is the warm-up */
         /* poison the output: a kernel that writes nothing cannot pass the check */
-        CUDA_CHECK(cudaMemset(d_out, 0, sizeof got));
-        CUDA_CHECK(cudaEventRecord(t0));
+        CUDA_CHECK(cudaMemset(d_out, 0, sizeof got), return 1);
+        CUDA_CHECK(cudaEventRecord(t0), return 1);
         kernels[k].fn<<<grid, block>>>(d_img, npix, d_out, d_sink);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaEventRecord(t1));
-        CUDA_CHECK(cudaEventSynchronize(t1));
+        CUDA_CHECK(cudaGetLastError(), return 1);
+        CUDA_CHECK(cudaEventRecord(t1), return 1);
+        CUDA_CHECK(cudaEventSynchronize(t1), return 1);
         if (r > 0)
-            CUDA_CHECK(cudaEventElapsedTime(&ms[r - 1], t0, t1));
-        CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaEventElapsedTime(&ms[r - 1], t0, t1), return 1);
+        CUDA_CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost), return 1);
         if (memcmp(got, ref, sizeof got) != 0) {
             fprintf(stderr, "histogram: %s on %s image: result differs from the CPU histogram\n", kernels[k].name,
                     image);
             return 1;
         }
     }
-    CUDA_CHECK(cudaEventDestroy(t0));
-    CUDA_CHECK(cudaEventDestroy(t1));
+    CUDA_CHECK(cudaEventDestroy(t0), return 1);
+    CUDA_CHECK(cudaEventDestroy(t1), return 1);
     qsort(ms, (size_t)reps, sizeof ms[0], cmp_float);
     printf("%-13s %-8s pixels=%zu grid=%d block=%d median_ms=%.4f\n", kernels[k].name, image, npix, grid, block,
            reps ? ms[reps / 2] : 0.0f);
@@ -232,8 +226,8 @@ int main(int argc, char **argv)
         maxpix = sizes[i] > maxpix ? sizes[i] : maxpix;
     int dev;
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), return 1);
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev), return 1);
     const unsigned long long per_sm_grid = 4ull * (unsigned)prop.multiProcessorCount;
 
     uchar4 *h_img = (uchar4 *)malloc(maxpix * sizeof(uchar4)), *d_img;
@@ -242,9 +236,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "histogram: out of host memory\n");
         return 1;
     }
-    CUDA_CHECK(cudaMalloc(&d_img, maxpix * sizeof(uchar4)));
-    CUDA_CHECK(cudaMalloc(&d_out, BINS * CHANNELS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_img, maxpix * sizeof(uchar4)), return 1);
+    CUDA_CHECK(cudaMalloc(&d_out, BINS * CHANNELS * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMalloc(&d_sink, sizeof(unsigned)), return 1);
     int rc = 0;
     for (int img = 0; img < NIMAGES && rc == 0; ++img) {
         if (!do_image[img])
@@ -253,7 +247,7 @@ int main(int argc, char **argv)
             const size_t n = (size_t)sizes[si];
             make_image(h_img, n, img, seed);
             cpu_histogram(h_img, n, ref);
-            CUDA_CHECK(cudaMemcpy(d_img, h_img, n * sizeof(uchar4), cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpy(d_img, h_img, n * sizeof(uchar4), cudaMemcpyHostToDevice), return 1);
             for (int bi = 0; bi < nblocks && rc == 0; ++bi) {
                 unsigned long long g = grid;
                 if (g == 0) {
@@ -269,9 +263,9 @@ int main(int argc, char **argv)
             }
         }
     }
-    CUDA_CHECK(cudaFree(d_img));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_img), return 1);
+    CUDA_CHECK(cudaFree(d_out), return 1);
+    CUDA_CHECK(cudaFree(d_sink), return 1);
     free(h_img);
     return rc;
 }

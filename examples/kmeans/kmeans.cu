@@ -26,14 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CUDA_CHECK(call)                                                                                     \
-    do {                                                                                                     \
-        cudaError_t err_ = (call);                                                                           \
-        if (err_ != cudaSuccess) {                                                                           \
-            fprintf(stderr, "kmeans: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            return 1;                                                                                        \
-        }                                                                                                    \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "kmeans"
+#include "../../calibrate/kernels/cuda_check.h"
 
 #define MAXK   256
 #define MAXREP 32
@@ -178,24 +172,24 @@ static int run_variant(const setup *st, int k, int rep, int pad)
     km_fn fn = rep == 1 ? kmeans_base : pad ? kmeans_rep_pad : kmeans_rep;
     const char *name = rep == 1 ? "kmeans_base" : pad ? "kmeans_rep_pad" : "kmeans_rep";
     size_t smem = (2 * MAXK + (size_t)copy_stride(k, pad) * rep) * sizeof(float);
-    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), return 1);
     cudaEvent_t t0, t1;
-    CUDA_CHECK(cudaEventCreate(&t0));
-    CUDA_CHECK(cudaEventCreate(&t1));
+    CUDA_CHECK(cudaEventCreate(&t0), return 1);
+    CUDA_CHECK(cudaEventCreate(&t1), return 1);
     float ms[64], got_sum[2 * MAXK];
     unsigned got_cnt[MAXK];
     for (int r = 0; r <= st->reps; ++r) { /* r == 0 is the warm-up */
-        CUDA_CHECK(cudaMemset(st->d_sum, 0, 2 * (size_t)k * sizeof(float)));
-        CUDA_CHECK(cudaMemset(st->d_cnt, 0, (size_t)k * sizeof(unsigned)));
-        CUDA_CHECK(cudaEventRecord(t0));
+        CUDA_CHECK(cudaMemset(st->d_sum, 0, 2 * (size_t)k * sizeof(float)), return 1);
+        CUDA_CHECK(cudaMemset(st->d_cnt, 0, (size_t)k * sizeof(unsigned)), return 1);
+        CUDA_CHECK(cudaEventRecord(t0), return 1);
         fn<<<st->grid, st->block, smem>>>(st->d_pts, st->n, st->d_cent, k, rep, pad, st->d_sum, st->d_cnt);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaEventRecord(t1));
-        CUDA_CHECK(cudaEventSynchronize(t1));
+        CUDA_CHECK(cudaGetLastError(), return 1);
+        CUDA_CHECK(cudaEventRecord(t1), return 1);
+        CUDA_CHECK(cudaEventSynchronize(t1), return 1);
         if (r > 0)
-            CUDA_CHECK(cudaEventElapsedTime(&ms[r - 1], t0, t1));
-        CUDA_CHECK(cudaMemcpy(got_sum, st->d_sum, 2 * (size_t)k * sizeof(float), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(got_cnt, st->d_cnt, (size_t)k * sizeof(unsigned), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaEventElapsedTime(&ms[r - 1], t0, t1), return 1);
+        CUDA_CHECK(cudaMemcpy(got_sum, st->d_sum, 2 * (size_t)k * sizeof(float), cudaMemcpyDeviceToHost), return 1);
+        CUDA_CHECK(cudaMemcpy(got_cnt, st->d_cnt, (size_t)k * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
         for (int j = 0; j < k; ++j) {
             int bad = got_cnt[j] != ref_cnt[j];
             for (int d = 0; d < 2; ++d)
@@ -210,8 +204,8 @@ static int run_variant(const setup *st, int k, int rep, int pad)
             }
         }
     }
-    CUDA_CHECK(cudaEventDestroy(t0));
-    CUDA_CHECK(cudaEventDestroy(t1));
+    CUDA_CHECK(cudaEventDestroy(t0), return 1);
+    CUDA_CHECK(cudaEventDestroy(t1), return 1);
     qsort(ms, (size_t)st->reps, sizeof ms[0], cmp_float);
     printf("%-14s k=%d rep=%d pad=%d points=%zu grid=%d block=%d smem=%zu median_ms=%.4f\n", name, k, rep, pad, st->n,
            st->grid, st->block, smem, ms[st->reps / 2]);
@@ -292,8 +286,8 @@ int main(int argc, char **argv)
     }
     int dev;
     cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), return 1);
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev), return 1);
     setup st;
     memset(&st, 0, sizeof st);
     st.n = (size_t)npts, st.block = (int)block, st.reps = (int)reps;
@@ -303,10 +297,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "kmeans: out of host memory\n");
         return 1;
     }
-    CUDA_CHECK(cudaMalloc(&d_pts, st.n * sizeof(float2)));
-    CUDA_CHECK(cudaMalloc(&d_cent, MAXK * sizeof(float2)));
-    CUDA_CHECK(cudaMalloc(&st.d_sum, 2 * MAXK * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&st.d_cnt, MAXK * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_pts, st.n * sizeof(float2)), return 1);
+    CUDA_CHECK(cudaMalloc(&d_cent, MAXK * sizeof(float2)), return 1);
+    CUDA_CHECK(cudaMalloc(&st.d_sum, 2 * MAXK * sizeof(float)), return 1);
+    CUDA_CHECK(cudaMalloc(&st.d_cnt, MAXK * sizeof(unsigned)), return 1);
     st.d_pts = d_pts, st.h_pts = h_pts, st.d_cent = d_cent, st.h_cent = h_cent;
 
     static const int ks[] = {4, 32, 256}, reps_list[] = {1, 2, 4, 8, 16, 32};
@@ -314,8 +308,8 @@ int main(int argc, char **argv)
     for (int ki = 0; ki < nk && rc == 0; ++ki) {
         int kk = sweep ? ks[ki] : (int)k;
         make_data(h_pts, st.n, h_cent, kk, (unsigned long long)seed);
-        CUDA_CHECK(cudaMemcpy(d_pts, h_pts, st.n * sizeof(float2), cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(d_cent, h_cent, (size_t)kk * sizeof(float2), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d_pts, h_pts, st.n * sizeof(float2), cudaMemcpyHostToDevice), return 1);
+        CUDA_CHECK(cudaMemcpy(d_cent, h_cent, (size_t)kk * sizeof(float2), cudaMemcpyHostToDevice), return 1);
         if (!sweep) {
             rc = run_variant(&st, kk, (int)rep, pad);
             continue;
@@ -324,10 +318,10 @@ int main(int argc, char **argv)
             for (int pd = 0; pd <= (reps_list[ri] > 1) && rc == 0; ++pd)
                 rc = run_variant(&st, kk, reps_list[ri], pd);
     }
-    CUDA_CHECK(cudaFree(d_pts));
-    CUDA_CHECK(cudaFree(d_cent));
-    CUDA_CHECK(cudaFree(st.d_sum));
-    CUDA_CHECK(cudaFree(st.d_cnt));
+    CUDA_CHECK(cudaFree(d_pts), return 1);
+    CUDA_CHECK(cudaFree(d_cent), return 1);
+    CUDA_CHECK(cudaFree(st.d_sum), return 1);
+    CUDA_CHECK(cudaFree(st.d_cnt), return 1);
     free(h_pts);
     return rc;
 }

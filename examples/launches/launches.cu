@@ -31,14 +31,8 @@
 #define BINS        256
 #define MAX_DEVICES 16
 
-#define CUDA_CHECK(call)                                                                                       \
-    do {                                                                                                       \
-        cudaError_t err_ = (call);                                                                             \
-        if (err_ != cudaSuccess) {                                                                             \
-            fprintf(stderr, "launches: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            exit(1);                                                                                           \
-        }                                                                                                      \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "launches"
+#include "../../calibrate/kernels/cuda_check.h"
 
 __global__ void small_hist(const unsigned char *data, size_t n, unsigned *out)
 {
@@ -96,10 +90,10 @@ static void launch_one(const unsigned char *data, cudaStream_t s, unsigned *out)
         lc.gridDim = dim3(132);
         lc.blockDim = dim3(256);
         lc.stream = s;
-        CUDA_CHECK(cudaLaunchKernelEx(&lc, small_hist, data, cfg.bytes, out));
+        CUDA_CHECK(cudaLaunchKernelEx(&lc, small_hist, data, cfg.bytes, out), exit(1));
     } else {
         small_hist<<<132, 256, 0, s>>>(data, cfg.bytes, out);
-        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError(), exit(1));
     }
 }
 
@@ -107,9 +101,9 @@ static void launch_one(const unsigned char *data, cudaStream_t s, unsigned *out)
 static void upload(int d)
 {
     unsigned char *d_data;
-    CUDA_CHECK(cudaSetDevice(d));
-    CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes));
-    CUDA_CHECK(cudaMemcpy(d_data, cfg.h_data, cfg.bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaSetDevice(d), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_data, cfg.bytes), exit(1));
+    CUDA_CHECK(cudaMemcpy(d_data, cfg.h_data, cfg.bytes, cudaMemcpyHostToDevice), exit(1));
     cfg.d_data[d] = d_data;
 }
 
@@ -123,7 +117,7 @@ static void *worker(void *arg)
     for (int done = 0, part; done < n; done += part) {
         part = cfg.reset_every && cfg.reset_every < n - done ? cfg.reset_every : n - done;
         if (done > 0) {
-            CUDA_CHECK(cudaDeviceReset());
+            CUDA_CHECK(cudaDeviceReset(), exit(1));
             upload(0);
         }
         run_launches(tid, part);
@@ -135,34 +129,34 @@ static void run_launches(int tid, int n)
 {
     int dev = tid % cfg.devices;
     const unsigned char *data = cfg.d_data[dev];
-    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaSetDevice(dev), exit(1));
     cudaStream_t *st = (cudaStream_t *)calloc((size_t)cfg.streams, sizeof *st);
     unsigned *d_out;
-    CUDA_CHECK(cudaMalloc(&d_out, (size_t)n * BINS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMemset(d_out, 0, (size_t)n * BINS * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_out, (size_t)n * BINS * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMemset(d_out, 0, (size_t)n * BINS * sizeof(unsigned)), exit(1));
     for (int i = 0; i < cfg.streams; ++i)
-        CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking), exit(1));
     if (cfg.graph) {
         cudaGraph_t g;
         cudaGraphExec_t ge;
-        CUDA_CHECK(cudaStreamBeginCapture(st[0], cudaStreamCaptureModeThreadLocal));
+        CUDA_CHECK(cudaStreamBeginCapture(st[0], cudaStreamCaptureModeThreadLocal), exit(1));
         for (int i = 0; i < n; ++i)
             launch_one(data, st[0], d_out + (size_t)i * BINS);
-        CUDA_CHECK(cudaStreamEndCapture(st[0], &g));
-        CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
-        CUDA_CHECK(cudaGraphLaunch(ge, st[0]));
-        CUDA_CHECK(cudaStreamSynchronize(st[0]));
-        CUDA_CHECK(cudaGraphExecDestroy(ge));
-        CUDA_CHECK(cudaGraphDestroy(g));
+        CUDA_CHECK(cudaStreamEndCapture(st[0], &g), exit(1));
+        CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0), exit(1));
+        CUDA_CHECK(cudaGraphLaunch(ge, st[0]), exit(1));
+        CUDA_CHECK(cudaStreamSynchronize(st[0]), exit(1));
+        CUDA_CHECK(cudaGraphExecDestroy(ge), exit(1));
+        CUDA_CHECK(cudaGraphDestroy(g), exit(1));
     } else {
         for (int i = 0; i < n; ++i) {
             launch_one(data, st[i % cfg.streams], d_out + (size_t)i * BINS);
             after_launch();
         }
     }
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaDeviceSynchronize(), exit(1));
     unsigned *h = (unsigned *)malloc((size_t)n * BINS * sizeof(unsigned));
-    CUDA_CHECK(cudaMemcpy(h, d_out, (size_t)n * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h, d_out, (size_t)n * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost), exit(1));
     for (int i = 0; i < n; ++i)
         if (memcmp(h + (size_t)i * BINS, cfg.ref, sizeof cfg.ref) != 0) {
             fprintf(stderr, "launches: thread %d launch %d: wrong histogram\n", tid, i);
@@ -170,8 +164,8 @@ static void run_launches(int tid, int n)
         }
     free(h);
     for (int i = 0; i < cfg.streams; ++i)
-        CUDA_CHECK(cudaStreamDestroy(st[i]));
-    CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaStreamDestroy(st[i]), exit(1));
+    CUDA_CHECK(cudaFree(d_out), exit(1));
     free(st);
 }
 
@@ -219,7 +213,7 @@ int main(int argc, char **argv)
     }
     if (cfg.devices > 1) {
         int count = 0;
-        CUDA_CHECK(cudaGetDeviceCount(&count));
+        CUDA_CHECK(cudaGetDeviceCount(&count), exit(1));
         if (count < cfg.devices) {
             fprintf(stderr, "launches: --devices %d but %d device(s) visible\n", cfg.devices, count);
             return 2;
@@ -246,8 +240,8 @@ int main(int argc, char **argv)
     printf("launches=%d streams=%d threads=%d graph=%d ex=%d wall_ms=%.3f\n", cfg.launches, cfg.streams, cfg.threads,
            cfg.graph, cfg.ex, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
     for (int d = 0; d < cfg.devices; ++d) {
-        CUDA_CHECK(cudaSetDevice(d));
-        CUDA_CHECK(cudaFree((void *)cfg.d_data[d]));
+        CUDA_CHECK(cudaSetDevice(d), exit(1));
+        CUDA_CHECK(cudaFree((void *)cfg.d_data[d]), exit(1));
     }
     free(h_data);
     return 0;

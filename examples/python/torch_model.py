@@ -1,7 +1,7 @@
 """A small model's forward passes in PyTorch (a ResNet-18 of torchvision, random weights, eval
 mode, batch 16 of 224 x 224 images, PASSES forward passes, default 3: about 120 kernel launches of
 cuDNN, cuBLAS and PyTorch's own kernels each), a framework target for atomutil-profile's overhead
-benchmark (scripts/bench_framework.sh).
+benchmark (bench/bench_framework.sh).
 Run: atomutil-profile -- python3 examples/python/torch_model.py [PASSES]
 """
 import sys

@@ -1,6 +1,6 @@
 """PyTorch sort and unique of 16 M int32 keys (radix-sort kernels of CUB, whose digit histograms
 use shared atomics), a framework target for atomutil-profile's overhead benchmark
-(scripts/bench_framework.sh).
+(bench/bench_framework.sh).
 Run: atomutil-profile -- python3 examples/python/torch_sort_unique.py
 """
 import sys

@@ -1,4 +1,4 @@
-"""A small training loop for atomutil-profile's scale benchmark (scripts/bench_scale.sh) and its
+"""A small training loop for atomutil-profile's scale benchmark (bench/bench_scale.sh) and its
 selection tests (tests/device/select_check.py): an embedding, LAYERS linear layers with GELU and an
 output layer, cross-entropy, AdamW on its single-tensor path (eight small kernels per parameter),
 about 300 kernel launches per step; and every HIST_EVERY steps a torch.bincount of the batch's

@@ -38,7 +38,7 @@ static const au_metric_def defs[] = {
     {"l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum", AU_C_DSHARED_XBAR, 0,
      "DSMEM: cycles the SM-to-SM interface was busy sending (one per rank a request reaches)", AU_SET_CLUSTER, "cycle"},
     /* the atomics' share of that traffic (the rest: loads and stores of library kernels with
-     * clusters); still one pass on GH100 (scripts/cluster_set_passes.cu) */
+     * clusters); still one pass on GH100 (docs/counters.md, "The cluster counter set") */
     {"l1tex__t_sectors_pipe_lsu_mem_dshared.sum", AU_C_DSHARED_SECT, 0,
      "DSMEM: sectors of requests to other SMs' shared memory (loads, stores, atomics)", AU_SET_CLUSTER, "sector"},
     {"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", AU_C_DSHARED_SECT_ATOM, 0,

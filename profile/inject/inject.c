@@ -268,7 +268,7 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     if (!kernel)
         return;
     /* every launch with clusters gets the cluster set: a kernel's launch that sent nothing says
-     * nothing of its next (scripts/dsmem_traffic_probe.cu's one kernel for every mode: once its
+     * nothing of its next (docs/counters.md, "The cluster counter set": one kernel for every mode, once its
      * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
      * instead of about 100 %) */
     l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;

@@ -1,6 +1,6 @@
 /*
  * share.c - one GPU's counters for several profiled processes (a program's CUDA children, or two
- * atomutil runs on one GPU).  Measured on an H100 (scripts/profiler_sharing_probe.cu,
+ * atomutil runs on one GPU).  Measured on an H100 with a standalone probe (its findings in
  * docs/live-profiling.md): a process's range profiler holds the GPU's counters from its first
  * Start until Disable; meanwhile another process's Start fails with CUPTI_ERROR_HARDWARE_BUSY.
  * Enabled-but-not-started profilers do not block each other, and a Stop alone does not release.

@@ -12,7 +12,7 @@
  *
  * usage: test_family_costs TABLE UNIT_BOUND.csv[,MORE.csv] [TABLE UNIT_BOUND.csv ...]
  * (a table's unit_bound cases may come from several runs on its GPU model, comma-separated: the
- * cases of a family added later, scripts/calibrate_family.sh)
+ * cases of a family added later, validation/calibrate_family.sh)
  * Exit status 0 when every pair passes, 1 otherwise (one line per failure on stderr).
  */
 #include "atomutil/csvline.h"

@@ -1,7 +1,7 @@
 /*
  * arch_opcodes.c - every shared-atomic opcode (ATOMS.*) that the calibration kernels, unit_bound,
  * the validation operations and the examples compile to on each architecture the toolkit supports
- * (tests/data/opcodes-per-arch, made by scripts/arch_opcodes.sh on the GPU machine) maps to a
+ * (tests/data/opcodes-per-arch, made by validation/arch_opcodes.sh on the GPU machine) maps to a
  * family of the model: a new form on a new architecture fails here instead of being priced as
  * something else.  Unknown opcodes map to none (the report then names them, flag unknown_opcode).
  * Generic atomics (ATOM.E.*) either map to the generic family (they land in shared memory as they

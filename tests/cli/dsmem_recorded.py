@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """CPU test with recorded counters of cluster kernels (issue 12): the live run of
-scripts/dsmem_patterns.cu on an H100 (tests/data/dsmem-patterns-h100: the
+probes/dsmem_patterns.cu on an H100 (tests/data/dsmem-patterns-h100: the
 counters file, and dp.stdout with each launch's case and measured cycles per job, in launch
 order) is imported with the shipped H100 table and every launch's report row is checked against
 what the hardware did (32 warps per SM issuing back to back: the DSMEM path or the local unit is

@@ -3,7 +3,7 @@
 (issue 12; docs/model.md "DSMEM"): the live runs of tests/data/dsmem-traffic-h100 on an H100,
 imported with the shipped H100 table.
 
-- scripts/dsmem_traffic_probe.cu (dtp.counters.csv.gz; one kernel, two launches per mode, a warm-up
+- probes/dsmem_traffic_probe.cu (dtp.counters.csv.gz; one kernel, two launches per mode, a warm-up
   and a measured one, in mode order): remote stores and loads and cluster barriers are not atomics:
   U 0, flag dsmem_other_traffic where requests were sent; the measured remote atomics (32 warps per
   SM back to back) saturate the DSMEM path: U 95-110 %, flag dsmem; own-rank atomics: priced by the

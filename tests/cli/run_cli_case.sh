@@ -49,7 +49,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
 [ -n "$file" ] && rm -f "$file"
-# $ATOMUTIL_TEST_WRAPPER (scripts/memcheck.sh sets it to valgrind and its options) runs the program
+# $ATOMUTIL_TEST_WRAPPER (tools/memcheck.sh sets it to valgrind and its options) runs the program
 # under a checker: the program itself, not this shell; a report must change the exit status
 # shellcheck disable=SC2086
 ${ATOMUTIL_TEST_WRAPPER:-} "$@" >"$tmp/out" 2>"$tmp/err"

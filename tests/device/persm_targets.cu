@@ -12,14 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "persm_targets: %s: %s\n", #call, cudaGetErrorString(e_)); \
-            return 1;                                                                  \
-        }                                                                              \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "persm_targets"
+#include "../../calibrate/kernels/cuda_check.h"
 
 #define K 256
 
@@ -60,21 +54,21 @@ __global__ void mix(unsigned *sink)
 int main(void)
 {
     int dev, sms, smem_sm;
-    CHECK(cudaGetDevice(&dev));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    CUDA_CHECK(cudaGetDevice(&dev), return 1);
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), return 1);
+    CUDA_CHECK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), return 1);
     /* more than half the SM's shared memory: at most one block per SM, so with #SMs blocks each
      * SM holds exactly one */
     size_t smem = (size_t)smem_sm / 2 + 4096;
-    CHECK(cudaFuncSetAttribute(uneven, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(uneven, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), return 1);
     unsigned *d_smid, *d_sink;
-    CHECK(cudaMalloc(&d_smid, sms * sizeof(unsigned)));
-    CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_smid, sms * sizeof(unsigned)), return 1);
+    CUDA_CHECK(cudaMalloc(&d_sink, sizeof(unsigned)), return 1);
     uneven<<<sms, 256, smem>>>(d_smid, d_sink);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError(), return 1);
+    CUDA_CHECK(cudaDeviceSynchronize(), return 1);
     unsigned *smid = (unsigned *)malloc(sms * sizeof(unsigned));
-    CHECK(cudaMemcpy(smid, d_smid, sms * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(smid, d_smid, sms * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
     int *seen = (int *)calloc(1024, sizeof(int));
     for (int b = 0; b < sms; ++b) {
         if (smid[b] >= 1024 || seen[smid[b]]++) {
@@ -85,12 +79,12 @@ int main(void)
     }
     int blocks = 2 * sms;
     mix<<<blocks, 256>>>(d_sink);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError(), return 1);
+    CUDA_CHECK(cudaDeviceSynchronize(), return 1);
     printf("mix,%d,%d\n", blocks * 8 * K, blocks * 8 * K);
     free(smid);
     free(seen);
-    CHECK(cudaFree(d_smid));
-    CHECK(cudaFree(d_sink));
+    CUDA_CHECK(cudaFree(d_smid), return 1);
+    CUDA_CHECK(cudaFree(d_sink), return 1);
     return 0;
 }

@@ -18,14 +18,8 @@
 #define THREADS 128
 #define BINS    64
 
-#define CK(x)                                                                        \
-    do {                                                                             \
-        cudaError_t e_ = (x);                                                        \
-        if (e_ != cudaSuccess) {                                                     \
-            fprintf(stderr, "select_outputs: %s: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "select_outputs"
+#include "../../calibrate/kernels/cuda_check.h"
 
 __global__ void sel_init(unsigned *data, unsigned n)
 {
@@ -107,14 +101,14 @@ int main(int argc, char **argv)
         return 77;
     }
     unsigned *data, *bins;
-    CK(cudaMalloc(&data, N_DATA * sizeof *data));
-    CK(cudaMalloc(&bins, BINS * sizeof *bins));
-    CK(cudaMemset(bins, 0, BINS * sizeof *bins));
+    CUDA_CHECK(cudaMalloc(&data, N_DATA * sizeof *data), exit(1));
+    CUDA_CHECK(cudaMalloc(&bins, BINS * sizeof *bins), exit(1));
+    CUDA_CHECK(cudaMemset(bins, 0, BINS * sizeof *bins), exit(1));
     sel_init<<<8, THREADS>>>(data, N_DATA);
     long launches = 1, hists = 0;
     for (long i = 0; i < iters; ++i) {
         if (i == from)
-            CK(cudaProfilerStart());
+            CUDA_CHECK(cudaProfilerStart(), exit(1));
         sel_mix<<<1 + i % 5, THREADS>>>(data, N_DATA, (unsigned)i);
         ++launches;
         if (i % every == 0) {
@@ -122,13 +116,13 @@ int main(int argc, char **argv)
             ++hists, ++launches;
         }
         if (i == to - 1)
-            CK(cudaProfilerStop());
+            CUDA_CHECK(cudaProfilerStop(), exit(1));
     }
-    CK(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError(), exit(1));
     static unsigned h_data[N_DATA];
     unsigned h_bins[BINS];
-    CK(cudaMemcpy(h_data, data, sizeof h_data, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(h_bins, bins, sizeof h_bins, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_data, data, sizeof h_data, cudaMemcpyDeviceToHost), exit(1));
+    CUDA_CHECK(cudaMemcpy(h_bins, bins, sizeof h_bins, cudaMemcpyDeviceToHost), exit(1));
     unsigned long long total = 0;
     for (int b = 0; b < BINS; ++b)
         total += h_bins[b];

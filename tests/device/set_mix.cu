@@ -27,14 +27,8 @@ namespace cg = cooperative_groups;
 #define N          (1 << 20)
 #define LATE_ROUND 3
 
-#define CUDA_CHECK(call)                                                                                      \
-    do {                                                                                                      \
-        cudaError_t err_ = (call);                                                                            \
-        if (err_ != cudaSuccess) {                                                                            \
-            fprintf(stderr, "set_mix: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-            exit(1);                                                                                          \
-        }                                                                                                     \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "set_mix"
+#include "../../calibrate/kernels/cuda_check.h"
 
 __global__ void __cluster_dims__(2, 1, 1) exchange(unsigned *out)
 {
@@ -115,43 +109,43 @@ int main(int argc, char **argv)
     unsigned char *d_data;
     float *d_in, *d_out;
     unsigned *d_hist, *d_ex, *d_late, *d_g;
-    CUDA_CHECK(cudaMalloc(&d_data, N));
-    CUDA_CHECK(cudaMalloc(&d_in, N * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d_out, N * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d_hist, BINS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&d_ex, BLOCKS * THREADS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&d_late, BLOCKS * BINS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMalloc(&d_g, BINS * sizeof(unsigned)));
-    CUDA_CHECK(cudaMemcpy(d_data, h_data, N, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_in, h_in, N * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&d_data, N), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_in, N * sizeof(float)), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_out, N * sizeof(float)), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_hist, BINS * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_ex, BLOCKS * THREADS * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_late, BLOCKS * BINS * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMalloc(&d_g, BINS * sizeof(unsigned)), exit(1));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data, N, cudaMemcpyHostToDevice), exit(1));
+    CUDA_CHECK(cudaMemcpy(d_in, h_in, N * sizeof(float), cudaMemcpyHostToDevice), exit(1));
     unsigned *h_ex = (unsigned *)malloc(BLOCKS * THREADS * sizeof(unsigned));
     unsigned *h_late = (unsigned *)malloc(BLOCKS * BINS * sizeof(unsigned));
     unsigned h_hist[BINS], h_g[BINS];
     for (int r = 0; r < rounds; ++r) {
-        CUDA_CHECK(cudaMemset(d_hist, 0, BINS * sizeof(unsigned)));
-        CUDA_CHECK(cudaMemset(d_g, 0, BINS * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(d_hist, 0, BINS * sizeof(unsigned)), exit(1));
+        CUDA_CHECK(cudaMemset(d_g, 0, BINS * sizeof(unsigned)), exit(1));
         exchange<<<BLOCKS, THREADS>>>(d_ex);
-        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError(), exit(1));
         scale<<<BLOCKS, THREADS>>>(d_in, d_out, N);
-        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError(), exit(1));
         int count = r >= LATE_ROUND ? N : 0;
         late<<<BLOCKS, THREADS>>>(d_data, count, d_late);
-        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError(), exit(1));
         gatom<<<BLOCKS, THREADS>>>(d_g, 0);
-        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaGetLastError(), exit(1));
         hist<<<BLOCKS, THREADS>>>(d_data, N, d_hist);
-        CUDA_CHECK(cudaGetLastError());
-        CUDA_CHECK(cudaDeviceSynchronize());
-        CUDA_CHECK(cudaMemcpy(h_ex, d_ex, BLOCKS * THREADS * sizeof(unsigned), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(h_out, d_out, N * sizeof(float), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(h_hist, d_hist, sizeof h_hist, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(h_g, d_g, sizeof h_g, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaGetLastError(), exit(1));
+        CUDA_CHECK(cudaDeviceSynchronize(), exit(1));
+        CUDA_CHECK(cudaMemcpy(h_ex, d_ex, BLOCKS * THREADS * sizeof(unsigned), cudaMemcpyDeviceToHost), exit(1));
+        CUDA_CHECK(cudaMemcpy(h_out, d_out, N * sizeof(float), cudaMemcpyDeviceToHost), exit(1));
+        CUDA_CHECK(cudaMemcpy(h_hist, d_hist, sizeof h_hist, cudaMemcpyDeviceToHost), exit(1));
+        CUDA_CHECK(cudaMemcpy(h_g, d_g, sizeof h_g, cudaMemcpyDeviceToHost), exit(1));
         for (int i = 0; i < BINS; ++i)
             if (h_g[i] != BLOCKS * (THREADS / BINS)) {
                 fprintf(stderr, "set_mix: round %d: gatom's global counts wrong at %d\n", r, i);
                 return 1;
             }
-        CUDA_CHECK(cudaMemcpy(h_late, d_late, BLOCKS * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(h_late, d_late, BLOCKS * BINS * sizeof(unsigned), cudaMemcpyDeviceToHost), exit(1));
         for (int b = 0; b < BLOCKS; ++b)
             for (int t = 0; t < THREADS; ++t)
                 if (h_ex[b * THREADS + t] != (unsigned)((b ^ 1) * THREADS + t)) {

@@ -2,7 +2,7 @@
  * segv_where.c - LD_PRELOAD helper of tests/hostile/exit_thread_census.sh: on SIGSEGV, prints one
  * line "SEGV tid T addr A pc P in OBJECT (SYMBOL+OFF)" on stderr, naming the shared object or
  * program that holds the faulting instruction (dladdr), then the faulting thread's stack (one frame
- * a line, backtrace_symbols_fd), then dies of the signal as before.  Also used by scripts/stress.sh
+ * a line, backtrace_symbols_fd), then dies of the signal as before.  Also used by tools/stress.sh
  * (STRESS_PRELOAD) to say where a crash under profiling happened.
  */
 #define _GNU_SOURCE

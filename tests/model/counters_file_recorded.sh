@@ -12,7 +12,7 @@ for f in "$src"/tests/data/*/*.counters.csv.gz; do
     gzip -dc "$f" >"$tmp" || exit 1
     want="$(grep -c '^"' "$tmp") $(grep -c '^==ATOMUTIL== [^ ]* code: ' "$tmp")"
     want="$want $(grep -c '^==ATOMUTIL== [^ ]* graph: ' "$tmp") $(grep -c '^==ATOMUTIL== [^ ]* timing: [^ ]' "$tmp")"
-    got=$(${ATOMUTIL_TEST_WRAPPER:-} "$bin" --count "$tmp") # scripts/memcheck.sh: valgrind
+    got=$(${ATOMUTIL_TEST_WRAPPER:-} "$bin" --count "$tmp") # tools/memcheck.sh: valgrind
     if [ "$got" != "$want" ]; then
         echo "FAIL $f: reader '$got', grep '$want'"
         fail=1

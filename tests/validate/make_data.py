@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cuts the recorded counters of the test's results directory out of a real run (run once; the
 output is committed in data/): the launches of six points of tests/data/opcodes/
-validation-h200.counters.csv (a live H200 run of examples/validation --mode profile, 90 points,
+validation-h200.counters.csv (a live H200 run of build/bin/validation --mode profile, 90 points,
 kernel code in validation-h200.cubins/), renumbered from 0, with the ==ATOMUTIL== lines of the
 kernels they use and those kernels' listings.  vtime.csv, vop_points.csv, unit_bound.csv and
 table.csv of data/ are written by hand (README.md).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/validate: scripts/validate.py on data/, a results directory whose answers were computed by
+# tests/validate: validation/validate.py on data/, a results directory whose answers were computed by
 # hand (README.md).  Run by CTest (validate.*):
 #   run_test.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
 # Checks the exact summary line, the excluded point's row, validation_tables.md and

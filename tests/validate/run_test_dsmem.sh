@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/validate: scripts/validate.py on data-dsmem/, four points of the dsmem class cut from a
+# tests/validate: validation/validate.py on data-dsmem/, four points of the dsmem class cut from a
 # device run (README.md).  Run by CTest (validate.dsmem):
 #   run_test_dsmem.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
 # Checks what validate.py itself decides for DSMEM points, not the model's U: family dsmem in the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/validate: scripts/validate.py on data-generic/, eight points of the generic family cut from
+# tests/validate: validation/validate.py on data-generic/, eight points of the generic family cut from
 # an H100 run, whose launches have shared-atomic wavefronts and no jobs (README.md).  Run by CTest
 # (validate.generic):
 #   run_test_generic.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR TABLE WORK_DIR
