@@ -89,7 +89,7 @@ if [ -z "$out" ]; then
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr '[:upper:]' '[:lower:]' | sed 's/nvidia//')
     short=$(grep -oE '[a-z]+[0-9]+[a-z0-9]*' <<< "$gpu" | head -1)
     [ -n "$short" ] || short=$(tr -cs 'a-z0-9' '-' <<< "$gpu" | sed 's/^-//;s/-$//')
-    out=$here/docs/results/scale-${short:-gpu}-$(date -u +%Y-%m-%d)
+    out=$here/build/bench/scale-${short:-gpu}-$(date -u +%Y-%m-%d)
 fi
 mkdir -p "$out" && out=$(cd "$out" && pwd) || { echo "bench_scale: cannot make $out" >&2; exit 1; }
 export ATOMUTIL_CACHE_DIR=$out/cache
