@@ -13,7 +13,7 @@ train: examples/python/train.py; one run measuring every launch gives the refere
 selection's rows must be the reference's selected launches (kernel, grid, block), the histogram
 rows must have shared-atomic jobs, and the --check files must match the plain run's (histograms
 exactly, the loss and parameter sums within 1e-6 relative).
-In both, the counters file's "N launches measured" must be the number of rows.  Exit 77 without a
+In both, the counters file's "timing: launches measured=N" must be the number of rows.  Exit 77 without a
 GPU (or, for train, without PyTorch with CUDA).
 """
 import csv

@@ -16,7 +16,7 @@ order.  Checks, launch by launch:
   wavefront per warp-instruction of them (its code's ATOM.E.ADD makes them opcode class generic,
   docs/opcodes.md "Generic atomics"; without the code, flag unpriced_wavefronts), so it is never
   quiet and every launch is measured with the standard set;
-- the injection's timing line counts the launches kept in the cluster set (8 in 6 rounds).
+- the injection's timing detail line counts the launches kept in the cluster set (set_kept=8 in 6 rounds).
 Exit 77 (skipped) without a GPU.
 usage: set_mix_check.py ATOMUTIL_PROFILE SET_MIX WORKDIR"""
 import csv
@@ -50,7 +50,7 @@ def main():
         lines = f.readlines()
     for r in csv.DictReader(l for l in lines if l.startswith('"')):
         metrics.setdefault(int(r["ID"]), set()).add(r["Metric Name"])
-    found = [re.search(r"(\d+) launches without clusters kept in the cluster set", l) for l in lines]
+    found = [re.search(r" timing: detail .*\bset_kept=(\d+)", l) for l in lines]
     kept = next((int(m.group(1)) for m in found if m), None)
     rows = {int(r["launch_id"]): r for r in csv.DictReader(open(base + ".csv"))}
     fail = 0
