@@ -274,8 +274,10 @@ static int run_table(const au_cal_config *cfg)
         snprintf(dnote, sizeof dnote, "; dsmem: K %d, one block per SM, a = lanes per word", cfg->dsmem_jobs);
     size_t rows = 0;
     if (existing) {
-        snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date, AU_VERSION_STRING, fams,
-                 cfg->quick ? "quick" : "full", cfg->reps, dnote);
+        /* cut at the table's note size (au_table_meta.note), marked, should the families be many */
+        if (snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date, AU_VERSION_STRING,
+                     fams, cfg->quick ? "quick" : "full", cfg->reps, dnote) >= (int)sizeof note)
+            au_strlcpy(note + sizeof note - 4, "...", 4);
         rc = au_cal_merge_table(existing, note, &plan, samples, cfg->reps, path, &rows);
     } else {
         snprintf(note, sizeof note,

@@ -60,5 +60,37 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   message(STATUS "atomutil: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (ATOMUTIL_CUDA_ARCHS ${ATOMUTIL_CUDA_ARCHS})")
 endif()
 enable_language(CUDA)
+# CMake 3.25's FindCUDAToolkit sets a property on CUDA::nvToolsExt whether or not the toolkit has
+# that library, which CUDA 13 no longer ships ("set_property could not find TARGET
+# CUDA::nvToolsExt"); CMake 3.26 checks first.  A placeholder target lets 3.25 pass (atomutil uses
+# no NVTX).
+if(CMAKE_VERSION VERSION_LESS 3.26 AND NOT TARGET CUDA::nvToolsExt)
+  add_library(CUDA::nvToolsExt INTERFACE IMPORTED)
+endif()
 find_package(CUDAToolkit REQUIRED)
 set(ATOMUTIL_HAVE_CUDA ON)
+
+# The binaries find the toolkit's libraries without the loader's configuration (ld.so.conf,
+# LD_LIBRARY_PATH), which a stock machine does not set up for the toolkit: CUDA code links the
+# static CUDA runtime (CMake's default, as the toolkit's samples build), and whatever links CUPTI
+# carries CUPTI's folder in its RPATH, build and install tree alike (ATOMUTIL_CUDA_RPATH).  As
+# DT_RPATH, not DT_RUNPATH: CUPTI dlopen()s libnvperf_host.so, and for that the loader searches the
+# RPATH of the objects that loaded CUPTI, never their RUNPATH.  Never the driver's folder: the
+# toolkit's libcuda.so is a stub.
+get_filename_component(_au_cupti_dir "${CUDA_cupti_LIBRARY}" DIRECTORY)
+find_library(ATOMUTIL_NVPERF_HOST_LIBRARY nvperf_host HINTS "${_au_cupti_dir}" "${CUDAToolkit_LIBRARY_DIR}")
+mark_as_advanced(ATOMUTIL_NVPERF_HOST_LIBRARY)
+get_filename_component(_au_nvperf_dir "${ATOMUTIL_NVPERF_HOST_LIBRARY}" DIRECTORY)
+set(ATOMUTIL_CUDA_RPATH "")
+foreach(_au_dir IN ITEMS "${_au_cupti_dir}" "${_au_nvperf_dir}")
+  # a system folder (a distribution's packaged CUPTI) is the loader's own: no RPATH
+  if(_au_dir AND NOT _au_dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+    list(APPEND ATOMUTIL_CUDA_RPATH "${_au_dir}")
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES ATOMUTIL_CUDA_RPATH)
+if(TARGET CUDA::cupti AND ATOMUTIL_CUDA_RPATH)
+  string(REPLACE ";" ":" _au_rpath "${ATOMUTIL_CUDA_RPATH}")
+  set_property(TARGET CUDA::cupti APPEND PROPERTY INTERFACE_LINK_OPTIONS
+               "LINKER:--disable-new-dtags" "LINKER:-rpath,${_au_rpath}")
+endif()

@@ -253,11 +253,12 @@ template <int OP, bool WORK> __device__ __forceinline__ void vk_body(const VPara
 }
 
 /* Named kernels (reports read well): vk_<op>_full with the work, vk_<op>_atom without.
- * 1024 threads, 2 blocks per SM: at most 32 registers, so 64 warps fit on an SM. */
-#define VK(name, op, work)                                     \
-    __global__ void __launch_bounds__(1024, 2) name(VParams p) \
-    {                                                          \
-        vk_body<op, work>(p);                                  \
+ * 1024 threads, 2 blocks per SM where an SM holds them (AU_LAUNCH_BOUNDS_2X1024, ops.cuh): at most
+ * 32 registers, so 64 warps fit on an SM. */
+#define VK(name, op, work)                                  \
+    __global__ void AU_LAUNCH_BOUNDS_2X1024 name(VParams p) \
+    {                                                       \
+        vk_body<op, work>(p);                               \
     }
 VK(vk_add_full, OP_ADD, true)
 VK(vk_add_atom, OP_ADD, false)
@@ -327,14 +328,14 @@ template <class Op, bool WORK> __device__ __forceinline__ void fam_body(const VP
     }
 }
 
-#define VKF(op, st)                                                      \
-    __global__ void __launch_bounds__(1024, 2) vk_##op##_full(VParams p) \
-    {                                                                    \
-        fam_body<st, true>(p);                                           \
-    }                                                                    \
-    __global__ void __launch_bounds__(1024, 2) vk_##op##_atom(VParams p) \
-    {                                                                    \
-        fam_body<st, false>(p);                                          \
+#define VKF(op, st)                                                   \
+    __global__ void AU_LAUNCH_BOUNDS_2X1024 vk_##op##_full(VParams p) \
+    {                                                                 \
+        fam_body<st, true>(p);                                        \
+    }                                                                 \
+    __global__ void AU_LAUNCH_BOUNDS_2X1024 vk_##op##_atom(VParams p) \
+    {                                                                 \
+        fam_body<st, false>(p);                                       \
     }
 VKF(popc_inc, op_popc_inc)
 VKF(cas, op_cas)

@@ -257,15 +257,9 @@ struct au_op_cas_mix {
 };
 
 /* The largest block: AU_CAL_BLOCKS_PER_SM blocks fill an SM (runner.c), so half the threads it
- * holds: 2048 on sm_80, 90, 100 and 103; 1536 on sm_86-89 and 120-121 (ptxas refuses 2 x 1024
- * there and on sm_110, takes 2 x 768); 1024 on sm_75. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define AU_CAL_MAX_THREADS 512
-#elif defined(__CUDA_ARCH__) && ((__CUDA_ARCH__ > 800 && __CUDA_ARCH__ < 900) || __CUDA_ARCH__ >= 1100)
-#define AU_CAL_MAX_THREADS 768
-#else
-#define AU_CAL_MAX_THREADS 1024
-#endif
+ * holds (AU_SM_THREADS, ops.cuh), at most 1024: 1024 on sm_80, 90, 100 and 103; 768 on sm_86-89,
+ * 110 and 120-121; 512 on sm_75. */
+#define AU_CAL_MAX_THREADS (AU_SM_THREADS / AU_CAL_BLOCKS_PER_SM < 1024 ? AU_SM_THREADS / AU_CAL_BLOCKS_PER_SM : 1024)
 
 template <class Op>
 __global__ void __launch_bounds__(AU_CAL_MAX_THREADS, AU_CAL_BLOCKS_PER_SM) au_cal_kernel(au_cal_args g)

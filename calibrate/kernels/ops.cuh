@@ -4,13 +4,33 @@
  * the family's name in namespace au_ops, and of the operations that are no family of their own;
  * and the unit-bound reference cases (AU_REFERENCE_CASES) with their lane pattern, which
  * calibrate/tools/unit_bound.cu measures and validation/validation.cu runs as workloads.
- * The calibration kernels (calibrate/kernels/<family>.cu), unit_bound and the validation include it.
+ * The calibration kernels (calibrate/kernels/<family>.cu), unit_bound and the validation include it,
+ * and with it the launch bounds of the kernels that issue these operations on each architecture.
  */
 #ifndef ATOMUTIL_CAL_OPS_CUH
 #define ATOMUTIL_CAL_OPS_CUH
 
 #include <cuda/atomic>
 #include <cuda_fp16.h>
+
+/* The threads an SM holds on the architecture being compiled: 2048 on sm_80, 90, 100 and 103; 1536
+ * on sm_86-89, 110 and 120-121; 1024 on sm_75.  2048 in the host pass, which has no architecture. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || (__CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1100)
+#define AU_SM_THREADS 2048
+#elif __CUDA_ARCH__ < 800
+#define AU_SM_THREADS 1024
+#else
+#define AU_SM_THREADS 1536
+#endif
+
+/* Blocks of 1024 threads, two of them resident per SM where an SM holds them; elsewhere no minimum,
+ * which is what ptxas made of the minimum of 2 it could not meet (it ignored it, with a warning):
+ * the same code on every architecture. */
+#if AU_SM_THREADS >= 2048
+#define AU_LAUNCH_BOUNDS_2X1024 __launch_bounds__(1024, 2)
+#else
+#define AU_LAUNCH_BOUNDS_2X1024 __launch_bounds__(1024)
+#endif
 
 /* A pointer the compiler cannot trace to shared memory: an atomic through it is a generic ATOM.E.*,
  * whose address the hardware resolves at run time, as in code that receives a pointer without its

@@ -55,7 +55,7 @@ struct Args {
 AU_REFERENCE_CASES(UB_CASE)
 #undef UB_CASE
 
-template <class Op> __global__ void __launch_bounds__(1024, 2) ub_kernel(Args g)
+template <class Op> __global__ void AU_LAUNCH_BOUNDS_2X1024 ub_kernel(Args g)
 {
     typedef typename Op::T T;
     __shared__ __align__(8) T sh[WORDS];

@@ -22,6 +22,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "../../calibrate/kernels/ops.cuh" /* AU_LAUNCH_BOUNDS_2X1024 only */
 #include "../common/rgba_image.h"
 
 #include <errno.h>
@@ -44,9 +45,10 @@ namespace cg = cooperative_groups;
 /* bins_per_block = 1024 / C is a power of two, passed as its log2: bin / bins_per_block and
  * bin % bins_per_block are a shift and a mask (the guide's int division by a run-time value is an
  * instruction sequence per channel that would blur what the atomics cost).  __launch_bounds__
- * keeps the default launch, 2 blocks of 1024 threads per SM, resident (at most 32 registers). */
-__global__ void __launch_bounds__(1024, 2)
-    cluster_hist(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out, unsigned bins_log2)
+ * keeps the default launch, 2 blocks of 1024 threads per SM, resident (at most 32 registers) where
+ * an SM holds them (sm_90, 100, 103). */
+__global__ void AU_LAUNCH_BOUNDS_2X1024 cluster_hist(const uchar4 *__restrict__ img, size_t npix,
+                                                     unsigned *__restrict__ out, unsigned bins_log2)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ unsigned smem[]; /* this block's slice: bins_per_block words */

@@ -376,9 +376,9 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
     memset(res, 0, sizeof *res);
     res->active = active_cycles;
     res->queue_len = queue_len;
-    /* Jplain: 32-bit CAS jobs (family "cas"), the CAS of the tables' c column; Jother: the other
-     * CAS-class jobs (CAS.64, CAS loops' CAST.SPIN), which no c column was measured with */
-    double J = 0, Jplain = 0, Jother = 0, Jnc = 0, passes_w = 0, waves_p = 0;
+    /* Jplain: 32-bit CAS jobs (family "cas"), the CAS of the tables' c column; the other CAS-class
+     * jobs (CAS.64, CAS loops' CAST.SPIN), which no c column was measured with, count in J only */
+    double J = 0, Jplain = 0, Jnc = 0, passes_w = 0, waves_p = 0;
     for (size_t k = 0; k < ncls; ++k) {
         if (busy_share)
             busy_share[k] = 0;
@@ -390,8 +390,6 @@ int au_model_eval_classes(const au_table *t, const au_class_jobs *cls, size_t nc
             Jnc += cls[k].jobs;
         else if (strcmp(cls[k].family, "cas") == 0)
             Jplain += cls[k].jobs;
-        else
-            Jother += cls[k].jobs;
         passes_w += cls[k].jobs;
         waves_p += cls[k].wavefronts / (cas ? 2.0 : 1.0);
     }

@@ -40,7 +40,9 @@ static void line_info(const char *li, char *out, size_t size)
         }
     }
     const char *base = strrchr(file, '/');
-    snprintf(out, size, "%s:%d", base ? base + 1 : file, n);
+    /* a name too long for out is cut, never the line number */
+    const int room = size > 12 ? (int)size - 12 : 0;
+    snprintf(out, size, "%.*s:%d", room, base ? base + 1 : file, n);
 }
 
 /* The header of a function in a listing line ("Function : NAME" or ".text.NAME:"): NAME copied to

@@ -64,7 +64,7 @@ echo "==ATOMUTIL== $pid graph: 1 _Z6unevenPjS_ _Z3mixPj" >> graph.counters.csv
 CUDA_HOME=$work "$prof" --opcodes --import graph.counters.csv --json > graph.json 2> graph.err ||
     fail "graph: atomutil-profile exited $?: $(cat graph.err)"
 grep -q "no kernel code" graph.err && fail "graph row without code: $(cat graph.err)"
-python3 - graph.json <<'PY' || fail "graph row not priced by its kernels' opcodes"
+"${PYTHON3:-python3}" - graph.json <<'PY' || fail "graph row not priced by its kernels' opcodes"
 import json, sys
 rep = json.load(open(sys.argv[1]))
 row = [l for l in rep["launches"] if l["kernel"] == "graph 0 (2 kernel nodes)"][0]

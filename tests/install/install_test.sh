@@ -88,6 +88,14 @@ TARGET
         ldd "$inject" | grep -q 'libcupti.*=> /' ||
             fail "installed injection library does not find libcupti: $(ldd "$inject" | grep cupti)"
     fi
+    # CUPTI dlopen()s libnvperf_host.so, found through the DT_RPATH of the library that loaded
+    # CUPTI (cmake/AtomutilCuda.cmake): the installed copy keeps it
+    if command -v readelf >/dev/null 2>&1 && readelf -d "$inject_build" | grep -qE '\((RPATH|RUNPATH)\)'; then
+        rpath=$(readelf -d "$inject" | sed -n 's/.*(RPATH).*\[\(.*\)\]$/\1/p')
+        found=0
+        for d in $(echo "$rpath" | tr ':' ' '); do [ -e "$d/libnvperf_host.so" ] && found=1; done
+        [ $found = 1 ] || fail "installed injection library's RPATH '$rpath' has no libnvperf_host.so"
+    fi
 fi
 
 if [ $failed != 0 ]; then
