@@ -22,7 +22,6 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include "../../calibrate/kernels/ops.cuh" /* AU_LAUNCH_BOUNDS_2X1024 only */
 #include "../common/rgba_image.h"
 
 #include <errno.h>
@@ -47,8 +46,16 @@ namespace cg = cooperative_groups;
  * instruction sequence per channel that would blur what the atomics cost).  __launch_bounds__
  * keeps the default launch, 2 blocks of 1024 threads per SM, resident (at most 32 registers) where
  * an SM holds them (sm_90, 100, 103). */
-__global__ void AU_LAUNCH_BOUNDS_2X1024 cluster_hist(const uchar4 *__restrict__ img, size_t npix,
-                                                     unsigned *__restrict__ out, unsigned bins_log2)
+/* Blocks of 1024 threads, two resident per SM where an SM holds 2048 threads (sm_80, sm_90-103);
+ * elsewhere no minimum, which ptxas would ignore with a warning. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || (__CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1100)
+#define HIST_LAUNCH_BOUNDS __launch_bounds__(1024, 2)
+#else
+#define HIST_LAUNCH_BOUNDS __launch_bounds__(1024)
+#endif
+
+__global__ void HIST_LAUNCH_BOUNDS cluster_hist(const uchar4 *__restrict__ img, size_t npix, unsigned *__restrict__ out,
+                                                unsigned bins_log2)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ unsigned smem[]; /* this block's slice: bins_per_block words */
