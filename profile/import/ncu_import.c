@@ -193,15 +193,6 @@ typedef struct {
 
 /* ---------------------------------------------------------------- reader */
 
-static void copy_text(char *dst, size_t size, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= size)
-        n = size - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 /* One whole number of a grid or block at *p (blanks around it skipped), 0..UINT_MAX; -1 if none. */
 static int dim_number(const char **p, unsigned *out)
 {
@@ -404,7 +395,7 @@ static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
     if (strcmp(value, "n/a") == 0)
         return AU_OK; /* the GPU lacks it: stays missing */
     if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
-        copy_text(l->device, sizeof l->device, value);
+        au_strlcpy(l->device, value, sizeof l->device);
         return AU_OK;
     }
     double v, scale;
@@ -481,20 +472,6 @@ static void note_missing(import_state *st)
     }
 }
 
-/* Rejects what is not text at all: an empty file, binary data. */
-static int check_text(const char *name, const char *buf, size_t len)
-{
-    if (len == 0)
-        return fail(name, 1, "empty file: not an Nsight Compute CSV export");
-    if (memchr(buf, '\0', len)) {
-        long l = 1;
-        for (const char *q = buf; *q; ++q)
-            l += *q == '\n';
-        return fail(name, l, "binary data (NUL byte): not an Nsight Compute CSV export");
-    }
-    return AU_OK;
-}
-
 /* Every line of the export: before the header, foreign lines are skipped; after it, every line
  * that starts with '"' is a row. */
 static int read_lines(import_state *st, const char *buf, size_t len)
@@ -546,7 +523,7 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     for (int i = 0; i < C_N; ++i)
         st.col[i] = -1;
     snprintf(r->source, sizeof r->source, "%s", name);
-    int rc = check_text(name, buf, len);
+    int rc = au_check_text(name, buf, len, ": not an Nsight Compute CSV export", "not an Nsight Compute CSV export");
     if (rc == AU_OK && map_grow(&st.map) != AU_OK)
         rc = au_set_error(AU_E_NOMEM, "out of memory");
     if (rc == AU_OK)
