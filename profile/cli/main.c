@@ -7,7 +7,6 @@
  */
 #include "atomutil/model.h"
 #include "atomutil/util.h"
-#include "compare.h"
 #include "live.h"
 #include "ncu_import.h"
 #include "opcodes.h"

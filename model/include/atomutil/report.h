@@ -134,6 +134,10 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
 
 typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
 int au_report_render(const au_report *r, au_format fmt, FILE *out);
+/* Two evaluated reports side by side, kernel by kernel (atomutil-profile --compare A B): time,
+ * jobs, a, U, verdict and the change, as a human table (AU_FMT_TABLE) or CSV.  AU_OK, or < 0
+ * (AU_E_INVAL: another format). */
+int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FILE *out);
 /* ---------------------------------------------------------------- kernels */
 
 /* One kernel of a report: its launches, grouped by short name (au_kernel_short_dup, as --compare
