@@ -9,62 +9,17 @@
 #include "ncu_import.h"
 #include "opcodes.h"
 #include "outname.h"
+#include "selection.h"
 #include "tables.h"
 
 #include "atomutil/util.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *prog = "atomutil-profile";
-
-/* Launches kept in [from, keep) with the kernel name `name` (--launches-per-kernel). */
-static long earlier_of_kernel(const au_report *r, size_t from, size_t keep, const char *name)
-{
-    long n = 0;
-    for (size_t j = from; j < keep; ++j)
-        n += strcmp(r->launches[j].kernel, name) == 0;
-    return n;
-}
-
-/* Keeps the launches from index `from` on (one file's) that pass -k / --launch-skip /
- * --launch-count / --launches-per-kernel (in order), as a live run selects them
- * (profile/inject/select.c). */
-static int select_launches(au_report *r, size_t from, const char *regex, long skip, long count, long per_kernel)
-{
-    regex_t re;
-    if (regex) {
-        int e = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB);
-        if (e) {
-            char msg[256];
-            regerror(e, &re, msg, sizeof msg);
-            fprintf(stderr, "%s: --kernel: invalid regular expression '%s': %s\n", prog, regex, msg);
-            return -1;
-        }
-    }
-    size_t keep = from;
-    long seen = 0;
-    for (size_t i = from; i < r->count; ++i) {
-        au_launch *l = &r->launches[i];
-        int ok = !regex || regexec(&re, l->kernel, 0, NULL, 0) == 0;
-        if (ok) {
-            ok = seen >= skip && (count < 0 || (long)(keep - from) < count) &&
-                 (per_kernel < 0 || earlier_of_kernel(r, from, keep, l->kernel) < per_kernel);
-            ++seen;
-        }
-        if (ok)
-            r->launches[keep++] = *l;
-        else
-            free(l->kernel);
-    }
-    r->count = keep;
-    if (regex)
-        regfree(&re);
-    return 0;
-}
 
 static int exit_for(int status)
 {
@@ -91,8 +46,8 @@ static int load_files(const char *const *paths, size_t n, const cli_options *o, 
         }
         for (size_t i = first; i < rep->count; ++i)
             rep->launches[i].file = (unsigned)f;
-        if (select_launches(rep, first, o->regex, skip, count, per_kernel))
-            return EXIT_USAGE;
+        if ((st = au_selection_apply(rep, first, o->regex, skip, count, per_kernel)) != 0)
+            return st == -1 ? EXIT_USAGE : EXIT_FAIL;
     }
     if (n > 1) { /* the files in the report, and its source: their names */
         if (au_report_set_files(rep, paths, n) != AU_OK) {
