@@ -55,10 +55,19 @@ int au_copy_line(char **buf, size_t *cap, const char *s, size_t len)
     return 0;
 }
 
+static void (*read_trace)(const char *path);
+
+void au_read_file_trace(void (*fn)(const char *path))
+{
+    read_trace = fn;
+}
+
 int au_read_file(const char *path, size_t max, char **buf, size_t *len)
 {
     *buf = NULL;
     *len = 0;
+    if (read_trace)
+        read_trace(path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return au_set_error(AU_E_IO, "%s: cannot open: %s", path, strerror(errno));

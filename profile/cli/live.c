@@ -1,7 +1,8 @@
 /*
  * live.c - atomutil-profile's live mode: checks that a GPU, the injection library and profiling
  * permission are there, writes the counters file's header, runs the target with
- * CUDA_INJECTION64_PATH set, waits for it and relays the injection library's diagnostics.
+ * CUDA_INJECTION64_PATH set and waits for it; then relays the injection library's diagnostics from
+ * the counters file as read once for the report (run.h).
  * The target gets the terminal and the signals; atomutil-profile ignores SIGINT/SIGQUIT while it
  * waits, so that a Ctrl-C that ends the target still leaves a report of what was measured.
  */
@@ -10,7 +11,6 @@
 
 #include "atomutil/util.h"
 #include "counters_file.h"
-#include "ncu_import.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -204,146 +204,25 @@ static int check_permission(void)
     return -1;
 }
 
-/* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
- * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
- * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
-#define TIMING_MAX_S        1e8
-#define TIMING_MAX_LAUNCHES 1000000000000000LL
-
-/* Adds v seconds to *sum: 1 done, 0 not a number of seconds (the line is not a timing line), -1 a
- * number whose sum is implausible (why says so). */
-static int add_seconds(double v, double *sum, const char *path, long line, char *why, size_t wsize)
+/* Relays the injection library's lines that run holds (each distinct text once, read with the
+ * rest of the counters file), counts the errors and takes the rows' count. */
+void au_live_relay(const au_cf_run *run, int quiet, live_result *res)
 {
-    if (!(v >= 0))
-        return 0;
-    if (v > TIMING_MAX_S - *sum) {
-        snprintf(why, wsize, "%s:%ld: %.15g s brings the sum over %.0f s: not plausible", path, line, v, TIMING_MAX_S);
-        return -1;
+    res->rows = run->rows;
+    for (size_t i = 0; i < run->ndiags; ++i) {
+        const au_cf_diag *d = &run->diags[i];
+        int is_err = d->relay == 2;
+        const char *hint = "";
+        if (is_err) {
+            res->tool_errors++;
+            res->permission |= au_cf_errcat_of(d->text, &hint) == AU_CF_E_PERMISSION;
+        }
+        if (is_err || !quiet) { /* its kernel names come from the program: cleaned */
+            fprintf(stderr, "%s: ", prog);
+            au_fput_text(stderr, d->level, AU_TEXT_PLAIN);
+            fprintf(stderr, "%s\n", hint);
+        }
     }
-    *sum += v;
-    return 1;
-}
-
-/* au_live_read_timing's state. */
-typedef struct {
-    const char *path;
-    live_timing *t;
-} timing_state;
-
-/* A setup record's figures added to the sums. */
-static void timing_setup(const au_cf_timing *tr, timing_state *st, long lineno)
-{
-    live_timing *t = st->t;
-    long long ctx, beside = 0;
-    if (!tr->have[AU_CF_F_SETUP_s] || !au_cf_timing_count(tr, AU_CF_F_SETUP_context, &ctx) ||
-        (tr->have[AU_CF_F_SETUP_beside] && (!au_cf_timing_count(tr, AU_CF_F_SETUP_beside, &beside) || beside > 1)))
-        return; /* not a setup line as the library writes it */
-    if (!t->setup_bad[0] &&
-        add_seconds(tr->v[AU_CF_F_SETUP_s], &t->setup_s, st->path, lineno, t->setup_bad, sizeof t->setup_bad) > 0) {
-        t->setups++;
-        t->setups_beside += beside == 1;
-    }
-}
-
-/* A launches record's figures added to the sums. */
-static void timing_launches(const au_cf_timing *tr, timing_state *st, long lineno)
-{
-    live_timing *t = st->t;
-    long long n;
-    if (!au_cf_timing_count(tr, AU_CF_F_LAUNCHES_measured, &n) || !tr->have[AU_CF_F_LAUNCHES_callbacks_s] ||
-        !tr->have[AU_CF_F_LAUNCHES_module_loads_s] || t->launch_bad[0])
-        return;
-    double cb = t->callbacks_s, ml = t->module_loads_s;
-    int ok =
-        add_seconds(tr->v[AU_CF_F_LAUNCHES_callbacks_s], &cb, st->path, lineno, t->launch_bad, sizeof t->launch_bad);
-    if (ok > 0)
-        ok = add_seconds(tr->v[AU_CF_F_LAUNCHES_module_loads_s], &ml, st->path, lineno, t->launch_bad,
-                         sizeof t->launch_bad);
-    if (ok > 0 && n > TIMING_MAX_LAUNCHES - t->launches) {
-        snprintf(t->launch_bad, sizeof t->launch_bad, "%s:%ld: %lld launches bring the sum over %lld: not plausible",
-                 st->path, lineno, n, TIMING_MAX_LAUNCHES);
-        ok = -1;
-    }
-    if (ok > 0) {
-        t->launch_lines++;
-        t->launches += n;
-        t->callbacks_s = cb;
-        t->module_loads_s = ml;
-    }
-}
-
-/* Adds one timing line's figures to the sums (its fields read by name: cf_timing.def). */
-static int timing_line(const au_cf_line *l, void *ud)
-{
-    au_cf_timing tr;
-    if (l->kind != AU_CF_TIMING || au_cf_timing_parse(l->text, &tr) != 0)
-        return 0;
-    if (tr.rec == AU_CF_REC_SETUP)
-        timing_setup(&tr, ud, l->lineno);
-    else if (tr.rec == AU_CF_REC_LAUNCHES)
-        timing_launches(&tr, ud, l->lineno);
-    return 0;
-}
-
-/* relay_diagnostics' state: the texts said so far, and the timing lines' sums. */
-typedef struct {
-    int quiet;
-    live_result *res;
-    char **seen;
-    size_t nseen;
-    timing_state timing;
-} relay_state;
-
-static int relay_line(const au_cf_line *l, void *ud)
-{
-    relay_state *r = ud;
-    if (l->kind == AU_CF_ROW)
-        r->res->rows++;
-    if (l->kind == AU_CF_TIMING)
-        timing_line(l, &r->timing);
-    int relay = au_cf_relay(l->kind);
-    if (l->kind == AU_CF_INFO && strncmp(l->text, AU_CF_SELECTION, strlen(AU_CF_SELECTION)) == 0)
-        relay = 1; /* the selection's count is said like a warning: what the report leaves out */
-    if (!relay)
-        return 0;
-    char *level = l->level;
-    int is_err = relay == 2;
-    int dup = 0;
-    for (size_t i = 0; i < r->nseen; ++i)
-        dup |= strcmp(r->seen[i], level) == 0;
-    if (dup)
-        return 0;
-    char *copy = strdup(level); /* the reader's buffer is gone after the read */
-    char **ns = copy ? realloc(r->seen, (r->nseen + 1) * sizeof *ns) : NULL;
-    if (ns) {
-        r->seen = ns;
-        r->seen[r->nseen++] = copy;
-    } else {
-        free(copy);
-    }
-    const char *hint = "";
-    if (is_err) {
-        r->res->tool_errors++;
-        r->res->permission |= au_cf_errcat_of(l->text, &hint) == AU_CF_E_PERMISSION;
-    }
-    if (is_err || !r->quiet) { /* its kernel names come from the program: cleaned */
-        fprintf(stderr, "%s: ", prog);
-        au_fput_text(stderr, level, AU_TEXT_PLAIN);
-        fprintf(stderr, "%s\n", hint);
-    }
-    return 0;
-}
-
-/* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
- * once), counts the errors and the CSV rows and sums the timing lines, in one pass. */
-static void relay_diagnostics(const char *path, int quiet, live_result *res)
-{
-    memset(&res->timing, 0, sizeof res->timing);
-    relay_state r = {quiet, res, NULL, 0, {path, &res->timing}};
-    au_cf_read(path, (size_t)1 << 30, relay_line, &r);
-    for (size_t i = 0; i < r.nseen; ++i)
-        free(r.seen[i]);
-    free(r.seen);
 }
 
 /* The injection library's environment (cf_env.def), inherited by the program: each variable that
@@ -361,7 +240,7 @@ static int pass_environment(const live_pass *pass, const char *counters_abs, con
     return 0;
 }
 
-int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
+int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res)
 {
     const char *counters_path = pass->path;
     char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
@@ -460,14 +339,5 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     } else {
         res->exit_status = WEXITSTATUS(status);
     }
-    relay_diagnostics(counters_path, quiet, res);
-    res->rows -= res->rows > 0; /* the header */
     return 0;
-}
-
-int au_live_read_timing(const char *path, live_timing *t)
-{
-    memset(t, 0, sizeof *t);
-    timing_state st = {path, t};
-    return au_cf_read(path, (size_t)1 << 31, timing_line, &st);
 }

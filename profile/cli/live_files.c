@@ -83,8 +83,9 @@ static void selection_env(const cli_options *o, const char *env[AU_ENV_COUNT], c
 }
 
 /* A live run's files, made before its pid was known (%p as atomutil-profile's own), renamed to
- * name its pid; where that fails they keep their names, with a warning. */
-static void rename_to_pid(const cli_options *o, run_files *f)
+ * name its pid; where that fails they keep their names, and warn gets the warning (said after the
+ * injection library's lines, which the run wrote first). */
+static void rename_to_pid(const cli_options *o, run_files *f, char *warn, size_t wsize)
 {
     char base[4096], counters[4200], cubins[4200];
     if (au_outname_base(o->out_base, f->lr.pid, base, sizeof base) >= 0 || strcmp(base, f->base) == 0)
@@ -93,8 +94,8 @@ static void rename_to_pid(const cli_options *o, run_files *f)
     snprintf(cubins, sizeof cubins, "%s.cubins", base);
     if (rename(f->counters, counters) != 0 ||
         (f->cubin_dir[0] && access(f->cubin_dir, F_OK) == 0 && rename(f->cubin_dir, cubins) != 0)) {
-        fprintf(stderr, "%s: warning: cannot rename %s to %s (%%p, the program's pid): %s; BASE stays %s\n", prog,
-                f->counters, counters, strerror(errno), f->base);
+        snprintf(warn, wsize, "%s: warning: cannot rename %s to %s (%%p, the program's pid): %s; BASE stays %s\n", prog,
+                 f->counters, counters, strerror(errno), f->base);
         rename(counters, f->counters); /* back, where the cubins could not follow */
         return;
     }
@@ -104,9 +105,10 @@ static void rename_to_pid(const cli_options *o, run_files *f)
         au_strlcpy(f->cubin_dir, cubins, sizeof f->cubin_dir);
 }
 
-int au_live_files_run(const cli_options *o, run_files *f, timing *tm)
+/* The program's run under CUPTI into f->counters (BASE from -o with this process's pid for %p,
+ * else atomutil-PID).  0 when it ran, or the exit status. */
+static int run_program(const cli_options *o, run_files *f)
 {
-    live_result *lr = &f->lr;
     int st;
     /* %p is the program's pid, known after the fork: the files get this process's first */
     if (o->out_base && (st = au_outname_base(o->out_base, (long)getpid(), f->base, sizeof f->base)) >= 0)
@@ -123,34 +125,53 @@ int au_live_files_run(const cli_options *o, run_files *f, timing *tm)
                       .ud = (void *)o};
     char counts[3][32];
     selection_env(o, pass.env, counts);
-    st = au_live_run_pass(o->program, &pass, o->quiet, lr);
+    return au_live_run_pass(o->program, &pass, &f->lr);
+}
+
+/* Nothing was measured: says why (a failed check, the library's errors, the selection, or no
+ * kernel at all).  The exit status. */
+static int nothing_measured(const cli_options *o, const run_files *f)
+{
+    const live_result *lr = &f->lr;
+    if (f->cubin_dir[0])
+        rmdir(f->cubin_dir);  /* only if empty */
+    if (lr->check_error[0]) { /* the cause, not "no launch was measured" */
+        fprintf(stderr, "%s: %s\n", prog, lr->check_error);
+        return lr->exit_status != 0 ? lr->exit_status : LIVE_EXIT_SETUP;
+    }
+    int selected = o->regex || o->skip || o->count >= 0 || o->per_kernel >= 0 || o->from_start;
+    fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
+            lr->tool_errors ? ": profiling failed, see above"
+            : selected      ? ": none was selected (check -k / --launch-skip / --launch-count / "
+                              "--launches-per-kernel / --profile-from-start)"
+                            : ": the program launched no kernel, or did not use CUDA",
+            f->counters);
+    return lr->exit_status != 0 ? lr->exit_status : lr->tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
+}
+
+int au_live_files_run(const cli_options *o, run_files *f, timing *tm)
+{
+    live_result *lr = &f->lr;
+    int st = run_program(o, f);
     if (st != 0)
         return st;
+    char warn[16384] = "";
     if (o->out_base && au_outname_has_pid(o->out_base))
-        rename_to_pid(o, f);
+        rename_to_pid(o, f, warn, sizeof warn);
     tm->live = 1;
     tm->run_s = lr->run_s;
     f->live_file[0] = f->counters;
     f->files = f->live_file;
     f->nfiles = 1;
-    if (lr->rows == 0 && lr->check_error[0]) { /* the cause, not "no launch was measured" */
-        fprintf(stderr, "%s: %s\n", prog, lr->check_error);
-        if (f->cubin_dir[0])
-            rmdir(f->cubin_dir); /* only if empty */
-        return lr->exit_status != 0 ? lr->exit_status : LIVE_EXIT_SETUP;
-    }
-    if (lr->rows == 0) {
-        int selected = o->regex || o->skip || o->count >= 0 || o->per_kernel >= 0 || o->from_start;
-        fprintf(stderr, "%s: no kernel launch was measured%s (counters file %s)\n", prog,
-                lr->tool_errors ? ": profiling failed, see above"
-                : selected      ? ": none was selected (check -k / --launch-skip / --launch-count / "
-                                  "--launches-per-kernel / --profile-from-start)"
-                                : ": the program launched no kernel, or did not use CUDA",
-                f->counters);
-        if (f->cubin_dir[0])
-            rmdir(f->cubin_dir); /* only if empty */
-        return lr->exit_status != 0 ? lr->exit_status : lr->tool_errors ? LIVE_EXIT_SETUP : EXIT_NOLAUNCH;
-    }
+    f->runs = f->live_run;
+    /* the counters file read once: the report's launches, and what the library said */
+    double t = au_monotonic_s();
+    au_cf_run_read(f->counters, 0, &f->rep, &f->runs[0]);
+    tm->report_s += au_monotonic_s() - t;
+    au_live_relay(&f->runs[0], o->quiet, lr);
+    fputs(warn, stderr);
+    if (lr->rows == 0)
+        return nothing_measured(o, f);
     char name[1024]; /* the program's name, cleaned for the terminal */
     au_text_fit(o->program[0], name, sizeof name, 0, 0);
     if (lr->signal && !o->quiet)
@@ -180,4 +201,14 @@ int au_live_files_finish(const cli_options *o, const run_files *f, int rc)
     if (o->opcodes && f->cubin_dir[0])
         rmdir(f->cubin_dir); /* only if empty: no kernel code was kept */
     return lr->exit_status != 0 ? lr->exit_status : rc;
+}
+
+void au_live_files_free(run_files *f)
+{
+    for (size_t i = 0; f->runs && i < f->nfiles; ++i)
+        au_cf_run_free(&f->runs[i]);
+    if (f->runs != f->live_run)
+        free(f->runs);
+    f->runs = NULL;
+    au_report_free(&f->rep);
 }

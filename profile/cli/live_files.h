@@ -18,13 +18,19 @@ typedef struct {
     size_t nfiles;
     const char *live_file[1];
     live_result lr;
+    au_report rep;         /* the launches of the files (a live run's read by au_live_files_run) */
+    au_cf_run *runs;       /* per file: what else it said (nfiles of them; NULL before the read) */
+    au_cf_run live_run[1]; /* a live run's */
 } run_files;
 
-/* -- PROGRAM: runs it under CUPTI into f->counters.  -1 to go on to the report, or the exit
- * status (nothing measured, or profiling could not be set up). */
+/* -- PROGRAM: runs it under CUPTI into f->counters, which is then read once (into f->rep and
+ * f->runs[0]) and its diagnostics relayed.  -1 to go on to the report, or the exit status (nothing
+ * measured, or profiling could not be set up). */
 int au_live_files_run(const cli_options *o, run_files *f, timing *tm);
 /* After a live run's report: removes or keeps its counters and code.  The exit status. */
 int au_live_files_finish(const cli_options *o, const run_files *f, int rc);
+/* Frees what the files' read made (f->rep, f->runs). */
+void au_live_files_free(run_files *f);
 
 /* The table loaded while the program ran, when it is the file at path: the caller's now (to free);
  * else NULL. */

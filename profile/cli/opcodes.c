@@ -12,7 +12,7 @@
 #define _XOPEN_SOURCE 700 /* realpath, mkstemp */
 #include "opcodes_internal.h"
 
-#include "counters_file.h"
+#include "run.h"
 
 #include "atomutil/util.h"
 #include "sass_listing.h"
@@ -146,123 +146,20 @@ static void warn_no_atomics(const listing *ls, const code_line *k, const au_laun
                 prog, k->demangled, ls->path, k->mangled, l->res.jobs, ls->unread[0] ? ": " : "", ls->unread, family);
 }
 
-/* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
- * names of the graph's kernels (docs/live-profiling.md). */
-typedef struct {
-    long long pid, id;
-    char **mangled;
-    size_t n;
-} graph_line;
+/* A graph launch's row (process, launch id) and its kernels' mangled names ("graph:" lines). */
+typedef au_cf_graph graph_line;
 
-static void free_graph_lines(graph_line *g, size_t n)
+/* The kernels of run's "code:" lines, with room for what their listings need; NULL out of memory. */
+static code_line *code_lines(const au_cf_run *run)
 {
-    for (size_t i = 0; i < n; ++i) {
-        for (size_t k = 0; k < g[i].n; ++k)
-            free(g[i].mangled[k]);
-        free(g[i].mangled);
+    code_line *code = calloc(run->ncode ? run->ncode : 1, sizeof *code);
+    for (size_t k = 0; code && k < run->ncode; ++k) {
+        code[k].demangled = run->code[k].demangled;
+        code[k].mangled = run->code[k].mangled;
+        code[k].crc = run->code[k].crc;
+        code[k].sym = -1;
     }
-    free(g);
-}
-
-/* Adds the graph: line l to v. */
-static void parse_graph_line(const au_cf_line *l, graph_line **v, size_t *n, size_t *cap)
-{
-    char *end;
-    long long pid = strtoll(l->line + strlen(AU_CF_TAG), &end, 10);
-    long long id = strtoll(l->text, &end, 10);
-    if (end == l->text || au_grow(v, cap, *n, sizeof **v, 8) != 0)
-        return;
-    graph_line g = {pid, id, NULL, 0};
-    size_t gcap = 0;
-    for (char *tok = strtok(end, " "); tok; tok = strtok(NULL, " ")) {
-        char *m = strdup(tok);
-        if (!m || au_grow(&g.mangled, &gcap, g.n, sizeof *g.mangled, 8) != 0) {
-            free(m);
-            break;
-        }
-        g.mangled[g.n++] = m;
-    }
-    (*v)[(*n)++] = g;
-}
-
-/* Adds the code: line l to v (a kernel once); -1 out of memory. */
-static int parse_code_line(const au_cf_line *l, code_line **v, size_t *n, size_t *cap)
-{
-    char *p = l->text, *end;
-    unsigned long crc = strtoul(p, &end, 10);
-    char *mangled = end;
-    while (*mangled == ' ')
-        ++mangled;
-    char *sp = strchr(mangled, ' ');
-    if (end == p || !sp || !sp[1])
-        return 0;
-    *sp = '\0';
-    for (size_t k = 0; k < *n; ++k)
-        if (strcmp((*v)[k].demangled, sp + 1) == 0)
-            return 0;
-    if (au_grow(v, cap, *n, sizeof **v, 16) != 0)
-        return -1;
-    code_line *c = &(*v)[*n];
-    memset(c, 0, sizeof *c);
-    c->demangled = strdup(sp + 1);
-    c->mangled = strdup(mangled);
-    c->crc = (uint32_t)crc;
-    c->sym = -1;
-    if (c->demangled && c->mangled)
-        ++*n;
-    else {
-        free(c->demangled);
-        free(c->mangled);
-    }
-    return 0;
-}
-
-/* read_code_lines' state: the code and graph lines so far. */
-typedef struct {
-    code_line *code;
-    size_t n, cap;
-    graph_line *graphs;
-    size_t ng, gcap;
-    char filter[256]; /* -k's text when modules without it were not kept (its modules timing line) */
-} code_lines;
-
-/* A timing line of record modules with not_kept > 0 and a filter: the filter's text into filter
- * (the injection library's -k module filter, cubins.c). */
-static void note_filter(const char *text, char *filter, size_t size)
-{
-    au_cf_timing t;
-    long long not_kept;
-    if (au_cf_timing_parse(text, &t) != 0 || t.rec != AU_CF_REC_MODULES || !t.text[0] ||
-        !au_cf_timing_count(&t, AU_CF_F_MODULES_not_kept, &not_kept) || not_kept == 0)
-        return;
-    au_strlcpy(filter, t.text, size);
-}
-
-static int code_lines_add(const au_cf_line *l, void *ud)
-{
-    code_lines *c = ud;
-    if (l->kind == AU_CF_CODE)
-        return parse_code_line(l, &c->code, &c->n, &c->cap) != 0; /* out of memory: the rest unread */
-    if (l->kind == AU_CF_GRAPH)
-        parse_graph_line(l, &c->graphs, &c->ng, &c->gcap);
-    if (l->kind == AU_CF_TIMING)
-        note_filter(l->text, c->filter, sizeof c->filter);
-    return 0;
-}
-
-/* The "code:" and "graph:" lines of a counters file, and -k's module filter, in one read. */
-static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout,
-                           char *filter, size_t filter_size)
-{
-    code_lines c;
-    memset(&c, 0, sizeof c);
-    int rc = au_cf_read(path, (size_t)1 << 31, code_lines_add, &c);
-    au_strlcpy(filter, c.filter, filter_size);
-    *out = c.code;
-    *nout = c.n;
-    *gout = c.graphs;
-    *ngout = c.ng;
-    return rc;
+    return code;
 }
 
 /* The kernel's instructions from its listing (ATOMS and ATOM; the model keeps ATOMS). */
@@ -444,8 +341,8 @@ static void want_graph_kernels(const au_report *rep, code_line *code, size_t nco
     }
 }
 
-int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const char *cubin_dir,
-                      unsigned flags, au_opcodes_stats *stats)
+int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const au_cf_run *run,
+                      const char *cubin_dir, unsigned flags, au_opcodes_stats *stats)
 {
     au_opcodes_stats unused;
     lister L;
@@ -454,26 +351,21 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
     memset(L.st, 0, sizeof *L.st);
     L.quiet = (flags & AU_OPCODES_QUIET) != 0;
     L.cache = flags & AU_OPCODES_NO_CACHE ? -1 : 0;
-    code_line *code = NULL;
-    size_t ncode = 0;
-    graph_line *graphs = NULL;
-    size_t ngraphs = 0;
-    char filter[256];
-    int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs, filter, sizeof filter);
-    if (rc)
-        return rc;
-    if (ncode == 0) {
-        free(code);
-        free_graph_lines(graphs, ngraphs);
+    const graph_line *graphs = run->graphs;
+    size_t ncode = run->ncode, ngraphs = run->ngraphs;
+    const char *filter = run->filter;
+    if (ncode == 0)
         return au_set_error(AU_E_NOTFOUND, "%s: names no kernel code (made by a live run of atomutil-profile?)",
                             counters_path);
-    }
+    code_line *code = code_lines(run);
+    if (!code)
+        return au_set_error(AU_E_NOMEM, "out of memory");
     au_op_find_tool("nvdisasm", L.nvdisasm, sizeof L.nvdisasm);
     au_op_find_tool("cuobjdump", L.cuobjdump, sizeof L.cuobjdump);
     if (L.nvdisasm[0])
         au_op_tool_identity(L.nvdisasm, L.nvdisasm_id, sizeof L.nvdisasm_id);
     want_graph_kernels(rep, code, ncode, graphs, ngraphs);
-    rc = make_listings(&L, rep, cubin_dir, code, ncode);
+    int rc = make_listings(&L, rep, cubin_dir, code, ncode);
     parsed_set ps = {NULL, 0, 0};
     size_t nocode = 0, unlisted = 0;
     const au_launch *nocode_first = NULL; /* named in the warning: the first kernel without code */
@@ -520,16 +412,11 @@ int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_pa
         rc = au_launch_apply_opcodes(l, t, v, n, &rep->thr, rep->busy);
         free(v);
     }
-    free_graph_lines(graphs, ngraphs);
     for (size_t i = 0; i < ps.n; ++i) {
         au_sass_ops_free(&ps.v[i].ops);
         free(ps.v[i].text);
     }
     free(ps.v);
-    for (size_t j = 0; j < ncode; ++j) {
-        free(code[j].demangled);
-        free(code[j].mangled);
-    }
     free(code);
     if (rc)
         return rc;

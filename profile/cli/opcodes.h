@@ -7,6 +7,7 @@
 #define ATOMUTIL_PROFILE_OPCODES_H
 
 #include "atomutil/model.h"
+#include "run.h"
 
 /* 1 if cubin_dir exists (a live run of atomutil-profile kept kernel code there). */
 int au_opcodes_have_code(const char *cubin_dir);
@@ -26,8 +27,8 @@ enum {
     AU_OPCODES_NO_CACHE = 2, /* no listing cache (--no-cache) */
 };
 
-/* Prices the launches of rep by the opcodes of their kernels: the "code:" lines of counters_path
- * name each kernel's cubin in cubin_dir; the listing of each kernel with shared-atomic jobs is
+/* Prices the launches of rep by the opcodes of their kernels: the "code:" lines of run (the counters
+ * file counters_path, read once) name each kernel's cubin in cubin_dir; the listing of each kernel with shared-atomic jobs is
  * <crc>-<symbol>.sass there, made with nvdisasm -gi (or cuobjdump -sass) of just that function
  * and kept for later --imports; without the cubin, every <crc>-*.sass.  Listings missing there
  * come from the listing cache (docs/cli.md: $ATOMUTIL_CACHE_DIR, ...; not with
@@ -35,8 +36,8 @@ enum {
  * whose kernel has no code or listing keep the --family pricing (a warning says how many).  stats
  * (may be NULL) gets the counts.  Returns AU_OK, or < 0 with au_last_error() set (AU_E_NOTFOUND:
  * the counters file names no kernel code). */
-int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const char *cubin_dir,
-                      unsigned flags, au_opcodes_stats *stats);
+int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const au_cf_run *run,
+                      const char *cubin_dir, unsigned flags, au_opcodes_stats *stats);
 
 /* Removes what a live run and au_opcodes_attach wrote into cubin_dir, and the directory. */
 void au_opcodes_remove(const char *cubin_dir);

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "code:" lines of a counters file: kernel (demangled) -> cubin CRC and mangled name; and what
- * listing the kernel gets. */
+/* "code:" lines of a counters file: kernel (demangled) -> cubin CRC and mangled name (the run's
+ * strings, run.h); and what listing the kernel gets. */
 typedef struct {
     char *demangled, *mangled;
     uint32_t crc;

@@ -6,7 +6,7 @@
  */
 #include "pipeline.h"
 
-#include "ncu_import.h"
+#include "run.h"
 #include "opcodes.h"
 #include "outname.h"
 #include "selection.h"
@@ -30,23 +30,24 @@ static int exit_for(int status)
     }
 }
 
-/* Reads the counters files or exports paths[0..n) into rep, each launch knowing its file, and
- * selects launches in each (-k, --launch-skip, --launch-count count per file: per run, or rank).
- * EXIT_OK or an exit status after one line on stderr. */
-static int load_files(const char *const *paths, size_t n, const cli_options *o, au_report *rep)
+/* The counters files or exports paths[0..n): each read once into rep and runs[n] (unless a live
+ * run read its file already: read), each launch knowing its file; the launches of each file
+ * selected (-k, --launch-skip, --launch-count count per file: per run, or rank).  EXIT_OK or an
+ * exit status after one line on stderr: the first file's error, a bad -k, a later file's error. */
+static int load_files(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_cf_run *runs,
+                      int read)
 {
     /* a live run measured only the selected launches: its counters file holds just them */
     long skip = o->live ? 0 : o->skip, count = o->live ? -1 : o->count, per_kernel = o->live ? -1 : o->per_kernel;
     int st;
+    for (size_t f = 0; !read && f < n; ++f)
+        au_cf_run_read(paths[f], (unsigned)f, rep, &runs[f]);
     for (size_t f = 0; f < n; ++f) {
-        size_t first = rep->count;
-        if ((st = au_ncu_import(paths[f], rep)) != AU_OK) {
-            fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        if ((st = runs[f].status) != AU_OK) {
+            fprintf(stderr, "%s: %s\n", prog, runs[f].error);
             return st == AU_E_IO ? EXIT_FAIL : exit_for(st);
         }
-        for (size_t i = first; i < rep->count; ++i)
-            rep->launches[i].file = (unsigned)f;
-        if ((st = au_selection_apply(rep, first, o->regex, skip, count, per_kernel)) != 0)
+        if (f == 0 && (st = au_selection_apply(rep, 0, o->regex, skip, count, per_kernel)) != 0)
             return st == -1 ? EXIT_USAGE : EXIT_FAIL;
     }
     if (n > 1) { /* the files in the report, and its source: their names */
@@ -157,13 +158,14 @@ static void warn_table(const au_report *rep, const au_table *table, const char *
                 prog, table_path, gpu);
 }
 
-/* Loads the counters files or exports paths[0..n), selects launches, picks the table (unless
- * given) and evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
-static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_table **table)
+/* Loads the counters files or exports paths[0..n) (load_files), picks the table (unless given) and
+ * evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
+static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_cf_run *runs,
+                         int read, au_table **table)
 {
     char *picked = NULL;
     unsigned tflags = 0;
-    int st, rc = load_files(paths, n, o, rep);
+    int st, rc = load_files(paths, n, o, rep, runs, read);
     if (rc == EXIT_OK)
         rc = choose_table(paths, o, rep, &picked, &tflags, table);
     if (rc == EXIT_OK) {
@@ -254,8 +256,8 @@ static void cubin_dir_of(const char *counters, char *dir, size_t size)
 
 /* Prices the jobs of one file's launches (view) by their opcodes where the kernels' code is at
  * cubin_dir.  The exit status. */
-static int attach_file(const cli_options *o, const char *counters, const char *cubin_dir, au_report *view,
-                       au_table *table, timing *tm)
+static int attach_file(const cli_options *o, const char *counters, const au_cf_run *run, const char *cubin_dir,
+                       au_report *view, au_table *table, timing *tm)
 {
     /* by default, a run or file without kernel code (an ncu export, code not captured) is
      * priced as --family without a word; --opcodes makes that an error */
@@ -270,7 +272,7 @@ static int attach_file(const cli_options *o, const char *counters, const char *c
     unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
     au_opcodes_stats op;
     double t = au_monotonic_s();
-    int st = au_opcodes_attach(view, table, counters, cubin_dir, flags, &op);
+    int st = au_opcodes_attach(view, table, counters, run, cubin_dir, flags, &op);
     au_timing_add_opcodes(tm, &op, au_monotonic_s() - t);
     if (st != AU_OK && (o->opcodes > 0 || st != AU_E_NOTFOUND)) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
@@ -296,42 +298,33 @@ static int attach_opcodes(const cli_options *o, const run_files *f, au_report *r
             au_strlcpy(dir, f->cubin_dir, sizeof dir);
         else
             cubin_dir_of(f->files[file], dir, sizeof dir);
-        rc = attach_file(o, f->files[file], dir, &view, table, tm);
+        rc = attach_file(o, f->files[file], &f->runs[file], dir, &view, table, tm);
     }
     return rc;
 }
 
-/* The injection library's timing lines of every file, summed (the first implausible line kept). */
-static void read_timing(const run_files *f, timing *tm)
+int au_pipeline_report(const cli_options *o, run_files *f, timing *tm)
 {
-    for (size_t i = 0; i < f->nfiles; ++i) {
-        live_timing t;
-        if (f->lr.started) /* a live run: read with its diagnostics (live.c) */
-            t = f->lr.timing;
-        else if (au_live_read_timing(f->files[i], &t) != AU_OK)
-            continue;
-        au_timing_add_inject(tm, &t);
-    }
-}
-
-int au_pipeline_report(const cli_options *o, const run_files *f, timing *tm)
-{
-    au_report rep;
+    au_report *rep = &f->rep;
     au_table *table = NULL;
-    au_report_init(&rep);
-    rep.view = o->view;
-    rep.name_width = o->name_width;
+    rep->view = o->view;
+    rep->name_width = o->name_width;
+    int read = f->runs != NULL; /* a live run's file: read already */
+    if (!read && !(f->runs = calloc(f->nfiles ? f->nfiles : 1, sizeof *f->runs))) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_FAIL;
+    }
     double t = au_monotonic_s();
-    int rc = load_and_eval(f->files, f->nfiles, o, &rep, &table);
-    tm->report_s = au_monotonic_s() - t;
+    int rc = load_and_eval(f->files, f->nfiles, o, rep, f->runs, read, &table);
+    tm->report_s += au_monotonic_s() - t;
     if (rc == EXIT_OK && o->opcodes)
-        rc = attach_opcodes(o, f, &rep, table, tm);
+        rc = attach_opcodes(o, f, rep, table, tm);
     if (rc == EXIT_OK && !o->quiet)
-        warn_unusable(&rep); /* after the opcodes, which can find a launch's U out of range */
+        warn_unusable(rep); /* after the opcodes, which can find a launch's U out of range */
     /* -o's BASE: a live run's, else with %p the process of the report's first launch */
     char base[4096];
     if (rc == EXIT_OK && o->out_base && !o->live) {
-        int st = au_outname_base(o->out_base, rep.launches[0].pid, base, sizeof base);
+        int st = au_outname_base(o->out_base, rep->launches[0].pid, base, sizeof base);
         rc = st >= 0 ? st : rc;
     } else if (o->out_base) {
         au_strlcpy(base, f->base, sizeof base);
@@ -341,15 +334,14 @@ int au_pipeline_report(const cli_options *o, const run_files *f, timing *tm)
         FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
-        else if (au_report_render(&rep, o->fmt, out) != AU_OK)
+        else if (au_report_render(rep, o->fmt, out) != AU_OK)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
         tm->report_s += au_monotonic_s() - t;
     }
-    /* the injection library's figures, before a live run's counters file is removed */
-    if (o->timing_on)
-        read_timing(f, tm);
-    au_report_free(&rep);
+    /* the injection library's figures, read with each file */
+    for (size_t i = 0; o->timing_on && i < f->nfiles; ++i)
+        au_timing_add_inject(tm, &f->runs[i].timing);
     au_table_free(table);
     return rc;
 }
@@ -361,11 +353,13 @@ int au_pipeline_compare(const cli_options *o)
     au_report_init(&ra);
     au_report_init(&rb);
     ra.name_width = rb.name_width = o->name_width;
-    int rc = load_and_eval(&o->args[0], 1, o, &ra, &ta);
+    au_cf_run run[2];
+    memset(run, 0, sizeof run);
+    int rc = load_and_eval(&o->args[0], 1, o, &ra, &run[0], 0, &ta);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&ra);
     if (rc == EXIT_OK)
-        rc = load_and_eval(&o->args[1], 1, o, &rb, &tb);
+        rc = load_and_eval(&o->args[1], 1, o, &rb, &run[1], 0, &tb);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rb);
     char base[4096]; /* with %p, the process of A's first launch */
@@ -381,6 +375,8 @@ int au_pipeline_compare(const cli_options *o)
             rc = EXIT_FAIL;
         rc = close_output(out, rc);
     }
+    au_cf_run_free(&run[0]);
+    au_cf_run_free(&run[1]);
     au_report_free(&ra);
     au_report_free(&rb);
     au_table_free(ta);

@@ -21,9 +21,9 @@ void au_timing_add_opcodes(timing *tm, const au_opcodes_stats *op, double second
     tm->op.cuobjdump_runs += op->cuobjdump_runs;
 }
 
-void au_timing_add_inject(timing *tm, const live_timing *t)
+void au_timing_add_inject(timing *tm, const au_cf_sums *t)
 {
-    live_timing *s = &tm->inject;
+    au_cf_sums *s = &tm->inject;
     if (!tm->have_inject++) {
         *s = *t;
         return;
@@ -43,7 +43,7 @@ void au_timing_add_inject(timing *tm, const live_timing *t)
 
 void au_timing_print(const timing *tm)
 {
-    const live_timing *it = &tm->inject;
+    const au_cf_sums *it = &tm->inject;
     if (tm->live)
         fprintf(stderr, "%s: timing: run %.3f s\n", prog, tm->run_s);
     else

@@ -5,8 +5,8 @@
 #ifndef ATOMUTIL_PROFILE_TIMING_H
 #define ATOMUTIL_PROFILE_TIMING_H
 
-#include "live.h"
 #include "opcodes.h"
+#include "run.h"
 
 /* The phases' figures; "n/a" for a phase that did not run or whose figures the counters file
  * lacks. */
@@ -15,7 +15,7 @@ typedef struct {
     int live;        /* the target ran (run_s) */
     double run_s;    /* its wall time, fork to exit */
     int have_inject; /* the injection library's figures were read (inject) */
-    live_timing inject;
+    au_cf_sums inject;
     double report_s; /* reading the counters, the model, writing the report */
     int opcodes_ran; /* the opcodes phase ran (opcodes_s, op) */
     double opcodes_s;
@@ -25,7 +25,7 @@ typedef struct {
 /* Adds one opcodes phase's counts and seconds. */
 void au_timing_add_opcodes(timing *tm, const au_opcodes_stats *op, double seconds);
 /* Adds one counters file's injection figures (the first implausible line kept). */
-void au_timing_add_inject(timing *tm, const live_timing *t);
+void au_timing_add_inject(timing *tm, const au_cf_sums *t);
 /* The phases on stderr, one line each, and the total since tm->start. */
 void au_timing_print(const timing *tm);
 

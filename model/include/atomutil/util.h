@@ -35,6 +35,10 @@ int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first);
 int au_copy_line(char **buf, size_t *cap, const char *s, size_t len);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
 int au_read_file(const char *path, size_t max, char **buf, size_t *len);
+/* For tests: fn (NULL: none) is called with the path of every file au_read_file (and so
+ * au_parse_file) is about to open, so that a test can count the reads of a file.  Set it before any
+ * thread reads. */
+void au_read_file_trace(void (*fn)(const char *path));
 /* Reads a whole file of at most max bytes (au_read_file) and hands it to parse with path as the
  * name for messages (the buffer is parse's to change in place until it returns); parse's status,
  * or au_read_file's. */
