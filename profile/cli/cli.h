@@ -26,6 +26,7 @@ typedef struct {
     long skip, count, per_kernel;
     const char *from_start; /* --profile-from-start: "on", "off" or NULL */
     int quiet, metrics, compare, family_given, no_cache, timing_on, live;
+    int trace;   /* ATOMUTIL_TEST_TRACE=1 (tests/cli): the files read and the evaluations said */
     int opcodes; /* -1: by default (skipped where the code is missing), 0: off, 1: required */
     au_format fmt;
     au_view view;        /* --summary, --per-launch */

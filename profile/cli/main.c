@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ATOMUTIL_TEST_TRACE=1 (tests/cli only): every file read is named on stderr, so that a test can
- * check that a report reads each counters file once. */
+/* ATOMUTIL_TEST_TRACE=1 (tests/cli only): every file read is named on stderr, and the evaluations
+ * counted (pipeline.c), so that a test can check that a report reads each counters file once and
+ * evaluates each launch once. */
 static void trace_read(const char *path)
 {
     fprintf(stderr, "atomutil-profile: test: read %s\n", path);
@@ -60,6 +61,7 @@ int main(int argc, char **argv)
         au_read_file_trace(trace_read);
     cli_options o;
     int rc = au_options_parse(argc, argv, &o);
+    o.trace = trace && strcmp(trace, "1") == 0;
     if (rc < 0)
         rc = o.compare ? au_pipeline_compare(&o) : run_single(&o, &tm);
     free(o.args);

@@ -158,23 +158,143 @@ static void warn_table(const au_report *rep, const au_table *table, const char *
                 prog, table_path, gpu);
 }
 
-/* Loads the counters files or exports paths[0..n) (load_files), picks the table (unless given) and
- * evaluates.  Returns EXIT_OK or an exit status after printing one line on stderr. */
+/* One file's kernel code in the report, from its attach (before the evaluation) to its warnings
+ * (after it). */
+typedef struct {
+    int used; /* the file has launches in the report: first, count */
+    size_t first, count;
+    char dir[4200]; /* where its kernels' code is */
+    int no_dir;     /* there is none */
+    int attached;   /* au_opcodes_attach ran: status, error, ops, stats, seconds */
+    int status;
+    char error[1024];
+    au_opcodes *ops;
+    au_opcodes_stats stats;
+    double seconds;
+} file_code;
+
+/* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
+ * run with -o BASE left them), else counters.cubins/. */
+static void cubin_dir_of(const char *counters, char *dir, size_t size)
+{
+    size_t bl = strlen(counters), sl = strlen(".counters.csv");
+    if (bl > sl && strcmp(counters + bl - sl, ".counters.csv") == 0)
+        bl -= sl;
+    snprintf(dir, size, "%.*s.cubins", (int)bl, counters);
+}
+
+/* Before the evaluation: each file's launches given their kernels' code (next to the file: a live
+ * run's f->cubin_dir, else FILE.cubins/ of FILE.counters.csv), file by file up to the first whose
+ * lack of code is an error (said after the evaluation, report_code).  Nothing on stderr. */
+static void attach_code(const cli_options *o, const run_files *f, au_report *rep, const au_table *table, file_code *fc)
+{
+    unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
+    for (size_t i = 0, next; i < rep->count; i = next) {
+        unsigned file = rep->launches[i].file; /* a file's launches are one run of the report's */
+        for (next = i; next < rep->count && rep->launches[next].file == file; ++next)
+            ;
+        file_code *c = &fc[file];
+        c->used = 1;
+        c->first = i;
+        c->count = next - i;
+        if (o->live)
+            au_strlcpy(c->dir, f->cubin_dir, sizeof c->dir);
+        else
+            cubin_dir_of(f->files[file], c->dir, sizeof c->dir);
+        /* by default, a run or file without kernel code (an ncu export, code not captured) is
+         * priced as --family without a word; --opcodes makes that an error */
+        if (!au_opcodes_have_code(c->dir)) {
+            c->no_dir = 1;
+            if (o->opcodes > 0)
+                return;
+            continue;
+        }
+        au_report view = *rep; /* its launches only; owns nothing */
+        view.launches = rep->launches + i;
+        view.count = next - i;
+        double t = au_monotonic_s();
+        c->status =
+            au_opcodes_attach(&c->ops, &view, table, o->busy, f->files[file], &f->runs[file], c->dir, flags, &c->stats);
+        c->seconds = au_monotonic_s() - t;
+        c->attached = 1;
+        if (c->status != AU_OK) {
+            au_strlcpy(c->error, au_last_error(), sizeof c->error);
+            if (o->opcodes > 0 || c->status != AU_E_NOTFOUND)
+                return;
+        }
+    }
+}
+
+/* After the evaluation: file by file, the opcodes phase counted for --timing and the warnings said
+ * (au_opcodes_report), or the error of a file without its code.  The exit status. */
+static int report_code(const cli_options *o, const au_report *rep, const file_code *fc, size_t nfiles, timing *tm)
+{
+    for (size_t file = 0; file < nfiles; ++file) {
+        const file_code *c = &fc[file];
+        if (c->no_dir && o->opcodes > 0) {
+            fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog, c->dir);
+            return EXIT_FAIL;
+        }
+        if (!c->attached)
+            continue;
+        au_timing_add_opcodes(tm, &c->stats, c->seconds);
+        if (c->status != AU_OK && (o->opcodes > 0 || c->status != AU_E_NOTFOUND)) {
+            fprintf(stderr, "%s: %s\n", prog, c->error);
+            return EXIT_FAIL;
+        }
+        au_report view = *rep; /* evaluated: its family set */
+        view.launches = rep->launches + c->first;
+        view.count = c->count;
+        au_opcodes_report(c->ops, &view);
+    }
+    return EXIT_OK;
+}
+
+/* Every launch evaluated, once (au_report_eval: by its kernel's code where attached).  With
+ * ATOMUTIL_TEST_TRACE=1 the evaluations are counted on stderr (tests/cli: cli.evals.*).  The exit
+ * status. */
+static int evaluate(const cli_options *o, au_report *rep, const au_table *table)
+{
+    rep->busy = o->busy;
+    int st = au_report_eval(rep, table, o->family, &o->thr);
+    if (st != AU_OK) {
+        fprintf(stderr, "%s: %s\n", prog, au_last_error());
+        return exit_for(st);
+    }
+    if (o->trace) {
+        size_t evals = 0, by_code = 0;
+        unsigned most = 0;
+        for (size_t i = 0; i < rep->count; ++i) {
+            const au_launch *l = &rep->launches[i];
+            evals += l->evals;
+            most = l->evals > most ? l->evals : most;
+            by_code += (l->res.flags & AU_F_OPCODES) != 0;
+        }
+        fprintf(stderr, "%s: test: %zu launches, %zu evaluations, at most %u of a launch, %zu priced by opcodes\n",
+                prog, rep->count, evals, most, by_code);
+    }
+    return EXIT_OK;
+}
+
+/* Loads the counters files or exports paths[0..n) (load_files), picks the table (unless given),
+ * attaches the kernels' code where fc (f's files, NULL: none), evaluates, checks that a launch has
+ * a U and says the table's warnings.  Returns EXIT_OK or an exit status after one line on stderr;
+ * *attach_s: the seconds of the attach. */
 static int load_and_eval(const char *const *paths, size_t n, const cli_options *o, au_report *rep, au_cf_run *runs,
-                         int read, au_table **table)
+                         int read, au_table **table, const run_files *f, file_code *fc, double *attach_s)
 {
     char *picked = NULL;
     unsigned tflags = 0;
-    int st, rc = load_files(paths, n, o, rep, runs, read);
+    int rc = load_files(paths, n, o, rep, runs, read);
     if (rc == EXIT_OK)
         rc = choose_table(paths, o, rep, &picked, &tflags, table);
-    if (rc == EXIT_OK) {
-        rep->busy = o->busy;
-        if ((st = au_report_eval(rep, *table, o->family, &o->thr)) != AU_OK) {
-            fprintf(stderr, "%s: %s\n", prog, au_last_error());
-            rc = exit_for(st);
-        }
+    if (rc == EXIT_OK && fc) {
+        double t = au_monotonic_s();
+        attach_code(o, f, rep, *table, fc);
+        *attach_s = au_monotonic_s() - t;
     }
+    if (rc == EXIT_OK)
+        rc = evaluate(o, rep, *table);
     if (rc == EXIT_OK)
         rc = check_usable(paths, n, rep);
     if (rc == EXIT_OK && !o->quiet)
@@ -244,62 +364,27 @@ static int close_output(FILE *out, int rc)
     return rc;
 }
 
-/* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
- * run with -o BASE left them), else counters.cubins/. */
-static void cubin_dir_of(const char *counters, char *dir, size_t size)
+/* The report to stdout or -o's file (BASE: a live run's, else with %p the process of the report's
+ * first launch).  The exit status. */
+static int write_report(const cli_options *o, const run_files *f, const au_report *rep, timing *tm)
 {
-    size_t bl = strlen(counters), sl = strlen(".counters.csv");
-    if (bl > sl && strcmp(counters + bl - sl, ".counters.csv") == 0)
-        bl -= sl;
-    snprintf(dir, size, "%.*s.cubins", (int)bl, counters);
-}
-
-/* Prices the jobs of one file's launches (view) by their opcodes where the kernels' code is at
- * cubin_dir.  The exit status. */
-static int attach_file(const cli_options *o, const char *counters, const au_cf_run *run, const char *cubin_dir,
-                       au_report *view, au_table *table, timing *tm)
-{
-    /* by default, a run or file without kernel code (an ncu export, code not captured) is
-     * priced as --family without a word; --opcodes makes that an error */
-    if (!au_opcodes_have_code(cubin_dir)) {
-        if (o->opcodes > 0) {
-            fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog,
-                    cubin_dir);
-            return EXIT_FAIL;
-        }
-        return EXIT_OK;
+    char base[4096];
+    if (o->out_base && !o->live) {
+        int st = au_outname_base(o->out_base, rep->launches[0].pid, base, sizeof base);
+        if (st >= 0)
+            return st;
+    } else if (o->out_base) {
+        au_strlcpy(base, f->base, sizeof base);
     }
-    unsigned flags = (o->quiet ? AU_OPCODES_QUIET : 0u) | (o->no_cache ? AU_OPCODES_NO_CACHE : 0u);
-    au_opcodes_stats op;
     double t = au_monotonic_s();
-    int st = au_opcodes_attach(view, table, counters, run, cubin_dir, flags, &op);
-    au_timing_add_opcodes(tm, &op, au_monotonic_s() - t);
-    if (st != AU_OK && (o->opcodes > 0 || st != AU_E_NOTFOUND)) {
-        fprintf(stderr, "%s: %s\n", prog, au_last_error());
-        return EXIT_FAIL;
-    }
-    return EXIT_OK;
-}
-
-/* Prices the jobs by their opcodes, each file's launches with the kernels' code next to it (a live
- * run's f->cubin_dir).  The exit status. */
-static int attach_opcodes(const cli_options *o, const run_files *f, au_report *rep, au_table *table, timing *tm)
-{
     int rc = EXIT_OK;
-    for (size_t i = 0, next; i < rep->count && rc == EXIT_OK; i = next) {
-        unsigned file = rep->launches[i].file; /* a file's launches are one run of the report's */
-        for (next = i; next < rep->count && rep->launches[next].file == file; ++next)
-            ;
-        au_report view = *rep; /* its launches only; owns nothing */
-        view.launches = rep->launches + i;
-        view.count = next - i;
-        char dir[4200];
-        if (o->live)
-            au_strlcpy(dir, f->cubin_dir, sizeof dir);
-        else
-            cubin_dir_of(f->files[file], dir, sizeof dir);
-        rc = attach_file(o, f->files[file], &f->runs[file], dir, &view, table, tm);
-    }
+    FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
+    if (!out)
+        rc = EXIT_FAIL;
+    else if (au_report_render(rep, o->fmt, out) != AU_OK)
+        rc = EXIT_FAIL;
+    rc = close_output(out, rc);
+    tm->report_s += au_monotonic_s() - t;
     return rc;
 }
 
@@ -310,38 +395,29 @@ int au_pipeline_report(const cli_options *o, run_files *f, timing *tm)
     rep->view = o->view;
     rep->name_width = o->name_width;
     int read = f->runs != NULL; /* a live run's file: read already */
-    if (!read && !(f->runs = calloc(f->nfiles ? f->nfiles : 1, sizeof *f->runs))) {
+    if (!read)
+        f->runs = calloc(f->nfiles ? f->nfiles : 1, sizeof *f->runs);
+    file_code *fc = o->opcodes ? calloc(f->nfiles ? f->nfiles : 1, sizeof *fc) : NULL;
+    if (!f->runs || (o->opcodes && !fc)) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        free(fc);
         return EXIT_FAIL;
     }
-    double t = au_monotonic_s();
-    int rc = load_and_eval(f->files, f->nfiles, o, rep, f->runs, read, &table);
-    tm->report_s += au_monotonic_s() - t;
-    if (rc == EXIT_OK && o->opcodes)
-        rc = attach_opcodes(o, f, rep, table, tm);
+    double t = au_monotonic_s(), attach_s = 0;
+    int rc = load_and_eval(f->files, f->nfiles, o, rep, f->runs, read, &table, f, fc, &attach_s);
+    tm->report_s += au_monotonic_s() - t - attach_s;
+    if (rc == EXIT_OK && fc)
+        rc = report_code(o, rep, fc, f->nfiles, tm);
     if (rc == EXIT_OK && !o->quiet)
-        warn_unusable(rep); /* after the opcodes, which can find a launch's U out of range */
-    /* -o's BASE: a live run's, else with %p the process of the report's first launch */
-    char base[4096];
-    if (rc == EXIT_OK && o->out_base && !o->live) {
-        int st = au_outname_base(o->out_base, rep->launches[0].pid, base, sizeof base);
-        rc = st >= 0 ? st : rc;
-    } else if (o->out_base) {
-        au_strlcpy(base, f->base, sizeof base);
-    }
-    if (rc == EXIT_OK) {
-        t = au_monotonic_s();
-        FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
-        if (!out)
-            rc = EXIT_FAIL;
-        else if (au_report_render(rep, o->fmt, out) != AU_OK)
-            rc = EXIT_FAIL;
-        rc = close_output(out, rc);
-        tm->report_s += au_monotonic_s() - t;
-    }
+        warn_unusable(rep); /* after the opcodes' warnings */
+    if (rc == EXIT_OK)
+        rc = write_report(o, f, rep, tm);
     /* the injection library's figures, read with each file */
     for (size_t i = 0; o->timing_on && i < f->nfiles; ++i)
         au_timing_add_inject(tm, &f->runs[i].timing);
+    for (size_t i = 0; fc && i < f->nfiles; ++i)
+        au_opcodes_free(fc[i].ops);
+    free(fc);
     au_table_free(table);
     return rc;
 }
@@ -355,11 +431,11 @@ int au_pipeline_compare(const cli_options *o)
     ra.name_width = rb.name_width = o->name_width;
     au_cf_run run[2];
     memset(run, 0, sizeof run);
-    int rc = load_and_eval(&o->args[0], 1, o, &ra, &run[0], 0, &ta);
+    int rc = load_and_eval(&o->args[0], 1, o, &ra, &run[0], 0, &ta, NULL, NULL, NULL);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&ra);
     if (rc == EXIT_OK)
-        rc = load_and_eval(&o->args[1], 1, o, &rb, &run[1], 0, &tb);
+        rc = load_and_eval(&o->args[1], 1, o, &rb, &run[1], 0, &tb, NULL, NULL, NULL);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(&rb);
     char base[4096]; /* with %p, the process of A's first launch */
