@@ -240,14 +240,13 @@ static int pass_environment(const live_pass *pass, const char *counters_abs, con
     return 0;
 }
 
-int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res)
+/* The program (PATH searched as execvp does) into target and the injection library into inject.
+ * 0, or the exit status after the error line. */
+static int find_programs(const char *name_arg, char *target, char *inject)
 {
-    const char *counters_path = pass->path;
-    char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
-    memset(res, 0, sizeof *res);
-    int r = resolve_target(argv[0], target, sizeof target);
+    int r = resolve_target(name_arg, target, PATH_MAX);
     char name[1024]; /* the program's name, cleaned for the terminal */
-    au_text_fit(argv[0], name, sizeof name, 0, 0);
+    au_text_fit(name_arg, name, sizeof name, 0, 0);
     if (r == -1) {
         fprintf(stderr, "%s: %s: command not found\n", prog, name);
         return LIVE_EXIT_NOTFOUND;
@@ -256,21 +255,19 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res
         fprintf(stderr, "%s: %s: not an executable file\n", prog, name);
         return LIVE_EXIT_NOEXEC;
     }
-    if (find_injection(inject, sizeof inject) != 0) {
+    if (find_injection(inject, PATH_MAX) != 0) {
         fprintf(stderr, "%s: injection library not found at %s (set ATOMUTIL_INJECTION_LIB)\n", prog, inject);
         return LIVE_EXIT_SETUP;
     }
-    /* our own process must not load an injection library a caller may have set */
-    unsetenv("CUDA_INJECTION64_PATH");
-    /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
-     * path (tests/cli); it skips the driver, library and permission checks, nothing else */
-    const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
-    void *cuda = NULL;
-    if (!(nocheck && strcmp(nocheck, "1") == 0)) {
-        if (!(cuda = load_driver()) || check_permission() != 0)
-            return LIVE_EXIT_SETUP;
-    }
+    return 0;
+}
 
+/* The counters file with its header and the cubins' folder, made; the injection library's
+ * environment set with their absolute paths.  0, or LIVE_EXIT_SETUP after the error line. */
+static int make_files(const live_pass *pass)
+{
+    const char *counters_path = pass->path;
+    char counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
     int fd = open(counters_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "%s: %s: cannot create: %s\n", prog, counters_path, strerror(errno));
@@ -290,11 +287,19 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res
         if (!realpath(pass->cubin_dir, cubins_abs))
             au_strlcpy(cubins_abs, pass->cubin_dir, sizeof cubins_abs);
     }
-
     if (pass_environment(pass, counters_abs, pass->cubin_dir ? cubins_abs : NULL) != 0) {
         fprintf(stderr, "%s: cannot pass the options to the program: %s\n", prog, strerror(errno));
         return LIVE_EXIT_SETUP;
     }
+    return 0;
+}
+
+/* Starts target with the injection library and waits for it, SIGINT and SIGQUIT ignored meanwhile;
+ * the checks (cuda: the driver, NULL: none) run beside it.  res gets its pid, time and status.
+ * 0, or LIVE_EXIT_SETUP when it could not be started. */
+static int run_and_wait(char *const argv[], const char *target, const char *inject, void *cuda, const live_pass *pass,
+                        live_result *res)
+{
     struct sigaction ign = {0}, old_int, old_quit;
     ign.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ign, &old_int);
@@ -340,4 +345,26 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res
         res->exit_status = WEXITSTATUS(status);
     }
     return 0;
+}
+
+int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res)
+{
+    char target[PATH_MAX], inject[PATH_MAX];
+    memset(res, 0, sizeof *res);
+    int st = find_programs(argv[0], target, inject);
+    if (st != 0)
+        return st;
+    /* our own process must not load an injection library a caller may have set */
+    unsetenv("CUDA_INJECTION64_PATH");
+    /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
+     * path (tests/cli); it skips the driver, library and permission checks, nothing else */
+    const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
+    void *cuda = NULL;
+    if (!(nocheck && strcmp(nocheck, "1") == 0)) {
+        if (!(cuda = load_driver()) || check_permission() != 0)
+            return LIVE_EXIT_SETUP;
+    }
+    if ((st = make_files(pass)) != 0)
+        return st;
+    return run_and_wait(argv, target, inject, cuda, pass, res);
 }
