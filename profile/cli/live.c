@@ -103,7 +103,8 @@ static void *load_driver(void)
 
 /* Whether a GPU is usable and the injection library loads: cuInit alone takes 0.1-0.2 s on an
  * H100, so these run while the program starts (au_live_run_pass), and what they find is said only
- * if the run measured nothing (main.c: run_live).  The cause goes to err; 0 when all is well. */
+ * if the run measured nothing (live_files.c: nothing_measured).  The cause goes to err; 0 when all
+ * is well. */
 static int late_checks(void *cuda, const char *inject, char *err, size_t cap)
 {
     typedef int (*init_fn)(unsigned);

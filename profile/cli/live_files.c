@@ -2,7 +2,8 @@
  * live_files.c - a live run's files (live_files.h): the counters file and the cubins' directory
  * made under BASE before the program runs (BASE with atomutil-profile's pid for %p until the
  * program's is known), the selection passed in the environment, the table prefetched while the
- * program runs, and after the report the files removed (a complete report without -o) or kept.
+ * program runs, the counters file read once (run.h) for the relay and the report, and after the
+ * report the files removed (a complete report without -o) or kept.
  */
 #include "live_files.h"
 

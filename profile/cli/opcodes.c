@@ -2,13 +2,13 @@
  * opcodes.c - atomutil-profile --opcodes (docs/opcodes.md).  The live run's injection library keeps
  * the cubin of every measured kernel in BASE.cubins/ and names it on a "code:" line of the counters
  * file; here each kernel with shared-atomic jobs is disassembled alone (nvdisasm -gi of its symbol
- * index, for source lines; else cuobjdump -sass -fun), and its instructions are attached to the
- * launch before its one evaluation (au_launch_eval prices it by the families of the ATOMS opcodes);
- * the warnings come after the evaluation, which says which launches the code priced.  A framework's cubins take seconds to list,
- * so listings are kept in a cache keyed by the cubin's content and the disassembler, and the cubins
- * that still need nvdisasm are listed concurrently.  (CUPTI's SASS metrics would count each
- * instruction, but on CUDA 13.0 they count only the first kernel a context launches:
- * tests/device/sass_api_check.cu.)
+ * index, for source lines; else cuobjdump -sass -fun), and its instructions are attached to its
+ * launches before their one evaluation (au_launch_eval prices them by the families of the ATOMS
+ * opcodes); the warnings come after the evaluation, which says which launches the code priced.
+ * A framework's cubins take seconds to list, so listings are kept in a cache keyed by the cubin's
+ * content and the disassembler, and the cubins that still need nvdisasm are listed concurrently.
+ * (CUPTI's SASS metrics would count each instruction, but on CUDA 13.0 they count only the first
+ * kernel a context launches: tests/device/sass_api_check.cu.)
  */
 #define _XOPEN_SOURCE 700 /* realpath, mkstemp */
 #include "opcodes_internal.h"
