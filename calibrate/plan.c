@@ -13,12 +13,6 @@
 static const int quick_n[] = {1, 2, 4, 8, 16, 32, 48, 64};
 static const int quick_a[] = {1, 2, 4, 8, 16, 32};
 
-static int cmp_int(const void *x, const void *y)
-{
-    int p = *(const int *)x, q = *(const int *)y;
-    return (p > q) - (p < q);
-}
-
 int au_cal_c_values(int n, int cgrid, int quick, int *out)
 {
     int k = 0;
@@ -42,7 +36,7 @@ int au_cal_c_values(int n, int cgrid, int quick, int *out)
         out[k++] = (n + 1) / 2;
         out[k++] = (3 * n + 2) / 4;
     }
-    qsort(out, (size_t)k, sizeof *out, cmp_int);
+    qsort(out, (size_t)k, sizeof *out, au_cmp_int);
     int m = 0;
     for (int i = 0; i < k; ++i)
         if (m == 0 || out[m - 1] != out[i])

@@ -58,12 +58,6 @@ static int cmp_double(const void *x, const void *y)
     return (p > q) - (p < q);
 }
 
-static int cmp_int(const void *x, const void *y)
-{
-    int p = *(const int *)x, q = *(const int *)y;
-    return (p > q) - (p < q);
-}
-
 static double median_sorted(const double *v, int n)
 {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -91,7 +85,7 @@ int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, i
         v[b] = (double)cycles[b] / ((double)n * (double)k);
     }
     /* the dynamic shared memory of a block keeps a second one off its SM; %smid proves it */
-    qsort(ids, (size_t)blocks, sizeof *ids, cmp_int);
+    qsort(ids, (size_t)blocks, sizeof *ids, au_cmp_int);
     for (int b = 1; b < blocks; ++b)
         if (ids[b] == ids[b - 1]) {
             why = AU_CAL_REJ_SHARED_SM;

@@ -37,6 +37,15 @@ const au_family_def *au_family_resolve(const char *family, au_family_def *buf);
 /* families.c: 1 for the CAS-class kinds (AU_KIND_CAS, AU_KIND_CAS_LOOP). */
 int au_kind_is_cas_class(au_family_kind kind);
 
+/* opsplit.c: the launch, priced as its family (l->res), priced again by the opcodes of its
+ * kernel's instructions in[0..n) (au_launch_eval's second step, report.h): l->res becomes the class
+ * result, l->ops holds the classes and the family's result.  AU_OK or < 0. */
+int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
+                     au_busy_mode busy);
+/* queue.c: 0 when the GPU-wide counters of a launch of sm_count SMs pass the checks that precede
+ * any pricing (docs/counters.md, "Counters that cannot be right"), else the AU_F_UNUSABLE flag of
+ * the first that fails. */
+unsigned au_counters_unusable(const au_table *t, const au_counters *gpu, int sm_count, au_busy_mode busy);
 /* opsplit.c: classes by jobs, the largest first (stable). */
 void au_classes_sort(au_class_share *cls, size_t n);
 /* opsplit.c: the sorted classes' shares of jobs in words, "cast_spin 98%, popc_inc 2%" (those with

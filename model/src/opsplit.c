@@ -1,6 +1,6 @@
 /*
  * opsplit.c - a launch priced by the opcodes of its kernel's shared atomics (atomutil-profile
- * --opcodes, docs/opcodes.md).  The code says which families the jobs belong to; the counters say
+ * --opcodes, docs/opcodes.md), in its evaluation (au_launch_eval) once its family's price is known.  The code says which families the jobs belong to; the counters say
  * how many jobs are CAS-class (the CAS counter counts ATOMS.CAS* and .CAST.SPIN*) and how many are
  * not; au_model_eval_classes prices the classes.
  */
@@ -203,11 +203,9 @@ static void keep_unpriced(au_opsplit *o, au_launch *l, const au_table *t, size_t
     l->ops = o;
 }
 
-int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
-                            au_busy_mode busy)
+int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
+                     au_busy_mode busy)
 {
-    if (!l || !t || (!in && n) || !thr)
-        return au_set_error(AU_E_INVAL, "au_launch_apply_opcodes: invalid argument");
     au_opsplit *o = calloc(1, sizeof *o);
     if (!o || !(o->instr = calloc(n ? n : 1, sizeof *o->instr))) {
         free(o);

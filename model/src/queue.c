@@ -72,7 +72,7 @@ int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *l
     /* other loads and stores, or loads of the loops beyond one per attempt (a 64-bit min/max loop
      * loads once more where no CAS is needed): the loops' loads take at least a wavefront each and
      * at most all of W_o; the estimate shares W_o by instruction (the kernel's code can say more:
-     * au_launch_apply_opcodes) */
+     * au_launch_eval) */
     *lo = fmin(loop_jobs, other_wf);
     *hi = other_wf;
     *w = fmin(fmax(other_wf * loop_jobs / other_inst, *lo), *hi);
@@ -112,7 +112,7 @@ int au_generic_wavefront_cost(const au_table *t, double *lo, double *hi, const c
  * The estimate is the dearest (one pass per instruction) as long as its busy time fits in the
  * active cycles, else the busy time that fills them (the instructions then had several passes),
  * never below the cheapest.  Flag unpriced_wavefronts; the kernel's code may name them
- * (au_launch_apply_opcodes). */
+ * (au_launch_eval). */
 static int eval_unpriced(const au_table *t, double wavefronts, const au_thresholds *thr, au_result *res)
 {
     double lo, hi;
@@ -316,6 +316,13 @@ static unsigned check_counters(const au_table *t, const au_counters *g, int sm_c
     else
         return 0;
     return AU_F_INCONSISTENT;
+}
+
+unsigned au_counters_unusable(const au_table *t, const au_counters *gpu, int sm_count, au_busy_mode busy)
+{
+    char why[8];
+    unsigned missing;
+    return check_counters(t, gpu, sm_count, busy, &missing, why, sizeof why);
 }
 
 /* au_model_eval's pricing of counters that passed check_counters. */

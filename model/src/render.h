@@ -1,5 +1,6 @@
 /*
- * render.h - the report renderers (one per file) and what they share with report.c, which
+ * render.h - the report renderers (one per file: the report's table, CSV and JSON, and
+ * render_compare.c's comparison of two reports) and what they share with report.c, which
  * evaluates and picks the renderer.  Not installed.
  */
 #ifndef ATOMUTIL_MODEL_RENDER_H

@@ -1,6 +1,7 @@
 /*
  * report.c - one result model (au_report: launches with counters and model results), its
- * evaluation, kernel names for humans, and the choice of renderer: a human table
+ * evaluation (each launch once, by its kernel's code where attached), kernel names for humans, and
+ * the choice of renderer: a human table
  * (render_table.c), CSV (render_csv.c) and JSON (render_json.c), which only print.
  */
 #include "internal.h"
@@ -66,6 +67,60 @@ au_launch *au_report_add(au_report *r)
     return l;
 }
 
+/* The SM count a launch is priced with: its own, else the table's (*flags: AU_F_SM_FROM_TABLE). */
+static int launch_sms(const au_launch *l, const au_table *t, unsigned *flags)
+{
+    *flags = 0;
+    if (l->sm_count > 0)
+        return l->sm_count;
+    *flags = AU_F_SM_FROM_TABLE;
+    return au_table_get_meta(t)->sm_count;
+}
+
+int au_launch_wants_code(const au_launch *l)
+{
+    return !(l->res.flags & AU_F_UNUSABLE) && (l->ctr.jobs > 0 || (l->res.flags & AU_F_UNPRICED_WAVEFRONTS));
+}
+
+int au_launch_may_want_code(const au_launch *l, const au_table *t, au_busy_mode busy)
+{
+    unsigned extra;
+    int sms = launch_sms(l, t, &extra);
+    if (sms <= 0 || au_counters_unusable(t, &l->ctr, sms, busy))
+        return 0;
+    /* au_launch_wants_code's unpriced wavefronts are wavefronts without jobs */
+    return l->ctr.jobs > 0 || ((l->ctr.have & AU_C_WAVEFRONTS) && l->ctr.wavefronts > 0);
+}
+
+int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au_thresholds *thr, au_busy_mode busy)
+{
+    if (!l || !t || !family || !thr)
+        return au_set_error(AU_E_INVAL, "au_launch_eval: invalid argument");
+    const au_launch_code *code = l->code;
+    l->code = NULL;
+    if (code && !code->instr && code->n)
+        return au_set_error(AU_E_INVAL, "au_launch_eval: invalid argument");
+    if (l->evals++)
+        return au_set_error(AU_E_INVAL, "launch %lld evaluated twice", l->id);
+    const au_table_meta *m = au_table_get_meta(t);
+    unsigned extra;
+    int rc = au_model_eval(t, family, &l->ctr, launch_sms(l, t, &extra), thr, busy, &l->res);
+    if (rc)
+        return rc;
+    l->res.flags |= extra;
+    if (l->device[0] && strcmp(l->device, m->gpu_name) != 0)
+        l->res.flags |= AU_F_TABLE_OTHER_GPU;
+    if (l->cc_major > 0 && (l->cc_major != m->cc_major || l->cc_minor != m->cc_minor))
+        l->res.flags |= AU_F_TABLE_OTHER_ARCH;
+    if (!code || !au_launch_wants_code(l))
+        return AU_OK;
+    if ((rc = au_opsplit_price(l, t, code->instr, code->n, thr, busy)) != AU_OK)
+        return rc;
+    if (code->nodes && l->ops && !(l->ops->nodes = strdup(code->nodes)))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    return AU_OK;
+}
+
 int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr)
 {
     if (!r || !t || !family)
@@ -74,23 +129,10 @@ int au_report_eval(au_report *r, const au_table *t, const char *family, const au
     au_strlcpy(r->family, family, sizeof r->family);
     if (thr)
         r->thr = *thr;
-    const au_table_meta *m = au_table_get_meta(t);
     for (size_t i = 0; i < r->count; ++i) {
-        au_launch *l = &r->launches[i];
-        int sms = l->sm_count;
-        unsigned extra = 0;
-        if (sms <= 0) {
-            sms = m->sm_count;
-            extra |= AU_F_SM_FROM_TABLE;
-        }
-        int rc = au_model_eval(t, family, &l->ctr, sms, &r->thr, r->busy, &l->res);
+        int rc = au_launch_eval(&r->launches[i], t, family, &r->thr, r->busy);
         if (rc)
             return rc;
-        l->res.flags |= extra;
-        if (l->device[0] && strcmp(l->device, m->gpu_name) != 0)
-            l->res.flags |= AU_F_TABLE_OTHER_GPU;
-        if (l->cc_major > 0 && (l->cc_major != m->cc_major || l->cc_minor != m->cc_minor))
-            l->res.flags |= AU_F_TABLE_OTHER_ARCH;
     }
     return AU_OK;
 }

@@ -507,20 +507,6 @@ out:
     return rc;
 }
 
-/* Rejects what is not text at all: an empty file, binary data. */
-static int check_text(const char *name, const char *buf, size_t len)
-{
-    if (len == 0)
-        return au_set_error_at(AU_E_PARSE, name, 1, "empty file (expected '%s')", MAGIC);
-    if (memchr(buf, '\0', len)) {
-        long l = 1;
-        for (const char *q = buf; *q; ++q)
-            l += *q == '\n';
-        return au_set_error_at(AU_E_PARSE, name, l, "binary data (NUL byte): not a CSV table");
-    }
-    return AU_OK;
-}
-
 /* The first line that is not blank must be MAGIC. */
 static int check_magic(const char *name, const char *line, long lineno)
 {
@@ -551,7 +537,7 @@ static int parse_table(const char *name, const char *buf, size_t len, int meta_o
         goto fail;
     }
     have_parser = 1;
-    if ((rc = check_text(name, buf, len)))
+    if ((rc = au_check_text(name, buf, len, " (expected '" MAGIC "')", "not a CSV table")))
         goto fail;
     enum { WANT_MAGIC, META, DATA } state = WANT_MAGIC;
     unsigned seen = 0;

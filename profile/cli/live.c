@@ -1,7 +1,8 @@
 /*
  * live.c - atomutil-profile's live mode: checks that a GPU, the injection library and profiling
  * permission are there, writes the counters file's header, runs the target with
- * CUDA_INJECTION64_PATH set, waits for it and relays the injection library's diagnostics.
+ * CUDA_INJECTION64_PATH set and waits for it; then relays the injection library's diagnostics from
+ * the counters file as read once for the report (run.h).
  * The target gets the terminal and the signals; atomutil-profile ignores SIGINT/SIGQUIT while it
  * waits, so that a Ctrl-C that ends the target still leaves a report of what was measured.
  */
@@ -10,7 +11,6 @@
 
 #include "atomutil/util.h"
 #include "counters_file.h"
-#include "ncu_import.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -103,7 +103,8 @@ static void *load_driver(void)
 
 /* Whether a GPU is usable and the injection library loads: cuInit alone takes 0.1-0.2 s on an
  * H100, so these run while the program starts (au_live_run_pass), and what they find is said only
- * if the run measured nothing (main.c: run_live).  The cause goes to err; 0 when all is well. */
+ * if the run measured nothing (live_files.c: nothing_measured).  The cause goes to err; 0 when all
+ * is well. */
 static int late_checks(void *cuda, const char *inject, char *err, size_t cap)
 {
     typedef int (*init_fn)(unsigned);
@@ -204,146 +205,25 @@ static int check_permission(void)
     return -1;
 }
 
-/* Sums of the timing lines beyond these are not plausible (about 3 years of seconds; a million
- * launches a second for 30 years): such a line, typed or damaged, would only make the phase's
- * figure meaningless (or overflow it), so the phase says n/a and why (docs/cli.md, "Timing"). */
-#define TIMING_MAX_S        1e8
-#define TIMING_MAX_LAUNCHES 1000000000000000LL
-
-/* Adds v seconds to *sum: 1 done, 0 not a number of seconds (the line is not a timing line), -1 a
- * number whose sum is implausible (why says so). */
-static int add_seconds(double v, double *sum, const char *path, long line, char *why, size_t wsize)
+/* Relays the injection library's lines that run holds (each distinct text once, read with the
+ * rest of the counters file), counts the errors and takes the rows' count. */
+void au_live_relay(const au_cf_run *run, int quiet, live_result *res)
 {
-    if (!(v >= 0))
-        return 0;
-    if (v > TIMING_MAX_S - *sum) {
-        snprintf(why, wsize, "%s:%ld: %.15g s brings the sum over %.0f s: not plausible", path, line, v, TIMING_MAX_S);
-        return -1;
+    res->rows = run->rows;
+    for (size_t i = 0; i < run->ndiags; ++i) {
+        const au_cf_diag *d = &run->diags[i];
+        int is_err = d->relay == 2;
+        const char *hint = "";
+        if (is_err) {
+            res->tool_errors++;
+            res->permission |= au_cf_errcat_of(d->text, &hint) == AU_CF_E_PERMISSION;
+        }
+        if (is_err || !quiet) { /* its kernel names come from the program: cleaned */
+            fprintf(stderr, "%s: ", prog);
+            au_fput_text(stderr, d->level, AU_TEXT_PLAIN);
+            fprintf(stderr, "%s\n", hint);
+        }
     }
-    *sum += v;
-    return 1;
-}
-
-/* au_live_read_timing's state. */
-typedef struct {
-    const char *path;
-    live_timing *t;
-} timing_state;
-
-/* A setup record's figures added to the sums. */
-static void timing_setup(const au_cf_timing *tr, timing_state *st, long lineno)
-{
-    live_timing *t = st->t;
-    long long ctx, beside = 0;
-    if (!tr->have[AU_CF_F_SETUP_s] || !au_cf_timing_count(tr, AU_CF_F_SETUP_context, &ctx) ||
-        (tr->have[AU_CF_F_SETUP_beside] && (!au_cf_timing_count(tr, AU_CF_F_SETUP_beside, &beside) || beside > 1)))
-        return; /* not a setup line as the library writes it */
-    if (!t->setup_bad[0] &&
-        add_seconds(tr->v[AU_CF_F_SETUP_s], &t->setup_s, st->path, lineno, t->setup_bad, sizeof t->setup_bad) > 0) {
-        t->setups++;
-        t->setups_beside += beside == 1;
-    }
-}
-
-/* A launches record's figures added to the sums. */
-static void timing_launches(const au_cf_timing *tr, timing_state *st, long lineno)
-{
-    live_timing *t = st->t;
-    long long n;
-    if (!au_cf_timing_count(tr, AU_CF_F_LAUNCHES_measured, &n) || !tr->have[AU_CF_F_LAUNCHES_callbacks_s] ||
-        !tr->have[AU_CF_F_LAUNCHES_module_loads_s] || t->launch_bad[0])
-        return;
-    double cb = t->callbacks_s, ml = t->module_loads_s;
-    int ok =
-        add_seconds(tr->v[AU_CF_F_LAUNCHES_callbacks_s], &cb, st->path, lineno, t->launch_bad, sizeof t->launch_bad);
-    if (ok > 0)
-        ok = add_seconds(tr->v[AU_CF_F_LAUNCHES_module_loads_s], &ml, st->path, lineno, t->launch_bad,
-                         sizeof t->launch_bad);
-    if (ok > 0 && n > TIMING_MAX_LAUNCHES - t->launches) {
-        snprintf(t->launch_bad, sizeof t->launch_bad, "%s:%ld: %lld launches bring the sum over %lld: not plausible",
-                 st->path, lineno, n, TIMING_MAX_LAUNCHES);
-        ok = -1;
-    }
-    if (ok > 0) {
-        t->launch_lines++;
-        t->launches += n;
-        t->callbacks_s = cb;
-        t->module_loads_s = ml;
-    }
-}
-
-/* Adds one timing line's figures to the sums (its fields read by name: cf_timing.def). */
-static int timing_line(const au_cf_line *l, void *ud)
-{
-    au_cf_timing tr;
-    if (l->kind != AU_CF_TIMING || au_cf_timing_parse(l->text, &tr) != 0)
-        return 0;
-    if (tr.rec == AU_CF_REC_SETUP)
-        timing_setup(&tr, ud, l->lineno);
-    else if (tr.rec == AU_CF_REC_LAUNCHES)
-        timing_launches(&tr, ud, l->lineno);
-    return 0;
-}
-
-/* relay_diagnostics' state: the texts said so far, and the timing lines' sums. */
-typedef struct {
-    int quiet;
-    live_result *res;
-    char **seen;
-    size_t nseen;
-    timing_state timing;
-} relay_state;
-
-static int relay_line(const au_cf_line *l, void *ud)
-{
-    relay_state *r = ud;
-    if (l->kind == AU_CF_ROW)
-        r->res->rows++;
-    if (l->kind == AU_CF_TIMING)
-        timing_line(l, &r->timing);
-    int relay = au_cf_relay(l->kind);
-    if (l->kind == AU_CF_INFO && strncmp(l->text, AU_CF_SELECTION, strlen(AU_CF_SELECTION)) == 0)
-        relay = 1; /* the selection's count is said like a warning: what the report leaves out */
-    if (!relay)
-        return 0;
-    char *level = l->level;
-    int is_err = relay == 2;
-    int dup = 0;
-    for (size_t i = 0; i < r->nseen; ++i)
-        dup |= strcmp(r->seen[i], level) == 0;
-    if (dup)
-        return 0;
-    char *copy = strdup(level); /* the reader's buffer is gone after the read */
-    char **ns = copy ? realloc(r->seen, (r->nseen + 1) * sizeof *ns) : NULL;
-    if (ns) {
-        r->seen = ns;
-        r->seen[r->nseen++] = copy;
-    } else {
-        free(copy);
-    }
-    const char *hint = "";
-    if (is_err) {
-        r->res->tool_errors++;
-        r->res->permission |= au_cf_errcat_of(l->text, &hint) == AU_CF_E_PERMISSION;
-    }
-    if (is_err || !r->quiet) { /* its kernel names come from the program: cleaned */
-        fprintf(stderr, "%s: ", prog);
-        au_fput_text(stderr, level, AU_TEXT_PLAIN);
-        fprintf(stderr, "%s\n", hint);
-    }
-    return 0;
-}
-
-/* Relays the injection library's '==ATOMUTIL== <pid> <level>: <text>' lines (each distinct text
- * once), counts the errors and the CSV rows and sums the timing lines, in one pass. */
-static void relay_diagnostics(const char *path, int quiet, live_result *res)
-{
-    memset(&res->timing, 0, sizeof res->timing);
-    relay_state r = {quiet, res, NULL, 0, {path, &res->timing}};
-    au_cf_read(path, (size_t)1 << 30, relay_line, &r);
-    for (size_t i = 0; i < r.nseen; ++i)
-        free(r.seen[i]);
-    free(r.seen);
 }
 
 /* The injection library's environment (cf_env.def), inherited by the program: each variable that
@@ -361,14 +241,13 @@ static int pass_environment(const live_pass *pass, const char *counters_abs, con
     return 0;
 }
 
-int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res)
+/* The program (PATH searched as execvp does) into target and the injection library into inject.
+ * 0, or the exit status after the error line. */
+static int find_programs(const char *name_arg, char *target, char *inject)
 {
-    const char *counters_path = pass->path;
-    char target[PATH_MAX], inject[PATH_MAX], counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
-    memset(res, 0, sizeof *res);
-    int r = resolve_target(argv[0], target, sizeof target);
+    int r = resolve_target(name_arg, target, PATH_MAX);
     char name[1024]; /* the program's name, cleaned for the terminal */
-    au_text_fit(argv[0], name, sizeof name, 0, 0);
+    au_text_fit(name_arg, name, sizeof name, 0, 0);
     if (r == -1) {
         fprintf(stderr, "%s: %s: command not found\n", prog, name);
         return LIVE_EXIT_NOTFOUND;
@@ -377,21 +256,19 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         fprintf(stderr, "%s: %s: not an executable file\n", prog, name);
         return LIVE_EXIT_NOEXEC;
     }
-    if (find_injection(inject, sizeof inject) != 0) {
+    if (find_injection(inject, PATH_MAX) != 0) {
         fprintf(stderr, "%s: injection library not found at %s (set ATOMUTIL_INJECTION_LIB)\n", prog, inject);
         return LIVE_EXIT_SETUP;
     }
-    /* our own process must not load an injection library a caller may have set */
-    unsetenv("CUDA_INJECTION64_PATH");
-    /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
-     * path (tests/cli); it skips the driver, library and permission checks, nothing else */
-    const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
-    void *cuda = NULL;
-    if (!(nocheck && strcmp(nocheck, "1") == 0)) {
-        if (!(cuda = load_driver()) || check_permission() != 0)
-            return LIVE_EXIT_SETUP;
-    }
+    return 0;
+}
 
+/* The counters file with its header and the cubins' folder, made; the injection library's
+ * environment set with their absolute paths.  0, or LIVE_EXIT_SETUP after the error line. */
+static int make_files(const live_pass *pass)
+{
+    const char *counters_path = pass->path;
+    char counters_abs[PATH_MAX], cubins_abs[PATH_MAX];
     int fd = open(counters_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "%s: %s: cannot create: %s\n", prog, counters_path, strerror(errno));
@@ -411,11 +288,19 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
         if (!realpath(pass->cubin_dir, cubins_abs))
             au_strlcpy(cubins_abs, pass->cubin_dir, sizeof cubins_abs);
     }
-
     if (pass_environment(pass, counters_abs, pass->cubin_dir ? cubins_abs : NULL) != 0) {
         fprintf(stderr, "%s: cannot pass the options to the program: %s\n", prog, strerror(errno));
         return LIVE_EXIT_SETUP;
     }
+    return 0;
+}
+
+/* Starts target with the injection library and waits for it, SIGINT and SIGQUIT ignored meanwhile;
+ * the checks (cuda: the driver, NULL: none) run beside it.  res gets its pid, time and status.
+ * 0, or LIVE_EXIT_SETUP when it could not be started. */
+static int run_and_wait(char *const argv[], const char *target, const char *inject, void *cuda, const live_pass *pass,
+                        live_result *res)
+{
     struct sigaction ign = {0}, old_int, old_quit;
     ign.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ign, &old_int);
@@ -460,14 +345,27 @@ int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_
     } else {
         res->exit_status = WEXITSTATUS(status);
     }
-    relay_diagnostics(counters_path, quiet, res);
-    res->rows -= res->rows > 0; /* the header */
     return 0;
 }
 
-int au_live_read_timing(const char *path, live_timing *t)
+int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res)
 {
-    memset(t, 0, sizeof *t);
-    timing_state st = {path, t};
-    return au_cf_read(path, (size_t)1 << 31, timing_line, &st);
+    char target[PATH_MAX], inject[PATH_MAX];
+    memset(res, 0, sizeof *res);
+    int st = find_programs(argv[0], target, inject);
+    if (st != 0)
+        return st;
+    /* our own process must not load an injection library a caller may have set */
+    unsetenv("CUDA_INJECTION64_PATH");
+    /* ATOMUTIL_TEST_NO_GPU_CHECK=1 lets the CPU-only tests run a stand-in target through this
+     * path (tests/cli); it skips the driver, library and permission checks, nothing else */
+    const char *nocheck = getenv("ATOMUTIL_TEST_NO_GPU_CHECK");
+    void *cuda = NULL;
+    if (!(nocheck && strcmp(nocheck, "1") == 0)) {
+        if (!(cuda = load_driver()) || check_permission() != 0)
+            return LIVE_EXIT_SETUP;
+    }
+    if ((st = make_files(pass)) != 0)
+        return st;
+    return run_and_wait(argv, target, inject, cuda, pass, res);
 }

@@ -6,35 +6,20 @@
 #define ATOMUTIL_PROFILE_LIVE_H
 
 #include "counters_file.h"
+#include "run.h"
 
 /* Exit statuses of setup failures in live mode, as env(1) and timeout(1) use them. */
 enum { LIVE_EXIT_SETUP = 125, LIVE_EXIT_NOEXEC = 126, LIVE_EXIT_NOTFOUND = 127 };
-
-/* The injection library's own timing, summed over its processes and contexts, from the
- * counters file's timing lines of records setup and launches (cf_timing.def; docs/cli.md, --timing).
- * setups / launch_lines: how many such lines there were (0: none, the figures unknown);
- * setups_beside: of the setups, those made beside the program (not on its path).
- * setup_bad / launch_bad: "FILE:LINE: why" of the first line whose figures would make an
- * implausible sum (then that phase's figures are unknown); "" if none. */
-typedef struct live_timing {
-    int setups, setups_beside;
-    double setup_s;
-    int launch_lines;
-    long long launches;
-    double callbacks_s, module_loads_s;
-    char setup_bad[512], launch_bad[512];
-} live_timing;
 
 typedef struct live_result {
     int started;           /* the target was started */
     long pid;              /* its process id (atomutil-profile's child), 0 before */
     int exit_status;       /* the target's status: its exit code, or 128 + signal */
     int signal;            /* the signal that ended it, 0 if it exited */
-    int tool_errors;       /* '==ATOMUTIL== error' lines the injection library wrote */
+    int tool_errors;       /* '==ATOMUTIL== error' lines the injection library wrote (au_live_relay) */
     int permission;        /* one of them was a missing profiling permission */
-    long rows;             /* CSV data rows in the counters file (0: no launch was measured) */
+    long rows;             /* CSV data rows in the counters file, 0: no launch was measured (au_live_relay) */
     double run_s;          /* the target's wall time, from fork to exit */
-    live_timing timing;    /* the injection library's timing lines, read with the diagnostics */
     char check_error[600]; /* a check made while the target ran failed: why (said if nothing was measured) */
     char gpu_name[256];    /* device 0, as the checks found it ("" unknown) */
     int cc_major, cc_minor;
@@ -55,10 +40,11 @@ typedef struct live_pass {
 
 /* Runs argv[0..] with the injection library as pass says (the file created with its header first).
  * Prints setup errors on stderr (one line each) and returns 0 when the target ran, else the
- * LIVE_EXIT_* status.  quiet suppresses the relayed warnings. */
-int au_live_run_pass(char *const argv[], const live_pass *pass, int quiet, live_result *res);
+ * LIVE_EXIT_* status. */
+int au_live_run_pass(char *const argv[], const live_pass *pass, live_result *res);
 
-/* Reads those lines of a counters file (or an export: none); AU_OK or < 0 (the file unreadable). */
-int au_live_read_timing(const char *path, live_timing *t);
+/* After the run, its counters file read (run): says the injection library's errors, and its
+ * warnings unless quiet (each text once), and sets res's tool_errors, permission and rows. */
+void au_live_relay(const au_cf_run *run, int quiet, live_result *res);
 
 #endif

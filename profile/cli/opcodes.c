@@ -2,17 +2,18 @@
  * opcodes.c - atomutil-profile --opcodes (docs/opcodes.md).  The live run's injection library keeps
  * the cubin of every measured kernel in BASE.cubins/ and names it on a "code:" line of the counters
  * file; here each kernel with shared-atomic jobs is disassembled alone (nvdisasm -gi of its symbol
- * index, for source lines; else cuobjdump -sass -fun), and au_launch_apply_opcodes prices the
- * launch by the families of the kernel's ATOMS opcodes.  A framework's cubins take seconds to list,
- * so listings are kept in a cache keyed by the cubin's content and the disassembler, and the cubins
- * that still need nvdisasm are listed concurrently.  (CUPTI's SASS metrics would count each
- * instruction, but on CUDA 13.0 they count only the first kernel a context launches:
- * tests/device/sass_api_check.cu.)
+ * index, for source lines; else cuobjdump -sass -fun), and its instructions are attached to its
+ * launches before their one evaluation (au_launch_eval prices them by the families of the ATOMS
+ * opcodes); the warnings come after the evaluation, which says which launches the code priced.
+ * A framework's cubins take seconds to list, so listings are kept in a cache keyed by the cubin's
+ * content and the disassembler, and the cubins that still need nvdisasm are listed concurrently.
+ * (CUPTI's SASS metrics would count each instruction, but on CUDA 13.0 they count only the first
+ * kernel a context launches: tests/device/sass_api_check.cu.)
  */
 #define _XOPEN_SOURCE 700 /* realpath, mkstemp */
 #include "opcodes_internal.h"
 
-#include "counters_file.h"
+#include "run.h"
 
 #include "atomutil/util.h"
 #include "sass_listing.h"
@@ -146,123 +147,20 @@ static void warn_no_atomics(const listing *ls, const code_line *k, const au_laun
                 prog, k->demangled, ls->path, k->mangled, l->res.jobs, ls->unread[0] ? ": " : "", ls->unread, family);
 }
 
-/* "graph:" lines of a counters file: a graph launch's row (process, launch id) and the mangled
- * names of the graph's kernels (docs/live-profiling.md). */
-typedef struct {
-    long long pid, id;
-    char **mangled;
-    size_t n;
-} graph_line;
+/* A graph launch's row (process, launch id) and its kernels' mangled names ("graph:" lines). */
+typedef au_cf_graph graph_line;
 
-static void free_graph_lines(graph_line *g, size_t n)
+/* The kernels of run's "code:" lines, with room for what their listings need; NULL out of memory. */
+static code_line *code_lines(const au_cf_run *run)
 {
-    for (size_t i = 0; i < n; ++i) {
-        for (size_t k = 0; k < g[i].n; ++k)
-            free(g[i].mangled[k]);
-        free(g[i].mangled);
+    code_line *code = calloc(run->ncode ? run->ncode : 1, sizeof *code);
+    for (size_t k = 0; code && k < run->ncode; ++k) {
+        code[k].demangled = run->code[k].demangled;
+        code[k].mangled = run->code[k].mangled;
+        code[k].crc = run->code[k].crc;
+        code[k].sym = -1;
     }
-    free(g);
-}
-
-/* Adds the graph: line l to v. */
-static void parse_graph_line(const au_cf_line *l, graph_line **v, size_t *n, size_t *cap)
-{
-    char *end;
-    long long pid = strtoll(l->line + strlen(AU_CF_TAG), &end, 10);
-    long long id = strtoll(l->text, &end, 10);
-    if (end == l->text || au_grow(v, cap, *n, sizeof **v, 8) != 0)
-        return;
-    graph_line g = {pid, id, NULL, 0};
-    size_t gcap = 0;
-    for (char *tok = strtok(end, " "); tok; tok = strtok(NULL, " ")) {
-        char *m = strdup(tok);
-        if (!m || au_grow(&g.mangled, &gcap, g.n, sizeof *g.mangled, 8) != 0) {
-            free(m);
-            break;
-        }
-        g.mangled[g.n++] = m;
-    }
-    (*v)[(*n)++] = g;
-}
-
-/* Adds the code: line l to v (a kernel once); -1 out of memory. */
-static int parse_code_line(const au_cf_line *l, code_line **v, size_t *n, size_t *cap)
-{
-    char *p = l->text, *end;
-    unsigned long crc = strtoul(p, &end, 10);
-    char *mangled = end;
-    while (*mangled == ' ')
-        ++mangled;
-    char *sp = strchr(mangled, ' ');
-    if (end == p || !sp || !sp[1])
-        return 0;
-    *sp = '\0';
-    for (size_t k = 0; k < *n; ++k)
-        if (strcmp((*v)[k].demangled, sp + 1) == 0)
-            return 0;
-    if (au_grow(v, cap, *n, sizeof **v, 16) != 0)
-        return -1;
-    code_line *c = &(*v)[*n];
-    memset(c, 0, sizeof *c);
-    c->demangled = strdup(sp + 1);
-    c->mangled = strdup(mangled);
-    c->crc = (uint32_t)crc;
-    c->sym = -1;
-    if (c->demangled && c->mangled)
-        ++*n;
-    else {
-        free(c->demangled);
-        free(c->mangled);
-    }
-    return 0;
-}
-
-/* read_code_lines' state: the code and graph lines so far. */
-typedef struct {
-    code_line *code;
-    size_t n, cap;
-    graph_line *graphs;
-    size_t ng, gcap;
-    char filter[256]; /* -k's text when modules without it were not kept (its modules timing line) */
-} code_lines;
-
-/* A timing line of record modules with not_kept > 0 and a filter: the filter's text into filter
- * (the injection library's -k module filter, cubins.c). */
-static void note_filter(const char *text, char *filter, size_t size)
-{
-    au_cf_timing t;
-    long long not_kept;
-    if (au_cf_timing_parse(text, &t) != 0 || t.rec != AU_CF_REC_MODULES || !t.text[0] ||
-        !au_cf_timing_count(&t, AU_CF_F_MODULES_not_kept, &not_kept) || not_kept == 0)
-        return;
-    au_strlcpy(filter, t.text, size);
-}
-
-static int code_lines_add(const au_cf_line *l, void *ud)
-{
-    code_lines *c = ud;
-    if (l->kind == AU_CF_CODE)
-        return parse_code_line(l, &c->code, &c->n, &c->cap) != 0; /* out of memory: the rest unread */
-    if (l->kind == AU_CF_GRAPH)
-        parse_graph_line(l, &c->graphs, &c->ng, &c->gcap);
-    if (l->kind == AU_CF_TIMING)
-        note_filter(l->text, c->filter, sizeof c->filter);
-    return 0;
-}
-
-/* The "code:" and "graph:" lines of a counters file, and -k's module filter, in one read. */
-static int read_code_lines(const char *path, code_line **out, size_t *nout, graph_line **gout, size_t *ngout,
-                           char *filter, size_t filter_size)
-{
-    code_lines c;
-    memset(&c, 0, sizeof c);
-    int rc = au_cf_read(path, (size_t)1 << 31, code_lines_add, &c);
-    au_strlcpy(filter, c.filter, filter_size);
-    *out = c.code;
-    *nout = c.n;
-    *gout = c.graphs;
-    *ngout = c.ng;
-    return rc;
+    return code;
 }
 
 /* The kernel's instructions from its listing (ATOMS and ATOM; the model keeps ATOMS). */
@@ -305,14 +203,6 @@ static code_line *code_for(code_line *code, size_t ncode, const au_launch *l)
     return NULL;
 }
 
-/* Whether the kernel's code prices launch l: it has shared-atomic jobs, or wavefronts without jobs
- * (flag unpriced_wavefronts) that generic atomics of the code may explain (docs/opcodes.md,
- * "Generic atomics"); not a launch without U. */
-static int wants_code(const au_launch *l)
-{
-    return !(l->res.flags & AU_F_UNUSABLE) && (l->ctr.jobs > 0 || (l->res.flags & AU_F_UNPRICED_WAVEFRONTS));
-}
-
 static const graph_line *graph_for(const graph_line *g, size_t ng, const au_launch *l)
 {
     for (size_t i = 0; i < ng; ++i)
@@ -329,27 +219,12 @@ static code_line *code_by_mangled(code_line *code, size_t ncode, const char *man
     return NULL;
 }
 
-/* Makes the listings the launches of rep need that cubin_dir lacks: from the cache, else with one
- * nvdisasm run per cubin, the runs concurrent.  AU_OK, or AU_E_NOMEM. */
-static int make_listings(lister *L, const au_report *rep, const char *cubin_dir, code_line *code, size_t ncode)
-{
-    for (size_t i = 0; i < rep->count; ++i) {
-        const au_launch *l = &rep->launches[i];
-        code_line *k;
-        if (wants_code(l) && (k = code_for(code, ncode, l)) != NULL && !k->want)
-            k->want = 1;
-    }
-    return au_op_list_wanted(L, cubin_dir, code, ncode);
-}
-
 /* The listings parsed so far (listing_for's cache). */
 typedef struct {
     listing *v;
     size_t n, cap;
 } parsed_set;
 
-/* Prices graph launch l by the instructions of all of g's kernels together; a graph none of whose
- * kernels has a listing counts in *unlisted.  AU_OK, or < 0. */
 /* Appends "NAME (FAMILIES)" of one graph kernel to *s (families of its instructions v[0..n), "-"
  * without shared atomics, "?" without its code): the graph row lists its kernel nodes. */
 static void add_node(char **s, size_t *len, const char *name, const au_instr *v, size_t n, int listed)
@@ -377,17 +252,89 @@ static void add_node(char **s, size_t *len, const char *name, const au_instr *v,
                                        : "-");
 }
 
-static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, code_line *code, size_t ncode,
-                              const graph_line *g, au_report *rep, au_launch *l, const au_table *t, size_t *unlisted)
+/* What the attach found for a launch, for the warnings after its evaluation. */
+enum {
+    CODE_NOT_ASKED = 0, /* its counters cannot want code */
+    CODE_ASKED,         /* (while attaching) its counters may want code */
+    CODE_NO_LINE,       /* no "code:" line names its kernel, no "graph:" line its row */
+    CODE_UNLISTED,      /* its kernel (a graph's kernels) could not be listed */
+    CODE_LISTED,        /* its kernel's instructions attached */
+    CODE_GRAPH          /* its graph's kernels' instructions attached */
+};
+
+typedef struct {
+    unsigned char status;
+    code_line *k;   /* CODE_LISTED: its kernel */
+    size_t listing; /* CODE_LISTED: its kernel's listing, an index into the parsed set */
+} launch_code;
+
+/* A graph launch's code: its kernels' instructions together, and its nodes. */
+typedef struct {
+    au_launch_code code;
+    au_instr *instr;
+    char *nodes;
+} graph_code;
+
+/* One file's kernel code, from the attach (before the evaluation) to the warnings (after it). */
+struct au_opcodes {
+    lister L;
+    const char *counters_path, *cubin_dir, *filter;
+    code_line *code; /* the run's code lines */
+    size_t ncode;
+    const graph_line *graphs;
+    size_t ngraphs;
+    parsed_set ps;
+    launch_code *per; /* per launch of the report */
+    size_t nper;
+    graph_code *gc; /* room for one per launch */
+    size_t ngc;
+};
+
+/* The launches whose counters may want code, and the kernels (a graph launch's: the graph's)
+ * whose listings they need, marked; then those listings made that cubin_dir lacks: from the cache,
+ * else with one nvdisasm run per cubin, the runs concurrent.  AU_OK, or AU_E_NOMEM. */
+static int make_listings(au_opcodes *o, const au_report *rep, const au_table *t, au_busy_mode busy)
+{
+    for (size_t i = 0; i < rep->count; ++i) {
+        const au_launch *l = &rep->launches[i];
+        if (!au_launch_may_want_code(l, t, busy))
+            continue;
+        o->per[i].status = CODE_ASKED;
+        code_line *k = code_for(o->code, o->ncode, l);
+        const graph_line *g = k ? NULL : graph_for(o->graphs, o->ngraphs, l);
+        if (k)
+            k->want = k->want ? k->want : 1;
+        for (size_t m = 0; g && m < g->n; ++m)
+            if ((k = code_by_mangled(o->code, o->ncode, g->mangled[m])) != NULL && !k->want)
+                k->want = 1;
+    }
+    return au_op_list_wanted(&o->L, o->cubin_dir, o->code, o->ncode);
+}
+
+/* Appends the n instructions v to *all (*nall of them); AU_OK or AU_E_NOMEM. */
+static int append_instr(au_instr **all, size_t *nall, const au_instr *v, size_t n)
+{
+    au_instr *grown = n ? realloc(*all, (*nall + n) * sizeof **all) : *all;
+    if (n && !grown)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    *all = grown;
+    if (n)
+        memcpy(*all + *nall, v, n * sizeof *v);
+    *nall += n;
+    return AU_OK;
+}
+
+/* Graph launch l's code: the instructions of all of g's kernels together, and its nodes; a graph
+ * none of whose kernels has a listing is unlisted.  AU_OK, or < 0. */
+static int attach_graph(au_opcodes *o, const graph_line *g, au_launch *l, launch_code *lc)
 {
     char *nodes = NULL;
-    size_t nodes_len = 0;
+    size_t nodes_len = 0, nall = 0, listed = 0;
     au_instr *all = NULL;
-    size_t nall = 0, listed = 0;
     int rc = AU_OK;
     for (size_t m = 0; m < g->n && rc == AU_OK; ++m) {
-        code_line *gk = code_by_mangled(code, ncode, g->mangled[m]);
-        const listing *gl = gk ? listing_for(L, &ps->v, &ps->n, &ps->cap, cubin_dir, gk) : NULL;
+        code_line *gk = code_by_mangled(o->code, o->ncode, g->mangled[m]);
+        const listing *gl = gk ? listing_for(&o->L, &o->ps.v, &o->ps.n, &o->ps.cap, o->cubin_dir, gk) : NULL;
         au_instr *v = NULL;
         size_t n = 0;
         if (!gl || (gl->ops.count == 0 && !gl->len)) {
@@ -402,160 +349,164 @@ static int price_graph_launch(lister *L, parsed_set *ps, const char *cubin_dir, 
         if ((rc = kernel_instructions(&gl->ops, gk->mangled, &v, &n)) != AU_OK)
             break;
         add_node(&nodes, &nodes_len, gk->demangled, v, n, 1);
-        au_instr *grown = n ? realloc(all, (nall + n) * sizeof *all) : all;
-        if (n && !grown) {
-            free(v);
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-            break;
-        }
-        all = grown;
-        if (n)
-            memcpy(all + nall, v, n * sizeof *v);
-        nall += n;
+        rc = append_instr(&all, &nall, v, n);
         free(v);
     }
-    if (rc == AU_OK && listed)
-        rc = au_launch_apply_opcodes(l, t, all, nall, &rep->thr, rep->busy);
-    else if (rc == AU_OK)
-        *unlisted += l->ctr.jobs > 0;
-    if (rc == AU_OK && l->ops && nodes) {
-        l->ops->nodes = nodes;
-        nodes = NULL;
+    if (rc != AU_OK || !listed) {
+        lc->status = CODE_UNLISTED;
+        free(nodes);
+        free(all);
+        return rc;
     }
-    free(nodes);
-    free(all);
+    graph_code *c = &o->gc[o->ngc++];
+    *c = (graph_code){{all, nall, nodes}, all, nodes};
+    l->code = &c->code;
+    lc->status = CODE_GRAPH;
+    return AU_OK;
+}
+
+/* Launch l's code: its kernel's instructions (read from its listing once per kernel) and the load
+ * sites of its CAS loops, attached to l; or why there is none, in lc.  AU_OK, or < 0. */
+static int attach_launch(au_opcodes *o, au_launch *l, launch_code *lc)
+{
+    code_line *k = code_for(o->code, o->ncode, l);
+    const graph_line *g = k ? NULL : graph_for(o->graphs, o->ngraphs, l);
+    if (g)
+        return attach_graph(o, g, l, lc);
+    lc->status = CODE_NO_LINE;
+    if (!k)
+        return AU_OK;
+    const listing *ls = listing_for(&o->L, &o->ps.v, &o->ps.n, &o->ps.cap, o->cubin_dir, k);
+    /* no listing file at all: unlisted; one with no atomics, or unreadable: said after the
+     * evaluation */
+    lc->status = CODE_UNLISTED;
+    if (!ls || (ls->ops.count == 0 && !ls->len && !ls->unread[0]))
+        return AU_OK;
+    int rc = AU_OK;
+    if (!k->have_instr && (rc = kernel_instructions(&ls->ops, k->mangled, &k->instr, &k->ninstr)) != AU_OK)
+        return rc;
+    k->have_instr = 1;
+    k->lc = (au_launch_code){k->instr, k->ninstr, NULL};
+    /* where the kernel's shared loads sit, for the loads of its CAS loops */
+    if (!k->have_sites && ls->text) {
+        if ((rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &k->sites)) != AU_OK)
+            return rc;
+        k->have_sites = 1;
+    }
+    l->sites = k->sites;
+    l->code = &k->lc;
+    *lc = (launch_code){CODE_LISTED, k, (size_t)(ls - o->ps.v)};
+    return AU_OK;
+}
+
+int au_opcodes_attach(au_opcodes **out, au_report *rep, const au_table *t, au_busy_mode busy, const char *counters_path,
+                      const au_cf_run *run, const char *cubin_dir, unsigned flags, au_opcodes_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    *out = NULL;
+    if (run->ncode == 0)
+        return au_set_error(AU_E_NOTFOUND, "%s: names no kernel code (made by a live run of atomutil-profile?)",
+                            counters_path);
+    au_opcodes *o = calloc(1, sizeof *o);
+    if (!o)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    *out = o;
+    o->L.st = stats;
+    o->L.quiet = (flags & AU_OPCODES_QUIET) != 0;
+    o->L.cache = flags & AU_OPCODES_NO_CACHE ? -1 : 0;
+    o->counters_path = counters_path;
+    o->cubin_dir = cubin_dir;
+    o->filter = run->filter;
+    o->ncode = run->ncode;
+    o->graphs = run->graphs;
+    o->ngraphs = run->ngraphs;
+    o->nper = rep->count;
+    o->code = code_lines(run);
+    o->per = calloc(rep->count ? rep->count : 1, sizeof *o->per);
+    o->gc = run->ngraphs ? calloc(rep->count ? rep->count : 1, sizeof *o->gc) : NULL;
+    if (!o->code || !o->per || (run->ngraphs && !o->gc))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    au_op_find_tool("nvdisasm", o->L.nvdisasm, sizeof o->L.nvdisasm);
+    au_op_find_tool("cuobjdump", o->L.cuobjdump, sizeof o->L.cuobjdump);
+    if (o->L.nvdisasm[0])
+        au_op_tool_identity(o->L.nvdisasm, o->L.nvdisasm_id, sizeof o->L.nvdisasm_id);
+    int rc = make_listings(o, rep, t, busy);
+    for (size_t i = 0; i < rep->count && rc == AU_OK; ++i)
+        if (o->per[i].status == CODE_ASKED)
+            rc = attach_launch(o, &rep->launches[i], &o->per[i]);
     return rc;
 }
 
-/* A graph launch's row needs the listings of the graph's kernels: marks them wanted. */
-static void want_graph_kernels(const au_report *rep, code_line *code, size_t ncode, const graph_line *graphs,
-                               size_t ngraphs)
+/* Launches with shared-atomic jobs whose kernel no "code:" line names (the first of them: first):
+ * one warning, which says why where -k's module filter left modules out. */
+static void warn_no_code(const au_opcodes *o, size_t nocode, const au_launch *first, const char *family)
 {
-    for (size_t i = 0; i < rep->count && ngraphs; ++i) {
-        const au_launch *l = &rep->launches[i];
-        const graph_line *g;
-        if (!wants_code(l) || code_for(code, ncode, l) || !(g = graph_for(graphs, ngraphs, l)))
-            continue;
-        for (size_t m = 0; m < g->n; ++m) {
-            code_line *k = code_by_mangled(code, ncode, g->mangled[m]);
-            if (k && !k->want)
-                k->want = 1;
-        }
+    /* no code: line names the kernel: its module's image was not seen when it loaded */
+    const char *fn;
+    size_t fl = au_kernel_function(first->kernel, &fn);
+    char raw[200], name[600];
+    snprintf(raw, sizeof raw, "%.*s", (int)(fl < sizeof raw ? fl : sizeof raw - 1), fn);
+    au_text_fit(raw, name, sizeof name, 0, 0);
+    char why[300] = "";
+    if (*o->filter) { /* the text comes from the file: shown as names are */
+        char shown[200];
+        au_text_fit(o->filter, shown, sizeof shown, 0, 0);
+        snprintf(why, sizeof why, ", as with -k only the modules that name '%s' are kept", shown);
     }
+    fprintf(stderr,
+            "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s (the first: "
+            "launch %lld, %s; no 'code:' line names its kernel: its module was not kept when it "
+            "loaded%s): priced as '%s'\n",
+            prog, nocode, o->counters_path, first->id, name, why, family);
 }
 
-int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const char *cubin_dir,
-                      unsigned flags, au_opcodes_stats *stats)
+void au_opcodes_report(au_opcodes *o, const au_report *rep)
 {
-    au_opcodes_stats unused;
-    lister L;
-    memset(&L, 0, sizeof L);
-    L.st = stats ? stats : &unused;
-    memset(L.st, 0, sizeof *L.st);
-    L.quiet = (flags & AU_OPCODES_QUIET) != 0;
-    L.cache = flags & AU_OPCODES_NO_CACHE ? -1 : 0;
-    code_line *code = NULL;
-    size_t ncode = 0;
-    graph_line *graphs = NULL;
-    size_t ngraphs = 0;
-    char filter[256];
-    int rc = read_code_lines(counters_path, &code, &ncode, &graphs, &ngraphs, filter, sizeof filter);
-    if (rc)
-        return rc;
-    if (ncode == 0) {
-        free(code);
-        free_graph_lines(graphs, ngraphs);
-        return au_set_error(AU_E_NOTFOUND, "%s: names no kernel code (made by a live run of atomutil-profile?)",
-                            counters_path);
-    }
-    au_op_find_tool("nvdisasm", L.nvdisasm, sizeof L.nvdisasm);
-    au_op_find_tool("cuobjdump", L.cuobjdump, sizeof L.cuobjdump);
-    if (L.nvdisasm[0])
-        au_op_tool_identity(L.nvdisasm, L.nvdisasm_id, sizeof L.nvdisasm_id);
-    want_graph_kernels(rep, code, ncode, graphs, ngraphs);
-    rc = make_listings(&L, rep, cubin_dir, code, ncode);
-    parsed_set ps = {NULL, 0, 0};
+    if (!o)
+        return;
+    fputs(o->L.note, stderr); /* the listing cache's, said when the listings were made */
     size_t nocode = 0, unlisted = 0;
     const au_launch *nocode_first = NULL; /* named in the warning: the first kernel without code */
-    for (size_t i = 0; i < rep->count && rc == AU_OK; ++i) {
-        au_launch *l = &rep->launches[i];
-        if (!wants_code(l))
-            continue; /* no shared-atomic jobs or wavefronts to price: no listing needed */
-        code_line *k = code_for(code, ncode, l);
-        const graph_line *g = k ? NULL : graph_for(graphs, ngraphs, l);
-        if (g) {
-            rc = price_graph_launch(&L, &ps, cubin_dir, code, ncode, g, rep, l, t, &unlisted);
-            continue;
-        }
+    for (size_t i = 0; i < rep->count && i < o->nper; ++i) {
+        const au_launch *l = &rep->launches[i];
+        const launch_code *lc = &o->per[i];
         /* the warnings count launches with jobs: one without keeps flag unpriced_wavefronts */
-        if (!k) {
-            if (l->ctr.jobs > 0 && !nocode++)
-                nocode_first = l;
+        if (!au_launch_wants_code(l))
             continue;
+        if (lc->status == CODE_NO_LINE && l->ctr.jobs > 0 && !nocode++)
+            nocode_first = l;
+        unlisted += lc->status == CODE_UNLISTED && l->ctr.jobs > 0;
+        if (lc->status == CODE_LISTED && lc->k->ninstr == 0 && l->ctr.jobs > 0 && !lc->k->warned && !o->L.quiet) {
+            lc->k->warned = 1;
+            warn_no_atomics(&o->ps.v[lc->listing], lc->k, l, rep->family);
         }
-        const listing *ls = listing_for(&L, &ps.v, &ps.n, &ps.cap, cubin_dir, k);
-        const au_sass_ops *ops = ls ? &ls->ops : NULL;
-        /* no listing file at all: unlisted; one with no atomics, or unreadable: said below */
-        if (!ops || (ops->count == 0 && !ls->len && !ls->unread[0])) {
-            unlisted += l->ctr.jobs > 0;
-            continue;
-        }
-        au_instr *v = NULL;
-        size_t n = 0;
-        if ((rc = kernel_instructions(ops, k->mangled, &v, &n)) != AU_OK)
-            break;
-        if (n == 0 && l->ctr.jobs > 0 && !k->warned && !L.quiet) {
-            k->warned = 1;
-            warn_no_atomics(ls, k, l, rep->family);
-        }
-        /* where the kernel's shared loads sit, for the loads of its CAS loops */
-        if (!k->have_sites && ls->text) {
-            if ((rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &k->sites)) != AU_OK) {
-                free(v);
-                break;
-            }
-            k->have_sites = 1;
-        }
-        l->sites = k->sites;
-        rc = au_launch_apply_opcodes(l, t, v, n, &rep->thr, rep->busy);
-        free(v);
     }
-    free_graph_lines(graphs, ngraphs);
-    for (size_t i = 0; i < ps.n; ++i) {
-        au_sass_ops_free(&ps.v[i].ops);
-        free(ps.v[i].text);
-    }
-    free(ps.v);
-    for (size_t j = 0; j < ncode; ++j) {
-        free(code[j].demangled);
-        free(code[j].mangled);
-    }
-    free(code);
-    if (rc)
-        return rc;
-    if (!L.quiet && nocode) {
-        /* no code: line names the kernel: its module's image was not seen when it loaded */
-        const char *fn;
-        size_t fl = au_kernel_function(nocode_first->kernel, &fn);
-        char raw[200], name[600];
-        snprintf(raw, sizeof raw, "%.*s", (int)(fl < sizeof raw ? fl : sizeof raw - 1), fn);
-        au_text_fit(raw, name, sizeof name, 0, 0);
-        char why[300] = "";
-        if (*filter) { /* the text comes from the file: shown as names are */
-            char shown[200];
-            au_text_fit(filter, shown, sizeof shown, 0, 0);
-            snprintf(why, sizeof why, ", as with -k only the modules that name '%s' are kept", shown);
-        }
-        fprintf(stderr,
-                "%s: warning: %zu launches with shared-atomic jobs have no kernel code in %s (the first: "
-                "launch %lld, %s; no 'code:' line names its kernel: its module was not kept when it "
-                "loaded%s): priced as '%s'\n",
-                prog, nocode, counters_path, nocode_first->id, name, why, rep->family);
-    }
-    if (!L.quiet && unlisted)
+    if (!o->L.quiet && nocode)
+        warn_no_code(o, nocode, nocode_first, rep->family);
+    if (!o->L.quiet && unlisted)
         fprintf(stderr,
                 "%s: warning: %zu launches with shared-atomic jobs: their kernel could not be listed from "
                 "%s (nvdisasm and cuobjdump of the CUDA toolkit missing?): priced as '%s'\n",
-                prog, unlisted, cubin_dir, rep->family);
-    return AU_OK;
+                prog, unlisted, o->cubin_dir, rep->family);
+}
+
+void au_opcodes_free(au_opcodes *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->ps.n; ++i) {
+        au_sass_ops_free(&o->ps.v[i].ops);
+        free(o->ps.v[i].text);
+    }
+    free(o->ps.v);
+    for (size_t j = 0; o->code && j < o->ncode; ++j)
+        free(o->code[j].instr);
+    free(o->code);
+    for (size_t i = 0; i < o->ngc; ++i) {
+        free(o->gc[i].instr);
+        free(o->gc[i].nodes);
+    }
+    free(o->gc);
+    free(o->per);
+    free(o);
 }

@@ -7,6 +7,7 @@
 #define ATOMUTIL_PROFILE_OPCODES_H
 
 #include "atomutil/model.h"
+#include "run.h"
 
 /* 1 if cubin_dir exists (a live run of atomutil-profile kept kernel code there). */
 int au_opcodes_have_code(const char *cubin_dir);
@@ -26,17 +27,27 @@ enum {
     AU_OPCODES_NO_CACHE = 2, /* no listing cache (--no-cache) */
 };
 
-/* Prices the launches of rep by the opcodes of their kernels: the "code:" lines of counters_path
- * name each kernel's cubin in cubin_dir; the listing of each kernel with shared-atomic jobs is
- * <crc>-<symbol>.sass there, made with nvdisasm -gi (or cuobjdump -sass) of just that function
- * and kept for later --imports; without the cubin, every <crc>-*.sass.  Listings missing there
- * come from the listing cache (docs/cli.md: $ATOMUTIL_CACHE_DIR, ...; not with
- * AU_OPCODES_NO_CACHE) or from one nvdisasm run per cubin, the cubins' runs concurrent.  Launches
- * whose kernel has no code or listing keep the --family pricing (a warning says how many).  stats
- * (may be NULL) gets the counts.  Returns AU_OK, or < 0 with au_last_error() set (AU_E_NOTFOUND:
- * the counters file names no kernel code). */
-int au_opcodes_attach(au_report *rep, const au_table *t, const char *counters_path, const char *cubin_dir,
-                      unsigned flags, au_opcodes_stats *stats);
+/* One file's kernel code, from au_opcodes_attach to au_opcodes_report. */
+typedef struct au_opcodes au_opcodes;
+
+/* Before the evaluation: attaches to each launch of rep whose counters may want it
+ * (au_launch_may_want_code) its kernel's instructions (au_launch.code, .sites), which its one
+ * evaluation prices it by (au_launch_eval).  The "code:" lines of run (the counters file
+ * counters_path, read once) name each kernel's cubin in cubin_dir; the listing of each kernel is
+ * <crc>-<symbol>.sass there, made with nvdisasm -gi (or cuobjdump -sass) of just that function and
+ * kept for later --imports; without the cubin, every <crc>-*.sass.  Listings missing there come
+ * from the listing cache (docs/cli.md: $ATOMUTIL_CACHE_DIR, ...; not with AU_OPCODES_NO_CACHE) or
+ * from one nvdisasm run per cubin, the cubins' runs concurrent.  Nothing is said on stderr yet.
+ * *out: what au_opcodes_report needs (free with au_opcodes_free; the attached code lives in it);
+ * stats gets the counts.  Returns AU_OK, or < 0 with au_last_error() set (AU_E_NOTFOUND: the
+ * counters file names no kernel code). */
+int au_opcodes_attach(au_opcodes **out, au_report *rep, const au_table *t, au_busy_mode busy, const char *counters_path,
+                      const au_cf_run *run, const char *cubin_dir, unsigned flags, au_opcodes_stats *stats);
+/* After the evaluation (rep's launches, evaluated): the listing cache's note and the warnings of
+ * the launches that the code was to price (au_launch_wants_code) but could not: no code, no
+ * listing, no atomic instruction in it; those keep the --family pricing.  o NULL: nothing. */
+void au_opcodes_report(au_opcodes *o, const au_report *rep);
+void au_opcodes_free(au_opcodes *o);
 
 /* Removes what a live run and au_opcodes_attach wrote into cubin_dir, and the directory. */
 void au_opcodes_remove(const char *cubin_dir);

@@ -85,7 +85,8 @@ static int make_dirs(const char *path)
 
 /* Opens the cache once (docs/cli.md): $ATOMUTIL_CACHE_DIR ("off": none), else
  * $XDG_CACHE_HOME/atomutil/listings, else $HOME/.cache/atomutil/listings, made if missing.  One
- * that cannot be used is a note (not with -q), and the kernels are listed without it. */
+ * that cannot be used is a note (L->note, said with the warnings; not with -q), and the kernels are
+ * listed without it. */
 int au_op_cache_open(lister *L)
 {
     if (L->cache)
@@ -103,7 +104,8 @@ int au_op_cache_open(lister *L)
         n = snprintf(L->cache_dir, sizeof L->cache_dir, "%s/.cache/atomutil/listings", home);
     else {
         if (!L->quiet)
-            fprintf(stderr, "%s: note: no listing cache (neither ATOMUTIL_CACHE_DIR nor HOME is set)\n", prog);
+            snprintf(L->note, sizeof L->note,
+                     "%s: note: no listing cache (neither ATOMUTIL_CACHE_DIR nor HOME is set)\n", prog);
         return 0;
     }
     const char *why = n < 0 || (size_t)n >= sizeof L->cache_dir ? "path too long" : NULL;
@@ -111,8 +113,8 @@ int au_op_cache_open(lister *L)
         why = strerror(errno);
     if (why) {
         if (!L->quiet)
-            fprintf(stderr, "%s: note: listing cache %s cannot be used (%s); listing without it\n", prog, L->cache_dir,
-                    why);
+            snprintf(L->note, sizeof L->note, "%s: note: listing cache %s cannot be used (%s); listing without it\n",
+                     prog, L->cache_dir, why);
         return 0;
     }
     L->cache = 1;

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "code:" lines of a counters file: kernel (demangled) -> cubin CRC and mangled name; and what
- * listing the kernel gets. */
+/* "code:" lines of a counters file: kernel (demangled) -> cubin CRC and mangled name (the run's
+ * strings, run.h); and what listing the kernel gets. */
 typedef struct {
     char *demangled, *mangled;
     uint32_t crc;
@@ -23,7 +23,11 @@ typedef struct {
     int hashed;
     au_load_sites sites; /* where the kernel's shared loads sit (found once, at its first launch) */
     int have_sites;
-    int warned; /* its listing's lack of atomics was said */
+    int warned;      /* its listing's lack of atomics was said */
+    au_instr *instr; /* its instructions, from its listing (read once: have_instr) */
+    size_t ninstr;
+    int have_instr;
+    au_launch_code lc; /* what its launches are attached: instr[0..ninstr) */
 } code_line;
 
 /* What lists the kernels: the tools, the listing cache, the counts for --timing. */
@@ -34,6 +38,7 @@ typedef struct {
     char cache_dir[4096];
     int quiet;
     au_opcodes_stats *st;
+    char note[4400]; /* the listing cache's note (not with quiet), said with the warnings */
 } lister;
 
 /* The largest cubin, listing or cache entry read (docs/opcodes.md): a kernel's listing is a few

@@ -5,6 +5,10 @@
  */
 #include "outname.h"
 
+#include "cli.h"
+
+#include "atomutil/util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +101,20 @@ int au_outname_has_pid(const char *pattern)
             break;
     }
     return 0;
+}
+
+int au_outname_base(const char *pattern, long pid, char *base, size_t size)
+{
+    if (pid < 0 && au_outname_has_pid(pattern)) {
+        fprintf(stderr, "%s: -o %s: %%p: the report's first launch has no process id (no 'Process ID' column)\n", prog,
+                pattern);
+        return EXIT_USAGE;
+    }
+    int usage;
+    char *x = au_outname_expand(pattern, pid, &usage);
+    if (!x)
+        return usage ? EXIT_USAGE : EXIT_FAIL;
+    au_strlcpy(base, x, size);
+    free(x);
+    return -1;
 }

@@ -87,16 +87,20 @@ au_cf_kind au_cf_classify(char *line, long lineno, au_cf_line *l)
     return l->kind;
 }
 
+int au_cf_line_relay(const au_cf_line *l)
+{
+    if (l->kind == AU_CF_INFO && strncmp(l->text, AU_CF_SELECTION, strlen(AU_CF_SELECTION)) == 0)
+        return 1; /* the selection's count is said like a warning: what the report leaves out */
+    return au_cf_relay(l->kind);
+}
+
 typedef struct cf_reader {
     au_cf_fn fn;
     void *ud;
 } cf_reader;
 
-/* One pass over the file's lines (each cut at its '\n' in place), classified, until fn says stop. */
-static int cf_parse(const char *name, char *buf, size_t len, void *out)
+void au_cf_each_line(char *buf, au_cf_fn fn, void *ud)
 {
-    (void)name, (void)len;
-    const cf_reader *r = out;
     long lineno = 0;
     for (char *line = buf; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -104,10 +108,19 @@ static int cf_parse(const char *name, char *buf, size_t len, void *out)
             *nl = '\0';
         au_cf_line l;
         au_cf_classify(line, ++lineno, &l);
-        if (r->fn(&l, r->ud))
+        l.len = nl ? (size_t)(nl - line) : strlen(line);
+        if (fn(&l, ud))
             break;
         line = nl ? nl + 1 : NULL;
     }
+}
+
+/* One pass over the file's lines, classified, until fn says stop. */
+static int cf_parse(const char *name, char *buf, size_t len, void *out)
+{
+    (void)name, (void)len;
+    const cf_reader *r = out;
+    au_cf_each_line(buf, r->fn, r->ud);
     return AU_OK;
 }
 

@@ -53,6 +53,7 @@ typedef struct {
     char *level; /* tagged lines: what follows "<pid> " ("error: ...", "code: ..."); else NULL */
     char *text;  /* tagged lines: what follows "<word>: "; else NULL */
     long lineno; /* 1-based */
+    size_t len;  /* strlen(line) (au_cf_each_line; 0 from au_cf_classify alone) */
 } au_cf_line;
 
 /* The kind of `line` (NUL-terminated), with l filled in.  A tagged line of an unknown word, or
@@ -63,6 +64,12 @@ au_cf_kind au_cf_classify(char *line, long lineno, au_cf_line *l);
  * stops the read.  AU_OK, or < 0 with au_last_error() set when the file cannot be read. */
 typedef int (*au_cf_fn)(const au_cf_line *l, void *ud);
 int au_cf_read(const char *path, size_t max, au_cf_fn fn, void *ud);
+/* The same pass over a NUL-terminated text in memory (each line cut at its '\n' in place, up to
+ * the first NUL byte). */
+void au_cf_each_line(char *buf, au_cf_fn fn, void *ud);
+/* How a live run relays the line: 2 always (a tool error), 1 unless -q (warnings, and the info line
+ * that says what the selection left out), 0 not at all. */
+int au_cf_line_relay(const au_cf_line *l);
 
 /* ------------------------------------------------------------------ the environment */
 

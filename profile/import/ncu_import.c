@@ -193,15 +193,6 @@ typedef struct {
 
 /* ---------------------------------------------------------------- reader */
 
-static void copy_text(char *dst, size_t size, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= size)
-        n = size - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 /* One whole number of a grid or block at *p (blanks around it skipped), 0..UINT_MAX; -1 if none. */
 static int dim_number(const char **p, unsigned *out)
 {
@@ -263,8 +254,8 @@ static const char *appended_hint(long header_again, char *buf, size_t size)
     return buf;
 }
 
-/* What au_ncu_import_buffer keeps while it reads an export, line by line. */
-typedef struct {
+/* What a reader keeps while it reads an export, line by line (au_ncu_reader). */
+struct au_ncu_reader {
     const char *name;
     au_report *r;
     const au_metric_def *defs;
@@ -278,7 +269,10 @@ typedef struct {
     char hint[96];
     long lineno, header_line, rows, header_again;
     char *header; /* the header line as read */
-} import_state;
+    char *line;   /* the current row, copied */
+    size_t line_cap;
+};
+typedef struct au_ncu_reader import_state;
 
 /* The header line: finds the columns read (col[]).  AU_OK or the error. */
 static int read_header(import_state *st, const char *line, size_t ll)
@@ -404,7 +398,7 @@ static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
     if (strcmp(value, "n/a") == 0)
         return AU_OK; /* the GPU lacks it: stays missing */
     if (strcmp(metric, AU_METRIC_DEVICE_NAME) == 0) {
-        copy_text(l->device, sizeof l->device, value);
+        au_strlcpy(l->device, value, sizeof l->device);
         return AU_OK;
     }
     double v, scale;
@@ -481,90 +475,92 @@ static void note_missing(import_state *st)
     }
 }
 
-/* Rejects what is not text at all: an empty file, binary data. */
-static int check_text(const char *name, const char *buf, size_t len)
+int au_ncu_check(const char *name, const char *buf, size_t len)
 {
-    if (len == 0)
-        return fail(name, 1, "empty file: not an Nsight Compute CSV export");
-    if (memchr(buf, '\0', len)) {
-        long l = 1;
-        for (const char *q = buf; *q; ++q)
-            l += *q == '\n';
-        return fail(name, l, "binary data (NUL byte): not an Nsight Compute CSV export");
+    return au_check_text(name, buf, len, ": not an Nsight Compute CSV export", "not an Nsight Compute CSV export");
+}
+
+int au_ncu_begin(const char *name, au_report *r, au_ncu_reader **out)
+{
+    snprintf(r->source, sizeof r->source, "%s", name);
+    import_state *st = calloc(1, sizeof *st);
+    *out = st;
+    if (!st)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    st->name = name;
+    st->r = r;
+    st->defs = au_metric_defs(&st->ndefs);
+    st->fs = (au_csv_line){.max = MAX_COLS};
+    st->first_launch = r->count;
+    for (int i = 0; i < C_N; ++i)
+        st->col[i] = -1;
+    if (csv_init(&st->p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        free(st);
+        *out = NULL;
+        return au_set_error(AU_E_NOMEM, "out of memory");
     }
+    if (map_grow(&st->map) != AU_OK)
+        return au_set_error(AU_E_NOMEM, "out of memory");
     return AU_OK;
 }
 
-/* Every line of the export: before the header, foreign lines are skipped; after it, every line
- * that starts with '"' is a row. */
-static int read_lines(import_state *st, const char *buf, size_t len)
+/* Before the header, foreign lines are skipped; after it, every line that starts with '"' is a
+ * row. */
+int au_ncu_line(au_ncu_reader *st, const char *ls, size_t ll)
 {
-    char *line = NULL;
-    size_t line_cap = 0;
-    int rc = AU_OK;
-    const char *s = buf, *end = buf + len;
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-        s += 3; /* a UTF-8 byte-order mark (an export saved by an editor) */
-    while (s < end && rc == AU_OK) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
-        const char *ls = s;
-        s = nl ? nl + 1 : end;
-        ++st->lineno;
-        if (ll && ls[ll - 1] == '\r')
-            --ll;
-        /* blanks before a row (indented by an editor or a script) are not part of it: the row is
-         * read, not skipped as program output (a skipped row would leave its launch a counter short) */
-        while (ll && (ls[0] == ' ' || ls[0] == '\t'))
-            ++ls, --ll;
-        if (ll == 0 || ls[0] != '"')
-            continue; /* application output, ==PROF== lines, blank lines */
-        if (au_copy_line(&line, &line_cap, ls, ll) != 0) {
-            rc = au_set_error(AU_E_NOMEM, "out of memory");
-            break;
-        }
-        if (!st->header_line)
-            rc = strncmp(line, "\"ID\",", 5) != 0 ? AU_OK : read_header(st, line, ll);
-        else
-            rc = read_row(st, line, ll);
-    }
-    free(line);
+    if (++st->lineno == 1 && ll >= 3 && memcmp(ls, "\xEF\xBB\xBF", 3) == 0)
+        ls += 3, ll -= 3; /* a UTF-8 byte-order mark (an export saved by an editor) */
+    if (ll && ls[ll - 1] == '\r')
+        --ll;
+    /* blanks before a row (indented by an editor or a script) are not part of it: the row is
+     * read, not skipped as program output (a skipped row would leave its launch a counter short) */
+    while (ll && (ls[0] == ' ' || ls[0] == '\t'))
+        ++ls, --ll;
+    if (ll == 0 || ls[0] != '"')
+        return AU_OK; /* application output, ==PROF== lines, blank lines */
+    if (au_copy_line(&st->line, &st->line_cap, ls, ll) != 0)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    if (!st->header_line)
+        return strncmp(st->line, "\"ID\",", 5) != 0 ? AU_OK : read_header(st, st->line, ll);
+    return read_row(st, st->line, ll);
+}
+
+int au_ncu_end(au_ncu_reader *st, int status)
+{
+    if (!st)
+        return status;
+    int rc = status;
+    if (rc == AU_OK && !st->header_line)
+        rc = fail(st->name, st->lineno ? st->lineno : 1,
+                  "no Nsight Compute CSV header (a line starting with \"ID\",): export with "
+                  "ncu --csv --metrics ...");
+    else if (rc == AU_OK && st->rows == 0)
+        rc = fail(st->name, st->lineno, "header but no metric rows: no kernel launch was profiled");
+    if (rc == AU_OK)
+        note_missing(st);
+    au_csv_line_clear(&st->fs);
+    free(st->header);
+    free(st->line);
+    free(st->map.s);
+    free(st->extra);
+    csv_free(&st->p);
+    free(st);
     return rc;
 }
 
 int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r)
 {
-    import_state st;
-    memset(&st, 0, sizeof st);
-    st.name = name;
-    st.r = r;
-    st.defs = au_metric_defs(&st.ndefs);
-    if (csv_init(&st.p, CSV_STRICT | CSV_STRICT_FINI) != 0)
-        return au_set_error(AU_E_NOMEM, "out of memory");
-    st.fs = (au_csv_line){.max = MAX_COLS};
-    st.first_launch = r->count;
-    for (int i = 0; i < C_N; ++i)
-        st.col[i] = -1;
-    snprintf(r->source, sizeof r->source, "%s", name);
-    int rc = check_text(name, buf, len);
-    if (rc == AU_OK && map_grow(&st.map) != AU_OK)
-        rc = au_set_error(AU_E_NOMEM, "out of memory");
+    au_ncu_reader *rd;
+    int rc = au_ncu_begin(name, r, &rd);
     if (rc == AU_OK)
-        rc = read_lines(&st, buf, len);
-    if (rc == AU_OK && !st.header_line)
-        rc = fail(name, st.lineno ? st.lineno : 1,
-                  "no Nsight Compute CSV header (a line starting with \"ID\",): export with "
-                  "ncu --csv --metrics ...");
-    else if (rc == AU_OK && st.rows == 0)
-        rc = fail(name, st.lineno, "header but no metric rows: no kernel launch was profiled");
-    if (rc == AU_OK)
-        note_missing(&st);
-    au_csv_line_clear(&st.fs);
-    free(st.header);
-    free(st.map.s);
-    free(st.extra);
-    csv_free(&st.p);
-    return rc;
+        rc = au_ncu_check(name, buf, len);
+    for (const char *s = buf, *end = buf + len; s < end && rc == AU_OK;) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        rc = au_ncu_line(rd, s, ll);
+        s = nl ? nl + 1 : end;
+    }
+    return au_ncu_end(rd, rc);
 }
 
 static int parse_export_file(const char *name, char *buf, size_t len, void *out)

@@ -26,6 +26,16 @@ extern "C" {
 int au_ncu_import(const char *path, au_report *r);
 int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r);
 
+/* The same export line by line, for a reader that reads other lines of the file too (run.h):
+ * au_ncu_begin (r->source set to name), au_ncu_check on the whole text, au_ncu_line for each line
+ * (without its '\n') while AU_OK, then au_ncu_end with the status so far, which checks the whole
+ * (a header, rows) and frees the reader.  Each returns AU_OK or < 0 with au_last_error() set. */
+typedef struct au_ncu_reader au_ncu_reader;
+int au_ncu_begin(const char *name, au_report *r, au_ncu_reader **out);
+int au_ncu_check(const char *name, const char *buf, size_t len);
+int au_ncu_line(au_ncu_reader *rd, const char *line, size_t len);
+int au_ncu_end(au_ncu_reader *rd, int status);
+
 #ifdef __cplusplus
 }
 #endif

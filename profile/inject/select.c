@@ -9,6 +9,8 @@
  */
 #include "select.h"
 
+#include "atomutil/select.h"
+
 #include <ctype.h>
 #include <regex.h>
 #include <stdio.h>
@@ -20,12 +22,12 @@ static struct {
     int bad;   /* an option could not be read: nothing is measured */
     int has_re;
     regex_t re;
-    char literal[256];                 /* au_select_literal's answer, decided at init ("" for none); a copy, since
+    char literal[256]; /* au_select_literal's answer, decided at init ("" for none); a copy, since
                         * the program may change its environment */
-    long long skip, count, per_kernel; /* -1: no limit */
+    au_selector rule;  /* skip, count, per kernel: the rule atomutil-profile applies to imports */
     int from_start, in_range;
-    long long seen, candidates, selected;
-} sel = {.count = -1, .per_kernel = -1, .from_start = 1, .in_range = 1};
+    long long seen;
+} sel = {.rule = {.skip = 0, .count = -1, .per_kernel = -1}, .from_start = 1, .in_range = 1};
 
 /* A count option: -1 when unset; sets sel.bad when it is not a non-negative integer. */
 static long long count_env(au_cf_env e, long long unset)
@@ -94,9 +96,9 @@ void au_select_init(void)
     /* the module-load callback asks at every load: decided once (getenv is not read again) */
     const char *lit = sel.has_re ? literal_of(re) : NULL;
     snprintf(sel.literal, sizeof sel.literal, "%s", lit ? lit : "");
-    sel.skip = count_env(AU_ENV_LAUNCH_SKIP, 0);
-    sel.count = count_env(AU_ENV_LAUNCH_COUNT, -1);
-    sel.per_kernel = count_env(AU_ENV_LAUNCHES_PER_KERNEL, -1);
+    sel.rule.skip = count_env(AU_ENV_LAUNCH_SKIP, 0);
+    sel.rule.count = count_env(AU_ENV_LAUNCH_COUNT, -1);
+    sel.rule.per_kernel = count_env(AU_ENV_LAUNCHES_PER_KERNEL, -1);
     const char *fs = au_cf_getenv(AU_ENV_PROFILE_FROM_START);
     if (fs) {
         sel.asked = 1;
@@ -117,23 +119,17 @@ const char *au_select_literal(void)
 
 int au_select_exhausted(void)
 {
-    return sel.bad || (sel.count >= 0 && sel.selected >= sel.count);
+    return sel.bad || au_selector_exhausted(&sel.rule);
 }
 
-/* The common rule once the name test is done: range, skip, count, per-kernel cap. */
+/* The common rule once the name test is done (atomutil/select.h): skip, count, per-kernel cap, the
+ * kernel's count kept in its cache entry. */
 static int select_candidate(au_kernel_info *k)
 {
-    sel.candidates++;
-    if (sel.candidates <= sel.skip || au_select_exhausted())
-        return 0;
-    if (sel.per_kernel >= 0) {
-        if (!k || k->selected >= sel.per_kernel)
-            return 0;
-    }
-    if (k)
+    int take = au_selector_take(&sel.rule, k ? k->selected : -1);
+    if (take && k)
         k->selected++;
-    sel.selected++;
-    return 1;
+    return take;
 }
 
 /* What every launch goes through first: 1 measure (no selection asked), 0 not (outside the
@@ -142,7 +138,7 @@ static int select_first(void)
 {
     sel.seen++;
     if (!sel.asked) {
-        sel.selected++;
+        sel.rule.selected++;
         return 1;
     }
     return !sel.in_range || au_select_exhausted() ? 0 : -1;
@@ -196,5 +192,6 @@ void au_select_profiler(int start)
 void au_select_report(void)
 {
     if (sel.asked)
-        au_diag(AU_CF_INFO, AU_CF_SELECTION "%lld of %lld launches selected for measurement", sel.selected, sel.seen);
+        au_diag(AU_CF_INFO, AU_CF_SELECTION "%lld of %lld launches selected for measurement", sel.rule.selected,
+                sel.seen);
 }

@@ -61,6 +61,18 @@ static au_instr check_instr(const char *opcode, unsigned pc)
     strcpy(x.source, "k.cu:7");
     return x;
 }
+
+/* Launch l evaluated (au_launch_eval, family add) with the kernel code code[0..n) attached: its
+ * counters priced by the code where the code can price them.  The tests reuse one launch for
+ * several pricings of its counters: each is a fresh launch's one evaluation (evals reset). */
+static int check_eval_code(au_launch *l, const au_table *t, const au_instr *code, size_t n, const au_thresholds *thr,
+                           au_busy_mode busy)
+{
+    au_launch_code c = {code, n, NULL};
+    l->code = &c;
+    l->evals = 0;
+    return au_launch_eval(l, t, "add", thr, busy);
+}
 #endif
 
 #ifdef CHECK_WANT_IMPORT

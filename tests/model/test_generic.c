@@ -106,7 +106,7 @@ static void test_explained(const au_table *syn, const au_table *old)
         const au_table *t = k ? old : syn;
         au_launch l = launch(t, 0, 132 * 60000.0);
         const au_result before = l.res;
-        CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
+        CHECK_EQ_INT(check_eval_code(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
         CHECK((l.res.flags & AU_F_OPCODES) && (l.res.flags & AU_F_UNPRICED_WAVEFRONTS));
         CHECK(!(l.res.flags & AU_F_UNKNOWN_OPCODE) == !k);
         CHECK_NEAR(l.res.util, before.util, 1e-12);
@@ -133,7 +133,7 @@ static void test_not_explained(const au_table *syn)
     au_instr code[2] = {ins("ATOMS.CAST.SPIN", 0x100), ins("ATOM.E.ADD.F16x2.RN.STRONG.GPU", 0x180)};
     au_launch l = launch(syn, 0, 132 * 1000.0);
     const double util = l.res.util;
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, syn, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, syn, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK((l.res.flags & AU_F_UNPRICED_WAVEFRONTS) && !(l.res.flags & AU_F_OPCODES));
     CHECK_NEAR(l.res.util, util, 1e-12);
     CHECK_NEAR(l.res.util, 1000 * 2 / 200000.0, 1e-12);
@@ -151,26 +151,34 @@ static void test_beside_atoms(const au_table *syn)
     au_instr atoms[1] = {ins("ATOMS.ADD", 0x100)};
     au_instr both[2] = {ins("ATOMS.ADD", 0x100), ins("ATOM.E.ADD.STRONG.SM", 0x110)};
     au_launch want = launch(syn, 132 * 1000.0, 132 * 4000.0), l = want;
-    CHECK_EQ_INT(au_launch_apply_opcodes(&want, syn, atoms, 1, &thr, AU_BUSY_SATURATED), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, syn, both, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&want, syn, atoms, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, syn, both, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, want.res.util, 1e-12);
     CHECK(l.ops && l.ops->nclass == 2 && strcmp(l.ops->classes, "add 100%") == 0);
     if (l.ops && l.ops->nclass == 2)
         CHECK(strcmp(l.ops->cls[1].family, "generic") == 0 && l.ops->cls[1].jobs == 0 && l.ops->cls[1].busy == 0);
     au_opsplit_free(l.ops);
     au_opsplit_free(want.ops);
-    /* the cluster set (no local wavefronts; generic jobs counted) */
+    /* the cluster set (no local wavefronts; generic jobs counted), beside ATOMS jobs */
+    memset(&l, 0, sizeof l);
+    l.sm_count = 132;
+    l.ctr.active_cycles = 200000, l.ctr.warps = 32, l.ctr.cluster_size = 2, l.ctr.jobs = 132e3;
+    l.ctr.have = (AU_C_REQUIRED & ~AU_C_WAVEFRONTS) | AU_C_DSMEM | AU_C_CLUSTER;
+    l.ctr.generic_jobs = 132e3, l.ctr.dshared_wavefronts = 132e3, l.ctr.dshared_xbar = 9 * 132e3;
+    CHECK_EQ_INT(check_eval_code(&l, syn, both, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops && l.ops->nclass == 2 && strcmp(l.ops->instr[1].family, "dsmem") == 0);
+    if (l.ops && l.ops->nclass == 2)
+        CHECK(strcmp(l.ops->cls[1].family, "dsmem") == 0 && l.ops->cls[1].jobs == 132e3);
+    au_opsplit_free(l.ops);
+    /* without ATOMS jobs the code has nothing to price: the DSMEM counters' result stands (this
+     * table has no DSMEM calibration: flag dsmem_uncalibrated) */
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
     l.ctr.active_cycles = 200000, l.ctr.warps = 32, l.ctr.cluster_size = 2;
     l.ctr.have = (AU_C_REQUIRED & ~AU_C_WAVEFRONTS) | AU_C_DSMEM | AU_C_CLUSTER;
     l.ctr.generic_jobs = 132e3, l.ctr.dshared_wavefronts = 132e3, l.ctr.dshared_xbar = 9 * 132e3;
-    CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, syn, both + 1, 1, &thr, AU_BUSY_SATURATED), AU_OK);
-    CHECK(l.ops && l.ops->nclass == 1 && strcmp(l.ops->instr[0].family, "dsmem") == 0);
-    if (l.ops && l.ops->nclass == 1)
-        CHECK(strcmp(l.ops->cls[0].family, "dsmem") == 0 && l.ops->cls[0].jobs == 132e3);
-    au_opsplit_free(l.ops);
+    CHECK_EQ_INT(check_eval_code(&l, syn, both + 1, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(!l.ops && (l.res.flags & AU_F_DSMEM_UNCALIBRATED) && !au_launch_wants_code(&l));
 }
 
 int main(void)

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
         au_launch *l = &rep.launches[k];
         check_point(l, k);
         const double util = l->res.util;
-        CHECK_EQ_INT(au_launch_apply_opcodes(l, t, code, 1, &rep.thr, rep.busy), AU_OK);
+        CHECK_EQ_INT(check_eval_code(l, t, code, 1, &rep.thr, rep.busy), AU_OK);
         CHECK(l->ops && strcmp(l->ops->classes, "generic 100%") == 0);
         CHECK((l->res.flags & AU_F_OPCODES) && !(l->res.flags & AU_F_UNKNOWN_OPCODE));
         CHECK_NEAR(l->res.util, util, 1e-12);

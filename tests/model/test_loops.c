@@ -164,7 +164,7 @@ static void test_opcode_path(const au_table *t)
     l.ctr.cas_jobs = 132e3;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
     au_instr code[2] = {ins("ATOMS.CAST.SPIN.64", 0x100), ins("ATOMS.POPC.INC.32", 0x200)};
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(!(l.res.flags & (AU_F_LOOP_LOADS_ESTIMATED | AU_F_LOOP_LOADS_UNKNOWN)));
     /* the launch's a is (4 + 1) / (2 * 1.5) = 5/3 passes for both classes: CAST.SPIN.64 carries
      * 2a = 10/3 atomic wavefronts and all 7 load wavefronts; popc_inc is priced as add (the
@@ -176,7 +176,7 @@ static void test_opcode_path(const au_table *t)
     /* the same with 132e3 other loads: estimated, with a range */
     l.ctr.ld_inst = 264e3;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED);
     CHECK(l.res.util_lo < l.res.util && l.res.util < l.res.util_hi);
     au_opsplit_free(l.ops);
@@ -184,7 +184,7 @@ static void test_opcode_path(const au_table *t)
     /* without the load counters */
     l.ctr.have &= ~AU_C_LOOP_LOADS;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_LOOP_LOADS_UNKNOWN);
     CHECK(!(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED));
     au_opsplit_free(l.ops);
@@ -207,7 +207,7 @@ static void test_code_narrows(const au_table *t)
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
     au_instr code[1] = {ins("ATOMS.CAST.SPIN.64", 0x100)};
     /* without the code: W_o shared by instruction, 1e6 * 132e3 / 268224 */
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     double w_share = 1e6 * 132e3 / 268224;
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
     au_opsplit_free(l.ops);
@@ -215,7 +215,7 @@ static void test_code_narrows(const au_table *t)
     /* with it: the stores and at most 4224 x 2 cold loads at one wavefront each */
     l.sites = (au_load_sites){1, 1, 1, 0, 2};
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     double cold = 4224 * 2 + 4224, w = 1e6 - cold, lo = 1e6 - 32 * cold;
     CHECK(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w / 132e3) / 6 / 1e5, 1e-9);
@@ -226,7 +226,7 @@ static void test_code_narrows(const au_table *t)
     /* a hot load elsewhere (in another loop): back to the share by instruction */
     l.sites.hot_loads = 1;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
     au_opsplit_free(l.ops);
     l.ops = NULL;
@@ -234,7 +234,7 @@ static void test_code_narrows(const au_table *t)
     l.sites.hot_loads = 0;
     l.dims = AU_DIMS_GRID;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
     au_opsplit_free(l.ops);
 }

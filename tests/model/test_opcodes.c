@@ -1,5 +1,5 @@
 /*
- * test_opcodes.c - au_launch_apply_opcodes (atomutil-profile --opcodes, docs/opcodes.md) against
+ * test_opcodes.c - au_launch_eval with a kernel's code (atomutil-profile --opcodes, docs/opcodes.md) against
  * the single-family model on the measured H200 table: a kernel whose code has one family prices
  * exactly as --family <that family>; the CAS counter splits CAS-class from other jobs; the flags
  * for split estimates, mismatches and unknown opcodes.
@@ -37,7 +37,7 @@ static void same_as_family(const au_table *t, const char *fam, const au_instr *c
 {
     au_launch l = launch(t, "add", jobs, cas, waves);
     au_launch want = launch(t, fam, jobs, cas, waves);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, n, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, n, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.ops != NULL);
     if (!l.ops)
         return;
@@ -86,7 +86,7 @@ static void test_cas_loop_mix(const au_table *t)
     au_launch l = launch(t, "add", J, Jcas, J + Jcas); /* one pass per job: a = 1 */
     au_launch pop = launch(t, "popc_inc", 0.02 * J, 0, 0.02 * J);
     au_launch spin = launch(t, "cast_spin", Jcas, Jcas, 2 * Jcas);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.ops && strcmp(l.ops->classes, "cast_spin 98%, popc_inc 2%") == 0);
     CHECK_NEAR(l.res.busy, pop.res.busy + spin.res.busy, 1e-9 * l.res.busy);
     CHECK_NEAR(l.res.cas_queued, 0, 1e-12);          /* no 32-bit CAS among the popc jobs */
@@ -98,7 +98,7 @@ static void test_cas_loop_mix(const au_table *t)
     l.ctr.active_max = 210000;
     l.ctr.have |= AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, code, 3, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.imbalance, 1.5, 1e-12);
     CHECK(l.res.flags & AU_F_IMBALANCED);
     CHECK_NEAR(l.res.util_busiest, fmax(l.res.util, l.res.busy * 1.5 / 210000), 1e-12);
@@ -112,7 +112,7 @@ static void test_flags(const au_table *t)
     au_instr add[1] = {ins("ATOMS.ADD", 0x100)};
     au_launch l = launch(t, "add", 1e6, 5e5, 1.5e6);
     au_launch want = launch(t, "add", 1e6, 0, 1.5e6);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.ops && (l.ops->flags & AU_F_OPCODE_MISMATCH) && (l.res.flags & AU_F_OPCODE_MISMATCH));
     CHECK_NEAR(l.res.jobs, want.res.jobs, 1e-9);
     CHECK_NEAR(l.res.cas_queued, 0, 1e-12);
@@ -124,7 +124,7 @@ static void test_flags(const au_table *t)
     au_instr two[4] = {ins("ATOMS.ADD", 0x100), ins("ATOMS.ADD", 0x110), ins("ATOMS.ADD", 0x120),
                        ins("ATOMS.MIN.S32", 0x130)};
     l = launch(t, "add", 8e5, 0, 8e5);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, two, 4, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, two, 4, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.ops && (l.res.flags & AU_F_SPLIT_ESTIMATED));
     if (l.ops) {
         CHECK(strcmp(l.ops->classes, "add 75%, min 25%") == 0);
@@ -140,7 +140,7 @@ static void test_flags(const au_table *t)
     au_instr odd[1] = {ins("ATOMS.FOO", 0x100)};
     l = launch(t, "add", 1e6, 0, 1e6);
     want = launch(t, "add", 1e6, 0, 1e6);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, odd, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, odd, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_UNKNOWN_OPCODE);
     CHECK_NEAR(l.res.util, want.res.util, 1e-12);
     au_opsplit_free(l.ops);
@@ -148,25 +148,53 @@ static void test_flags(const au_table *t)
     /* jobs, but no shared atomic in the kernel's own code: the family's price stays */
     au_instr none[1] = {ins("ATOMG.E.ADD.STRONG.GPU", 0x100)};
     l = launch(t, "add", 1e6, 0, 1e6);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, none, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(check_eval_code(&l, t, none, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK((l.res.flags & AU_F_UNKNOWN_OPCODE) && !(l.res.flags & AU_F_OPCODES));
     CHECK_NEAR(l.res.util, want.res.util, 1e-12);
     if (l.ops)
         CHECK_EQ_INT(l.ops->ninstr, 0);
     au_opsplit_free(l.ops);
 
-    /* a launch without its counters keeps 'unknown' and gets the instruction list */
+    /* a launch without its counters keeps 'unknown': the code has nothing to price */
     memset(&l, 0, sizeof l);
-    l.res.flags = AU_F_MISSING;
-    l.res.verdict = AU_VERDICT_UNKNOWN;
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
-    CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && !(l.res.flags & AU_F_OPCODES));
-    CHECK(l.ops && l.ops->ninstr == 1 && l.ops->classes[0] == '\0');
-    au_opsplit_free(l.ops);
+    CHECK_EQ_INT(check_eval_code(&l, t, add, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && (l.res.flags & AU_F_MISSING) && !(l.res.flags & AU_F_OPCODES));
+    CHECK(l.ops == NULL && l.code == NULL);
 
     /* invalid arguments */
-    CHECK_EQ_INT(au_launch_apply_opcodes(NULL, t, add, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
-    CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, NULL, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+    CHECK_EQ_INT(au_launch_eval(NULL, t, "add", &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+    CHECK_EQ_INT(check_eval_code(&l, t, NULL, 1, &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+}
+
+/* Every launch is evaluated once: by its code where attached, else as the family; a second
+ * evaluation of a launch is refused; au_report_eval evaluates each launch of a report once. */
+static void test_evaluated_once(const au_table *t)
+{
+    au_instr cas[2] = {ins("ATOMS.CAS", 0x100), ins("ATOMS.ADD", 0x110)};
+    au_launch_code code = {cas, 2, NULL};
+    au_report r;
+    au_report_init(&r);
+    for (int i = 0; i < 3; ++i) {
+        au_launch *l = au_report_add(&r);
+        *l = launch(t, "add", 1e6, i == 1 ? 0 : 5e5, 2e6);
+        l->res = (au_result){0}; /* not evaluated: launch() priced it to compare with */
+        l->code = i == 2 ? NULL : &code;
+        l->kernel = NULL;
+    }
+    CHECK_EQ_INT(au_report_eval(&r, t, "add", &thr), AU_OK);
+    for (size_t i = 0; i < r.count; ++i) {
+        CHECK_EQ_INT(r.launches[i].evals, 1);
+        CHECK(r.launches[i].code == NULL);
+    }
+    CHECK((r.launches[0].res.flags & AU_F_OPCODES) && r.launches[0].ops && r.launches[0].ops->nclass == 2);
+    CHECK((r.launches[1].res.flags & AU_F_OPCODES) && (r.launches[1].res.flags & AU_F_OPCODE_MISMATCH) == 0);
+    CHECK(!(r.launches[2].res.flags & AU_F_OPCODES) && r.launches[2].ops == NULL);
+    /* by its code, the first launch's family price is kept for comparison */
+    CHECK_NEAR(r.launches[0].ops->by_family.util, launch(t, "add", 1e6, 5e5, 2e6).res.util, 1e-12);
+    CHECK_EQ_INT(au_launch_eval(&r.launches[2], t, "add", &thr, AU_BUSY_SATURATED), AU_E_INVAL);
+    CHECK_EQ_INT(r.launches[2].evals, 2);
+    CHECK_EQ_INT(au_report_eval(&r, t, "add", &thr), AU_E_INVAL);
+    au_report_free(&r);
 }
 
 /* au_dsmem_apply with the DSMEM sector counters (the cluster set, docs/model.md "DSMEM"): remote
@@ -222,7 +250,7 @@ static void test_implausible_by_opcodes(const au_table *t)
         CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, busy, &l.res), AU_OK);
         CHECK(!(l.res.flags & AU_F_UNUSABLE));
         CHECK_NEAR(l.res.util, 0.5, 0.01);
-        CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, loop, 1, &thr, busy), AU_OK);
+        CHECK_EQ_INT(check_eval_code(&l, t, loop, 1, &thr, busy), AU_OK);
         CHECK_EQ_INT(l.res.flags, AU_F_IMPLAUSIBLE);
         CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && l.res.util == 0 && l.res.why[0]);
         CHECK(l.ops && l.ops->ninstr == 1);
@@ -230,7 +258,7 @@ static void test_implausible_by_opcodes(const au_table *t)
         l = launch(t, "add", J, J, 2 * J);
         l.ctr.shared_wavefronts = 3 * J, l.ctr.ld_inst = J, l.ctr.st_inst = 0;
         l.ctr.have |= AU_C_LOOP_LOADS;
-        CHECK_EQ_INT(au_launch_apply_opcodes(&l, t, loop, 1, &thr, busy), AU_OK);
+        CHECK_EQ_INT(check_eval_code(&l, t, loop, 1, &thr, busy), AU_OK);
         CHECK((l.res.flags & AU_F_OPCODES) && !(l.res.flags & AU_F_UNUSABLE));
         CHECK(l.res.util > 0.01 && l.res.util < 0.05); /* 1562.5 attempts a SM, about 3 cycles each */
         au_opsplit_free(l.ops);
@@ -253,6 +281,7 @@ int main(int argc, char **argv)
     test_flags(t);
     test_dsmem_traffic(t);
     test_implausible_by_opcodes(t);
+    test_evaluated_once(t);
     au_table_free(t);
     return check_report("test_opcodes");
 }

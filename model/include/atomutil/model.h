@@ -5,6 +5,7 @@
  *   atomutil/table.h   the service-time table S(family, n, a, c): load, check, write, interpolate, pick
  *   atomutil/queue.h   counters, the family registry, the queue model, verdicts
  *   atomutil/report.h  launches and reports, and their renderers (human table, CSV, JSON)
+ *   atomutil/select.h  which launches are measured and reported (-k, --launch-skip, ...)
  * Nothing here calls exit(): every fallible function returns AU_OK (0) or a negative au_status and
  * leaves a one-line description in au_last_error().
  */
@@ -15,5 +16,6 @@
 #include "atomutil/table.h"
 #include "atomutil/queue.h"
 #include "atomutil/report.h"
+#include "atomutil/select.h"
 
 #endif

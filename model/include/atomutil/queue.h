@@ -79,7 +79,7 @@ typedef struct au_counters {
  * (W_o shared by instruction) and the bounds *lo = loop_jobs (a load takes at least one wavefront)
  * and *hi = W_o (the other loads may be the loops' own: a 64-bit min/max loop loads once more
  * where no CAS is needed).  0 when the counters are missing (*w = *lo = *hi = -1) or there are no
- * loop jobs (0).  au_launch_apply_opcodes narrows the estimate with the kernel's code. */
+ * loop jobs (0).  au_launch_eval narrows the estimate with the kernel's code. */
 int au_loop_loads(const au_counters *gpu, double loop_jobs, double *w, double *lo, double *hi);
 
 /* The hardware metrics the model reads, by their Nsight Compute / CUPTI names (with rollup).

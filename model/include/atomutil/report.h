@@ -83,23 +83,44 @@ typedef struct au_launch {
     au_counters ctr;
     char missing_names[256]; /* names of the missing metrics, comma separated */
     au_result res;
-    au_opsplit *ops;     /* opcode classes, NULL unless --opcodes data exists */
-    au_load_sites sites; /* load sites of the kernel's code (known = 0 without its listing),
-                                 set before au_launch_apply_opcodes */
+    au_opsplit *ops;                   /* opcode classes, NULL unless --opcodes data exists */
+    au_load_sites sites;               /* load sites of the kernel's code (known = 0 without its listing),
+                                 set with code before au_launch_eval */
+    const struct au_launch_code *code; /* the kernel's code, attached before au_launch_eval (not
+                                          owned; NULL: unknown); the evaluation clears it */
+    unsigned evals;                    /* times evaluated: 1 after au_launch_eval */
 } au_launch;
 
-/* Prices launch l by the opcodes of its kernel's code (atomutil-profile --opcodes).  instr[0..n)
- * are the kernel's instructions (opcode, function, pc, source; others than ATOMS are ignored); each
- * gets its table family from the opcode (unknown opcodes and families the table lacks: add, flag
- * AU_F_UNKNOWN_OPCODE).  The counters split the jobs: the CAS counter's jobs go to the CAS-class
- * families (ATOMS.CAS*, .CAST.SPIN*), the rest to the others; two or more families of one kind
- * share their kind's jobs by instruction count (AU_F_SPLIT_ESTIMATED); a counter share the code
- * cannot hold (CAS jobs without a CAS-class opcode, or the reverse) goes to the kind the code has
- * (AU_F_OPCODE_MISMATCH).  Every class has the launch's a, N and T.  l->res becomes the class
- * result (au_model_eval_classes), the previous one is kept in l->ops->by_family.  A launch
- * without usable counters gets the instruction list only. */
-int au_launch_apply_opcodes(au_launch *l, const au_table *t, const au_instr *instr, size_t n, const au_thresholds *thr,
-                            au_busy_mode busy);
+/* The code of a launch's kernel (atomutil-profile --opcodes), attached before its evaluation:
+ * instr[0..n) its instructions (opcode, function, pc, source; others than ATOMS and ATOM are
+ * ignored); nodes, for a CUDA graph launch, its kernels and their families ("hist (add), reduce
+ * (-)"; copied into the launch's opcode classes), else NULL. */
+typedef struct au_launch_code {
+    const au_instr *instr;
+    size_t n;
+    const char *nodes;
+} au_launch_code;
+
+/* Evaluates launch l, once: priced with the table (the SM count of the launch, else the table's;
+ * flags for another GPU's or architecture's table) as the single family `family`; then, where its
+ * kernel's code is attached (l->code) and the code can price it (au_launch_wants_code), by the
+ * opcodes of that code (docs/opcodes.md): each ATOMS instruction gets its table family from the
+ * opcode (unknown opcodes and families the table lacks: add, flag AU_F_UNKNOWN_OPCODE); the
+ * counters split the jobs: the CAS counter's jobs go to the CAS-class families (ATOMS.CAS*,
+ * .CAST.SPIN*), the rest to the others; two or more families of one kind share their kind's jobs
+ * by instruction count (AU_F_SPLIT_ESTIMATED); a counter share the code cannot hold (CAS jobs
+ * without a CAS-class opcode, or the reverse) goes to the kind the code has (AU_F_OPCODE_MISMATCH).
+ * Every class has the launch's a, N and T; l->res is the class result (au_model_eval_classes) and
+ * l->ops->by_family the single family's, for comparison.  l->code is cleared.  A launch evaluated
+ * before is refused (AU_E_INVAL): every launch is evaluated once. */
+int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au_thresholds *thr, au_busy_mode busy);
+/* After its evaluation: whether the kernel's code prices launch l (it has a U, and shared-atomic
+ * jobs or wavefronts without jobs, flag unpriced_wavefronts, that generic atomics may explain). */
+int au_launch_wants_code(const au_launch *l);
+/* Before its evaluation: whether the code may price launch l (au_launch_wants_code may say yes
+ * after it): its counters pass the checks of au_model_eval, and it has jobs or wavefronts.  The
+ * launches a caller attaches code to. */
+int au_launch_may_want_code(const au_launch *l, const au_table *t, au_busy_mode busy);
 
 /* What the report shows (atomutil-profile --summary, --per-launch; docs/cli.md, "Summary"):
  * AU_VIEW_AUTO is the per-kernel summary in the human table when the report has more than
@@ -129,11 +150,16 @@ void au_report_free(au_report *r);
 int au_report_set_files(au_report *r, const char *const *names, size_t n);
 /* Appends a zeroed launch; returns it or NULL on out-of-memory. */
 au_launch *au_report_add(au_report *r);
-/* Evaluates every launch with the table (SM count from the launch, else the table's metadata). */
+/* Evaluates every launch once (au_launch_eval, with the report's busy mode), by its attached code
+ * where it has some, else as family. */
 int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr);
 
 typedef enum au_format { AU_FMT_TABLE = 0, AU_FMT_CSV, AU_FMT_JSON } au_format;
 int au_report_render(const au_report *r, au_format fmt, FILE *out);
+/* Two evaluated reports side by side, kernel by kernel (atomutil-profile --compare A B): time,
+ * jobs, a, U, verdict and the change, as a human table (AU_FMT_TABLE) or CSV.  AU_OK, or < 0
+ * (AU_E_INVAL: another format). */
+int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FILE *out);
 /* ---------------------------------------------------------------- kernels */
 
 /* One kernel of a report: its launches, grouped by short name (au_kernel_short_dup, as --compare

@@ -1,6 +1,7 @@
 /*
- * atomutil/util.h - small helpers of the model library that atomutil's own tools share (error
- * slot, strict number parsing, whole-file reading).  Not part of the model's API proper.
+ * atomutil/util.h - small helpers of the model library that atomutil's own tools share: the error
+ * slot (error.c); string, array and file helpers, strict number parsing and the clock (util.c).
+ * Not part of the model's API proper.
  */
 #ifndef ATOMUTIL_UTIL_H
 #define ATOMUTIL_UTIL_H
@@ -34,11 +35,21 @@ int au_grow(void *array, size_t *cap, size_t n, size_t size, size_t first);
 int au_copy_line(char **buf, size_t *cap, const char *s, size_t len);
 /* Reads a whole file into a malloc'ed NUL-terminated buffer of at most max bytes. */
 int au_read_file(const char *path, size_t max, char **buf, size_t *len);
+/* For tests: fn (NULL: none) is called with the path of every file au_read_file (and so
+ * au_parse_file) is about to open, so that a test can count the reads of a file.  Set it before any
+ * thread reads. */
+void au_read_file_trace(void (*fn)(const char *path));
 /* Reads a whole file of at most max bytes (au_read_file) and hands it to parse with path as the
  * name for messages (the buffer is parse's to change in place until it returns); parse's status,
  * or au_read_file's. */
 typedef int (*au_buffer_parser)(const char *name, char *buf, size_t len, void *out);
 int au_parse_file(const char *path, size_t max, au_buffer_parser parse, void *out);
+/* Rejects a file that is not text: AU_E_PARSE with "NAME:1: empty file<empty>" when len is 0,
+ * "NAME:LINE: binary data (NUL byte): <binary>" when buf holds a NUL byte (LINE: the NUL's);
+ * else AU_OK. */
+int au_check_text(const char *name, const char *buf, size_t len, const char *empty, const char *binary);
+/* qsort's comparison of two ints, ascending. */
+int au_cmp_int(const void *x, const void *y);
 /* Monotonic seconds (CLOCK_MONOTONIC), for the differences that time phases. */
 double au_monotonic_s(void);
 /* Strict parsing of a whole string: no blanks or junk around it, finite values only

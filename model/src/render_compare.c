@@ -1,14 +1,15 @@
 /*
- * compare.c - kernel-by-kernel comparison of two evaluated reports.  Launches are grouped into
- * kernels as the summary groups them (au_summary_make: the name without its parameter list, which
+ * render_compare.c - au_compare_render (atomutil-profile --compare): kernel-by-kernel comparison of
+ * two evaluated reports, as a human table or CSV, beside the report's own renderers.  Launches are
+ * grouped into kernels as the summary groups them (au_summary_make: the name without its parameter list, which
  * ncu and the C++ runtime spell differently, "const uchar4 *" vs "uchar4 const*"; the whole name
  * however long); per kernel: launches, summed GPU time (or active cycles when a side has no
  * duration), summed jobs, a = summed wavefronts / (summed jobs + CAS jobs), U = summed busy /
  * summed active cycles (active-time weighted) over its evaluated launches, and that U's verdict.
  */
-#include "compare.h"
+#include "render.h"
 
-#include "atomutil/util.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,15 +118,17 @@ static void head(FILE *out, au_format fmt, const au_report *a, const au_report *
 
 int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FILE *out)
 {
+    if (!a || !b || !out || (fmt != AU_FMT_TABLE && fmt != AU_FMT_CSV))
+        return au_set_error(AU_E_INVAL, "au_compare_render: invalid argument");
     au_summary ka, kb;
     au_names nm;
     memset(&kb, 0, sizeof kb);
     if (au_summary_make(a, &ka) != AU_OK)
-        return -1;
+        return AU_E_NOMEM;
     size_t m = ka.n + (au_summary_make(b, &kb) == AU_OK ? kb.n : 0) + 1;
     const char **full = malloc(m * sizeof *full);
     const au_kernel_stat **sa = malloc(m * sizeof *sa), **sb = malloc(m * sizeof *sb);
-    int rc = -1;
+    int rc = au_set_error(AU_E_NOMEM, "out of memory");
     if (kb.k && full && sa && sb) {
         size_t n = pair_kernels(&ka, &kb, full, sa, sb);
         if (au_names_init(&nm, full, n, a->name_width) == AU_OK) {
@@ -135,7 +138,7 @@ int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FIL
             if (fmt != AU_FMT_CSV)
                 au_names_notes(&nm, out);
             au_names_free(&nm);
-            rc = ferror(out) ? -1 : 0;
+            rc = ferror(out) ? au_set_error(AU_E_IO, "write error on output") : AU_OK;
         }
     }
     free(full);
