@@ -56,5 +56,9 @@ void au_classes_text(const au_class_share *cls, size_t n, double jobs, char *buf
 char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
 /* text.c: au_text_width of the len bytes at s. */
 size_t au_text_width_n(const char *s, size_t len);
+/* render_names.c: s as plain text from column col on, wrapped before wrap columns at a blank in the
+ * line's second half (else where the line is full), continuation lines indented by indent columns;
+ * not wrapped with wrap 0. */
+void au_put_wrapped(const char *s, size_t col, size_t indent, size_t wrap, FILE *out);
 
 #endif

@@ -22,6 +22,22 @@ static const char *const flag_names[] = {
 #undef AU_FLAG
 };
 
+static const char *const flag_meanings[] = {
+#define AU_FLAG(id, bit, name, meaning) meaning,
+#include "atomutil/flags.def"
+#undef AU_FLAG
+};
+
+const char *au_flag_name(unsigned bit)
+{
+    return bit < sizeof flag_names / sizeof flag_names[0] ? flag_names[bit] : NULL;
+}
+
+const char *au_flag_meaning(unsigned bit)
+{
+    return bit < sizeof flag_meanings / sizeof flag_meanings[0] ? flag_meanings[bit] : NULL;
+}
+
 char *au_flags_string(unsigned flags, char *buf, size_t size)
 {
     size_t used = 0;

@@ -43,7 +43,21 @@ static void fig(FILE *out, au_format fmt, double v, const char *table_spec, int 
     }
 }
 
-static void row(FILE *out, au_format fmt, au_names *nm, size_t k, const au_kernel_stat *a, const au_kernel_stat *b)
+/* A row's figures (fig) in the narrow table: times as durations ("60.29 us") or cycles. */
+static void narrow_time(FILE *out, double v, int ns)
+{
+    char t[32];
+    if (!isfinite(v))
+        snprintf(t, sizeof t, "-");
+    else if (ns)
+        au_duration_text(v, t, sizeof t);
+    else
+        snprintf(t, sizeof t, "%.0f cyc", v);
+    fprintf(out, " %9s", t);
+}
+
+static void row(FILE *out, au_format fmt, int wide, au_names *nm, size_t k, const au_kernel_stat *a,
+                const au_kernel_stat *b)
 {
     const char *kernel = nm->full[k];
     /* GPU time where both sides have it, else active cycles per SM on both sides: one unit */
@@ -63,18 +77,35 @@ static void row(FILE *out, au_format fmt, au_names *nm, size_t k, const au_kerne
     } else {
         au_names_put(nm, k, 1, out);
     }
-    fig(out, fmt, ta, " %10.0f", 11, "%.0f");
-    fig(out, fmt, tb, " %10.0f", 11, "%.0f");
-    fprintf(out, fmt == AU_FMT_CSV ? ",%s" : " %-6s", unit);
+    if (fmt == AU_FMT_CSV || wide) {
+        fig(out, fmt, ta, " %10.0f", 11, "%.0f");
+        fig(out, fmt, tb, " %10.0f", 11, "%.0f");
+        fprintf(out, fmt == AU_FMT_CSV ? ",%s" : " %-6s", unit);
+    } else {
+        narrow_time(out, ta, ns);
+        narrow_time(out, tb, ns);
+    }
     fig(out, fmt, pct_change(ta, tb), " %+7.1f%%", 9, "%.2f");
-    fig(out, fmt, a ? a->jobs : NAN, " %9.0f", 10, "%.0f");
-    fig(out, fmt, b ? b->jobs : NAN, " %9.0f", 10, "%.0f");
-    fig(out, fmt, aa, " %6.2f", 7, "%.4f");
-    fig(out, fmt, ab, " %6.2f", 7, "%.4f");
-    fig(out, fmt, ua, " %6.1f", 7, "%.3f");
-    fig(out, fmt, ub, " %6.1f", 7, "%.3f");
-    fig(out, fmt, ub - ua, " %+6.1f", 7, "%.3f");
-    fprintf(out, fmt == AU_FMT_CSV ? ",%s,%s\n" : "  %s -> %s\n", va, vb);
+    if (fmt == AU_FMT_CSV || wide) {
+        fig(out, fmt, a ? a->jobs : NAN, " %9.0f", 10, "%.0f");
+        fig(out, fmt, b ? b->jobs : NAN, " %9.0f", 10, "%.0f");
+    }
+    if (fmt == AU_FMT_CSV || wide) {
+        fig(out, fmt, aa, " %6.2f", 7, "%.4f");
+        fig(out, fmt, ab, " %6.2f", 7, "%.4f");
+        fig(out, fmt, ua, " %6.1f", 7, "%.3f");
+        fig(out, fmt, ub, " %6.1f", 7, "%.3f");
+        fig(out, fmt, ub - ua, " %+6.1f", 7, "%.3f");
+        fprintf(out, fmt == AU_FMT_CSV ? ",%s,%s\n" : "  %s -> %s\n", va, vb);
+        return;
+    }
+    /* a <= 32 and U <= 100 fit five characters: the widest row stays within AU_REPORT_COLUMNS */
+    fig(out, fmt, aa, " %5.2f", 6, NULL);
+    fig(out, fmt, ab, " %5.2f", 6, NULL);
+    fig(out, fmt, ua, " %5.1f", 6, NULL);
+    fig(out, fmt, ub, " %5.1f", 6, NULL);
+    fig(out, fmt, ub - ua, " %+5.1f", 6, NULL);
+    fprintf(out, " %s -> %s\n", va, vb);
 }
 
 /* The rows: A's kernels in A's order, then those of B only: their names in full[], their sides in sa[], sb[]. */
@@ -109,11 +140,20 @@ static void head(FILE *out, au_format fmt, const au_report *a, const au_report *
     au_fput_text(out, a->source, AU_TEXT_PLAIN);
     fputs("\nB: ", out);
     au_fput_text(out, b->source, AU_TEXT_PLAIN);
-    fprintf(out, "\ntime: summed GPU time in ns, or summed active cycles per SM where a side has no "
-                 "duration; U: active-time weighted over a kernel's launches; -: not on that side, or "
-                 "no such figure\n\n");
-    fprintf(out, "%-*s %10s %10s %-6s %8s %9s %9s %6s %6s %6s %6s %6s  %s\n", width, "kernel", "time A", "time B",
-            "unit", "change", "jobs A", "jobs B", "a A", "a B", "U% A", "U% B", "dU", "verdict A -> B");
+    if (a->wide) {
+        fprintf(out, "\ntime: summed GPU time in ns, or summed active cycles per SM where a side has no "
+                     "duration; U: active-time weighted over a kernel's launches; -: not on that side, or "
+                     "no such figure\n\n");
+        fprintf(out, "%-*s %10s %10s %-6s %8s %9s %9s %6s %6s %6s %6s %6s  %s\n", width, "kernel", "time A", "time B",
+                "unit", "change", "jobs A", "jobs B", "a A", "a B", "U% A", "U% B", "dU", "verdict A -> B");
+        return;
+    }
+    fprintf(out, "\ntime: summed GPU time, or summed active cycles per SM (cyc) where a side has no duration; a: "
+                 "serialized passes\nper job; U: busy / active cycles, weighted by active time over a kernel's "
+                 "launches; dU: U B - U A in points;\n-: not on that side, or no such figure; --wide adds the jobs "
+                 "of each side\n\n");
+    fprintf(out, "%-*s %9s %9s %8s %5s %5s %5s %5s %5s %s\n", width, "kernel", "time A", "time B", "change", "a A",
+            "a B", "U% A", "U% B", "dU", "verdict A -> B");
 }
 
 int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FILE *out)
@@ -134,9 +174,9 @@ int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FIL
         if (au_names_init(&nm, full, n, a->name_width) == AU_OK) {
             head(out, fmt, a, b, (int)nm.width);
             for (size_t i = 0; i < n; ++i)
-                row(out, fmt, &nm, i, sa[i], sb[i]);
+                row(out, fmt, a->wide, &nm, i, sa[i], sb[i]);
             if (fmt != AU_FMT_CSV)
-                au_names_notes(&nm, out);
+                au_names_notes(&nm, a->wide ? 0 : AU_REPORT_COLUMNS, out);
             au_names_free(&nm);
             rc = ferror(out) ? au_set_error(AU_E_IO, "write error on output") : AU_OK;
         }

@@ -209,7 +209,7 @@ int au_names_init(au_names *nm, const char *const *full, size_t n, size_t width)
         if (w + (nm->need[k] ? tag : 0) > widest)
             widest = w + (nm->need[k] ? tag : 0);
     }
-    nm->width = width ? width : widest;
+    nm->width = width && width < widest ? width : widest;
     nm->bufsize = nm->width * 4 + 16; /* a character takes 4 bytes at most */
     if (!(nm->buf = malloc(nm->bufsize))) {
         au_names_free(nm);
@@ -236,13 +236,48 @@ void au_names_put(au_names *nm, size_t k, int pad, FILE *out)
         fputc(' ', out);
 }
 
-void au_names_notes(const au_names *nm, FILE *out)
+void au_put_wrapped(const char *s, size_t col, size_t indent, size_t wrap, FILE *out)
+{
+    char *text = malloc(strlen(s) * 3 + 4); /* as au_text_fit writes it: U+FFFD for a bad byte */
+    if (!text || !wrap || wrap <= indent + 8) {
+        au_fput_text(out, s, AU_TEXT_PLAIN);
+        free(text);
+        return;
+    }
+    au_text_fit(s, text, strlen(s) * 3 + 4, 0, 0);
+    const char *p = text;
+    while (*p) {
+        size_t room = wrap - col, cut = 0, blank = 0, w = 0;
+        while (p[cut] && w < room) { /* a character's bytes together; display columns counted */
+            size_t n = 1;
+            while ((p[cut + n] & 0xC0) == 0x80)
+                ++n;
+            if (p[cut] == ' ' && w > room / 2)
+                blank = cut;
+            w += au_text_width_n(p + cut, n);
+            cut += n;
+        }
+        size_t skip = 0;
+        if (p[cut] && blank) { /* the line ends before the blank, the next begins after it */
+            cut = blank;
+            skip = 1;
+        }
+        fwrite(p, 1, cut, out);
+        p += cut + skip;
+        if (*p)
+            fprintf(out, "\n%*s", (int)indent, "");
+        col = indent;
+    }
+    free(text);
+}
+
+void au_names_notes(const au_names *nm, size_t wrap, FILE *out)
 {
     if (nm->next)
         fprintf(out, "\nkernel names numbered above, in full:\n");
     for (size_t i = 0; i < nm->next; ++i) {
-        fprintf(out, "[%zu] ", i + 1);
-        au_fput_text(out, nm->full[nm->order[i]], AU_TEXT_PLAIN);
+        int n = fprintf(out, "[%zu] ", i + 1);
+        au_put_wrapped(nm->full[nm->order[i]], (size_t)n, (size_t)n, wrap, out);
         fputc('\n', out);
     }
 }

@@ -164,6 +164,25 @@ static void render_processes(const au_report *r, const au_summary *s, au_names *
     }
 }
 
+/* "table:  PATH (GPU, cc, how S was measured)", the parenthesis on a line of its own where the path
+ * would make the line wider than the narrow tables. */
+static void render_table_line(const au_report *r, const au_table_meta *m, FILE *out)
+{
+    char gpu[sizeof m->gpu_name * 3], what[sizeof gpu + 160];
+    const char *path = au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>";
+    int steady = strcmp(m->method, "steady") == 0, burst = strcmp(m->method, "burst") == 0;
+    snprintf(what, sizeof what, "(%s, cc %d.%d; S measured %s%s)", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0),
+             m->cc_major, m->cc_minor,
+             steady  ? "at steady load"
+             : burst ? "in bursts, as the source paper"
+                     : m->method,
+             strcmp(m->status, "provisional") == 0 ? ", provisional: NOT a full calibration" : "");
+    fputs("table:  ", out);
+    au_fput_text(out, path, AU_TEXT_PLAIN);
+    int own_line = !r->wide && 8 + au_text_width(path) + 1 + au_text_width(what) > AU_REPORT_COLUMNS;
+    fprintf(out, "%s%s\n", own_line ? "\n        " : " ", what);
+}
+
 /* The lines above the table: source, table, how jobs are priced, verdict thresholds. */
 static void render_table_head(const au_report *r, FILE *out)
 {
@@ -185,12 +204,7 @@ static void render_table_head(const au_report *r, FILE *out)
     for (size_t i = 0; i < r->count; ++i)
         by_opcodes += (r->launches[i].res.flags & AU_F_OPCODES) != 0;
     if (m) {
-        char gpu[sizeof m->gpu_name * 3];
-        fputs("table:  ", out);
-        au_fput_text(out, au_table_path(r->table)[0] ? au_table_path(r->table) : "<memory>", AU_TEXT_PLAIN);
-        fprintf(out, " (%s, cc %d.%d, %s, %s%s)\n", au_text_fit(m->gpu_name, gpu, sizeof gpu, 0, 0), m->cc_major,
-                m->cc_minor, m->method, m->status,
-                strcmp(m->status, "provisional") == 0 ? ": NOT a full calibration" : "");
+        render_table_line(r, m, out);
         for (size_t i = 0; i < r->count; ++i)
             if (r->launches[i].res.flags & AU_F_TABLE_OTHER_ARCH) {
                 fprintf(out,
@@ -205,19 +219,24 @@ static void render_table_head(const au_report *r, FILE *out)
     else if (by_opcodes)
         fprintf(out,
                 "jobs:   priced by the opcodes of each kernel's code (flag opcodes), the other launches' "
-                "non-CAS jobs as '%s'\n",
+                "non-CAS jobs as family '%s'\n",
                 r->family);
     else
-        fprintf(out, "jobs:   non-CAS jobs priced as '%s'\n", r->family);
+        fprintf(out,
+                "jobs:   non-CAS jobs priced as the table's family '%s' (--family), not by the opcodes of the "
+                "kernels' code\n",
+                r->family);
     fprintf(out, "busy:   %s\n",
-            r->busy == AU_BUSY_QUEUE ? "jobs priced at S(N) of the estimated queue length N (--busy queue)"
-                                     : "jobs priced at the saturated service time S(n_max) (--busy saturated)");
+            r->busy == AU_BUSY_QUEUE
+                ? "each job costs S(N), the table's service time at the estimated queue length N (--busy queue)"
+                : "each job costs S(n_max), the service time at the table's largest queue length (--busy "
+                  "saturated):\n        the unit's cost at saturation, so the queue length N does not change U");
     fprintf(out, "verdict: atomic-bound U >= %.0f %%, significant U >= %.0f %%\n\n", r->thr.bound * 100,
             r->thr.significant * 100);
 }
 
-/* One table row per launch. */
-static void render_table_rows(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
+/* --wide: one table row per launch with every column. */
+static void render_rows_wide(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
 {
     int w = (int)nm->width;
     if (r->nfiles > 1)
@@ -253,12 +272,163 @@ static void render_table_rows(const au_report *r, const au_summary *s, au_names 
                 human_num(x->active, tt, sizeof tt), fit_num(x->util * 100, 1, 6, fu, sizeof fu), um,
                 au_verdict_name(x->verdict), fl);
     }
-    au_names_notes(nm, out);
+    au_names_notes(nm, 0, out);
     fprintf(out, "\ntime: GPU time; J/SM: shared-atomic warp-instructions per SM; a: serialized passes per job; "
                  "N: queue length;\nc: CAS jobs among N; S: service cycles per job; B = J*S busy cycles; T: active "
                  "cycles per SM; U = B/T (the mean SM).\nUmax: the most utilized SM's U, at least (the larger of U "
                  "and B times the busiest SM's share of atomic wavefronts over the longest SM active "
                  "time).\n");
+}
+
+/* A grid or block as the narrow table shows it: its trailing dimensions of 1 left out ("528",
+ * "32x32"), cut with '~' to width. */
+static const char *dims_short(const unsigned d[3], int known, size_t width, char *buf, size_t size)
+{
+    char t[48];
+    if (!known)
+        t[0] = '\0';
+    else if (d[2] != 1)
+        snprintf(t, sizeof t, "%ux%ux%u", d[0], d[1], d[2]);
+    else if (d[1] != 1)
+        snprintf(t, sizeof t, "%ux%u", d[0], d[1]);
+    else
+        snprintf(t, sizeof t, "%u", d[0]);
+    return au_text_fit(t, buf, size, width, 0);
+}
+
+/* The flags of a narrow row in at most room columns: the names that fit, then "+N" for the N that
+ * did not (the legend names every flag of the table; --wide, CSV and JSON list them all). */
+static void put_flags(unsigned flags, size_t room, FILE *out)
+{
+    size_t used = 0, left = 0;
+    for (unsigned bit = 0; au_flag_name(bit); ++bit)
+        left += (flags >> bit) & 1u;
+    for (unsigned bit = 0; au_flag_name(bit) && left; ++bit) {
+        if (!((flags >> bit) & 1u))
+            continue;
+        size_t n = strlen(au_flag_name(bit)) + (used ? 1 : 0);
+        size_t more = left > 1 ? 3 : 0; /* room for ",+N" after it unless it is the last */
+        if (used + n + more > room)
+            break;
+        fprintf(out, "%s%s", used ? "," : "", au_flag_name(bit));
+        used += n;
+        --left;
+    }
+    if (left)
+        fprintf(out, "%s+%zu", used ? "," : "", left);
+}
+
+/* The narrow table's launches of verdict unknown, and why (--wide has it in the row): the first
+ * UNKNOWN_SHOWN of them. */
+#define UNKNOWN_SHOWN 20
+static void render_unknown(const au_report *r, FILE *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        if (!(l->res.flags & AU_F_UNUSABLE))
+            continue;
+        if (n++ == UNKNOWN_SHOWN) {
+            size_t rest = 1;
+            while (++i < r->count)
+                rest += (r->launches[i].res.flags & AU_F_UNUSABLE) != 0;
+            fprintf(out, "  and %zu more (--wide or the CSV says why for each)\n", rest);
+            break;
+        }
+        if (n == 1)
+            fputs("\nVerdict unknown, no U:\n", out);
+        put_id(out, r, l);
+        char why[sizeof l->missing_names + sizeof l->res.why + 16];
+        if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
+            snprintf(why, sizeof why, "missing: %s", l->missing_names);
+        else
+            snprintf(why, sizeof why, "%s", l->res.why);
+        fputs("  ", out);
+        au_put_wrapped(why, 6, 6, AU_REPORT_COLUMNS, out);
+        fputc('\n', out);
+    }
+}
+
+/* The narrow row's fixed part is this wide, the kernel column and the file column left out. */
+#define NARROW_FIXED (4 + 2 + 1 + 9 + 1 + 9 + 1 + 9 + 1 + 6 + 1 + 6 + 1 + 6 + 2 + 12 + 1)
+
+/* One table row per launch with the key columns, in AU_REPORT_COLUMNS. */
+static void render_rows_narrow(const au_report *r, const au_summary *s, au_names *nm, FILE *out)
+{
+    int w = (int)nm->width;
+    size_t used = NARROW_FIXED + nm->width + (r->nfiles > 1 ? 6 : 0);
+    size_t room = used + 10 < AU_REPORT_COLUMNS ? AU_REPORT_COLUMNS - used : 10;
+    if (r->nfiles > 1)
+        fputs("file  ", out);
+    fprintf(out, "%4s  %-*s %-9s %-9s %9s %6s %6s %6s  %-12s %s\n", "id", w, "kernel", "grid", "block", "time", "a",
+            "U%", "Umax%", "verdict", "flags");
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        const au_result *x = &l->res;
+        char g[48], b[48], t[24], fa[16] = "-", fu[16] = "-", um[16] = "-";
+        dims_short(l->grid, l->dims & AU_DIMS_GRID, 9, g, sizeof g);
+        dims_short(l->block, l->dims & AU_DIMS_BLOCK, 9, b, sizeof b);
+        au_duration_text(l->duration_ns, t, sizeof t);
+        if (!(x->flags & AU_F_UNUSABLE)) {
+            fit_num(x->a, 2, 6, fa, sizeof fa);
+            fit_num(x->util * 100, 1, 6, fu, sizeof fu);
+            if (x->util_busiest > 0)
+                fit_num(x->util_busiest * 100, 1, 6, um, sizeof um);
+        }
+        if (r->nfiles > 1)
+            fprintf(out, "%4u  ", l->file + 1);
+        fprintf(out, "%4lld  ", l->id);
+        au_names_put(nm, s->of_launch[i], 1, out);
+        fprintf(out, " %-9s %-9s %9s %6s %6s %6s  ", g, b, t, fa, fu, um);
+        if (x->flags) {
+            fprintf(out, "%-12s ", au_verdict_name(x->verdict));
+            put_flags(x->flags, room, out);
+        } else {
+            fputs(au_verdict_name(x->verdict), out);
+        }
+        fputc('\n', out);
+    }
+    render_unknown(r, out);
+    au_names_notes(nm, AU_REPORT_COLUMNS, out);
+}
+
+/* The narrow table's legend: every word of its head and columns, each flag it shows, what --wide
+ * adds; lines within AU_REPORT_COLUMNS. */
+static void render_legend_narrow(const au_report *r, FILE *out)
+{
+    unsigned flags = 0;
+    int no_max = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        flags |= r->launches[i].res.flags;
+        no_max |= !(r->launches[i].res.flags & AU_F_UNUSABLE) && !(r->launches[i].res.util_busiest > 0);
+    }
+    fprintf(out,
+            "\ntime: GPU time; a: serialized passes per shared-atomic job (1: no lane waits for another; 32: a warp's "
+            "lanes\none by one); U: busy / active cycles of the SM's shared atomic unit, the mean SM's; Umax: the most "
+            "utilized\nSM's U, at least; verdict: atomic-bound at U >= %.0f %%, significant at U >= %.0f %%, else "
+            "not-limiting; uncertain:\nU's range spans two verdicts; unknown: no U (the list below the table says "
+            "why).\n",
+            r->thr.bound * 100, r->thr.significant * 100);
+    if (no_max)
+        fputs("Umax -: not known: the counters lack the two .max rollups it needs (exports made before "
+              "--print-ncu-metrics\nlisted them; docs/per-sm.md), or the launch ran no shared atomics.\n",
+              out);
+    for (unsigned bit = 0; au_flag_name(bit); ++bit) {
+        if (!((flags >> bit) & 1u))
+            continue;
+        char line[1024], *q = line;
+        snprintf(line, sizeof line, "%s %s: %s", bit == 0 || !(flags & ((1u << bit) - 1)) ? "flags:" : "      ",
+                 au_flag_name(bit), au_flag_meaning(bit));
+        for (const char *p = line; *p; ++p) /* the docs' Markdown backquotes */
+            if (*p != '`')
+                *q++ = *p;
+        *q = '\0';
+        au_put_wrapped(line, 0, 7, AU_REPORT_COLUMNS, out);
+        fputc('\n', out);
+    }
+    fputs("--wide adds the model's terms per launch (J/SM, N, c, S, B, T) and full grids; --csv and --json hold every "
+          "figure.\n",
+          out);
 }
 
 /* U ranges: CAS loops whose loads share the load counters with other shared-memory traffic, generic
@@ -359,29 +529,56 @@ static void names_free(au_names *nm)
     au_names_free(nm);
 }
 
-/* One row per kernel of s, by GPU time, then the share of the time in atomic-bound and significant
- * launches; names by their kernel in all (the report's, which s may be one file's part of). */
-static void render_summary_rows(const au_summary *s, const au_summary *all, au_names *nm, FILE *out)
+/* The summary's figures of kernel k as text. */
+typedef struct {
+    char t[24], mean[24], share[16], u[16], range[48];
+} kernel_cells;
+
+static void kernel_cells_of(const au_kernel_stat *k, const au_summary *s, kernel_cells *c)
 {
-    fprintf(out, "%-*s %8s %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", (int)nm->width, "kernel", "launches", "time",
-            "mean", "time%", "U%", "U% range", "worst", "most common", "classes");
+    char lo[16], hi[16];
+    strcpy(c->t, "-"), strcpy(c->mean, "-"), strcpy(c->share, "-"), strcpy(c->u, "-"), strcpy(c->range, "-");
+    if (k->timed) {
+        au_duration_text(k->time_ns, c->t, sizeof c->t);
+        au_duration_text(k->time_ns / (double)k->timed, c->mean, sizeof c->mean);
+    }
+    if (k->timed && s->time_ns > 0)
+        fit_num(100 * k->time_ns / s->time_ns, 1, 6, c->share, sizeof c->share);
+    if (k->evaluated) {
+        fit_num(k->util * 100, 1, 6, c->u, sizeof c->u);
+        snprintf(c->range, sizeof c->range, "%s..%s", fit_num(k->util_min * 100, 1, 6, lo, sizeof lo),
+                 fit_num(k->util_max * 100, 1, 6, hi, sizeof hi));
+    }
+}
+
+/* One row per kernel of s, by GPU time, then the share of the time in atomic-bound and significant
+ * launches; names by their kernel in all (the report's, which s may be one file's part of).  Narrow:
+ * no mean time, no most common verdict, the classes cut to the columns left. */
+static void render_summary_rows(const au_report *r, const au_summary *s, const au_summary *all, au_names *nm, FILE *out)
+{
+    int w = (int)nm->width;
+    size_t used = nm->width + 9 + 11 + 7 + 7 + 2 + 13 + 2 + 12 + 2;
+    size_t room = used + 12 < AU_REPORT_COLUMNS ? AU_REPORT_COLUMNS - used : 12;
+    if (r->wide)
+        fprintf(out, "%-*s %8s %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", w, "kernel", "launches", "time", "mean",
+                "time%", "U%", "U% range", "worst", "most common", "classes");
+    else
+        fprintf(out, "%-*s %8s %10s %6s %6s  %-13s  %-12s  %s\n", w, "kernel", "launches", "time", "time%", "U%",
+                "U% range", "worst", "classes");
     for (size_t j = 0; j < s->n; ++j) {
         const au_kernel_stat *k = &s->k[j];
-        char t[24] = "-", mean[24] = "-", share[16] = "-", u[16] = "-", range[48] = "-", lo[16], hi[16];
-        if (k->timed) {
-            au_duration_text(k->time_ns, t, sizeof t);
-            au_duration_text(k->time_ns / (double)k->timed, mean, sizeof mean);
-        }
-        if (k->timed && s->time_ns > 0)
-            fit_num(100 * k->time_ns / s->time_ns, 1, 6, share, sizeof share);
-        if (k->evaluated) {
-            fit_num(k->util * 100, 1, 6, u, sizeof u);
-            snprintf(range, sizeof range, "%s..%s", fit_num(k->util_min * 100, 1, 6, lo, sizeof lo),
-                     fit_num(k->util_max * 100, 1, 6, hi, sizeof hi));
-        }
+        kernel_cells c;
+        kernel_cells_of(k, s, &c);
         au_names_put(nm, all->of_launch[k->first], 1, out);
-        fprintf(out, " %8zu %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, t, mean, share, u, range,
-                au_verdict_name(k->worst), au_verdict_name(k->common), k->classes[0] ? k->classes : "-");
+        if (r->wide) {
+            fprintf(out, " %8zu %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, c.t, c.mean, c.share, c.u,
+                    c.range, au_verdict_name(k->worst), au_verdict_name(k->common), k->classes[0] ? k->classes : "-");
+            continue;
+        }
+        char cl[sizeof k->classes * 3];
+        au_text_fit(k->classes[0] ? k->classes : "-", cl, sizeof cl, room, 0);
+        fprintf(out, " %8zu %10s %6s %6s  %-13s  %-12s  %s\n", k->launches, c.t, c.share, c.u, c.range,
+                au_verdict_name(k->worst), cl);
     }
     if (s->time_ns > 0)
         fprintf(out, "\n%.1f %% of the measured GPU time is in atomic-bound kernels, %.1f %% in significant\n",
@@ -408,7 +605,7 @@ static int render_summary(const au_report *r, const au_summary *all, au_names *n
         au_fput_text(out, r->files[f], AU_TEXT_PLAIN);
         fprintf(out, ": %zu launch%s of %zu kernel%s, one row per kernel by GPU time\n\n", s.launches,
                 s.launches == 1 ? "" : "es", s.n, s.n == 1 ? "" : "s");
-        render_summary_rows(&s, all, nm, out);
+        render_summary_rows(r, &s, all, nm, out);
         fputc('\n', out);
         au_summary_free(&s);
     }
@@ -416,11 +613,22 @@ static int render_summary(const au_report *r, const au_summary *all, au_names *n
         fprintf(out, "all %zu files: ", r->nfiles);
     fprintf(out, "%zu launch%s of %zu kernel%s, one row per kernel by GPU time%s\n\n", all->launches,
             all->launches == 1 ? "" : "es", all->n, all->n == 1 ? "" : "s", hint);
-    render_summary_rows(all, all, nm, out);
-    au_names_notes(nm, out);
-    fprintf(out, "\ntime: summed GPU time, mean: per launch, time%%: share of the measured GPU time; U: busy over "
-                 "active cycles of the\nkernel's evaluated launches, U%% range: the smallest and largest launch's U; "
-                 "worst, most common: the\nlaunches' verdicts; classes: the table families its jobs were priced as.\n");
+    render_summary_rows(r, all, all, nm, out);
+    au_names_notes(nm, r->wide ? 0 : AU_REPORT_COLUMNS, out);
+    if (r->wide)
+        fprintf(out,
+                "\ntime: summed GPU time, mean: per launch, time%%: share of the measured GPU time; U: busy over "
+                "active cycles of the\nkernel's evaluated launches, U%% range: the smallest and largest launch's U; "
+                "worst, most common: the\nlaunches' verdicts; classes: the table families its jobs were priced "
+                "as.\n");
+    else
+        fprintf(out,
+                "\ntime: summed GPU time; time%%: share of the measured GPU time; U: busy over active cycles of the "
+                "kernel's evaluated\nlaunches; U%% range: the smallest and largest launch's U; worst: the worst "
+                "launch's verdict (atomic-bound at\nU >= %.0f %%, significant at U >= %.0f %%, else "
+                "not-limiting); classes: the table families its jobs were priced as, by share.\n"
+                "--wide adds the mean time per launch and the most common verdict.\n",
+                r->thr.bound * 100, r->thr.significant * 100);
     return AU_OK;
 }
 
@@ -435,7 +643,12 @@ int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *
     if (summary) {
         rc = render_summary(r, s, &nm, out);
     } else {
-        render_table_rows(r, s, &nm, out);
+        if (r->wide) {
+            render_rows_wide(r, s, &nm, out);
+        } else {
+            render_rows_narrow(r, s, &nm, out);
+            render_legend_narrow(r, out);
+        }
         render_processes(r, s, &nm, out);
         render_ranges(r, out);
         render_dsmem(r, out);

@@ -31,6 +31,7 @@ typedef struct {
     au_format fmt;
     au_view view;        /* --summary, --per-launch */
     unsigned name_width; /* --name-width */
+    int wide;            /* --wide */
     au_thresholds thr;
     au_busy_mode busy;
     const char **args; /* argc of them at most; freed by main */

@@ -84,9 +84,12 @@ static void usage_output(FILE *f)
             "                         \"kernels\" array); the table's default above 50 launches\n"
             "      --per-launch       one table row per launch, however many (CSV and JSON are per launch\n"
             "                         unless --summary); not with --summary\n"
-            "      --name-width N     kernel column of the tables: N columns (default 32; 0: the widest name);\n"
-            "                         names as ncu --kernel-name-base function prints them, numbered [n]\n"
+            "      --name-width N     kernel column of the tables: N columns at most (default 32; 0: the widest\n"
+            "                         name); names as ncu --kernel-name-base function prints them, numbered [n]\n"
             "                         where cut or shared, in full after the table\n"
+            "      --wide             the tables with every column (the model's J/SM, N, c, S, B, T; grids in\n"
+            "                         full; the summary's mean time and most common verdict; --compare's jobs);\n"
+            "                         by default they keep their key columns within 120 columns\n"
             "  -o, --output BASE      write the report to BASE.txt, BASE.csv or BASE.json; a live run keeps its\n"
             "                         counters in BASE.counters.csv and the kernels' code in BASE.cubins/\n"
             "                         (default BASE: atomutil-PID, whose files are removed after a complete\n"
@@ -175,7 +178,8 @@ enum {
     O_TIMING,
     O_SUMMARY,
     O_PER_LAUNCH,
-    O_NAME_WIDTH
+    O_NAME_WIDTH,
+    O_WIDE
 };
 
 /* The report's file extension, by au_format. */
@@ -310,6 +314,7 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
         o->fmt = c == O_CSV ? AU_FMT_CSV : AU_FMT_JSON;
         break;
     case O_METRICS: o->metrics = 1; break;
+    case O_WIDE: o->wide = 1; break;
     case O_COMPARE: o->compare = 1; break;
     case O_OPCODES: o->opcodes = 1; break;
     case O_NO_OPCODES: o->opcodes = 0; break;
@@ -334,6 +339,10 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
  * or the exit status. */
 static int check_options(cli_options *o, int signif_given)
 {
+    if (o->wide && o->fmt != AU_FMT_TABLE) {
+        fprintf(stderr, "%s: --wide shapes the human table; --csv and --json hold every column already\n", prog);
+        return EXIT_USAGE;
+    }
     /* --bound alone below the default --significant lowers it with it */
     if (!signif_given && o->thr.significant > o->thr.bound)
         o->thr.significant = o->thr.bound;
@@ -427,6 +436,7 @@ int au_options_parse(int argc, char **argv, cli_options *o)
                                          {"summary", no_argument, 0, O_SUMMARY},
                                          {"per-launch", no_argument, 0, O_PER_LAUNCH},
                                          {"name-width", required_argument, 0, O_NAME_WIDTH},
+                                         {"wide", no_argument, 0, O_WIDE},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};

@@ -394,6 +394,7 @@ int au_pipeline_report(const cli_options *o, run_files *f, timing *tm)
     au_table *table = NULL;
     rep->view = o->view;
     rep->name_width = o->name_width;
+    rep->wide = o->wide;
     int read = f->runs != NULL; /* a live run's file: read already */
     if (!read)
         f->runs = calloc(f->nfiles ? f->nfiles : 1, sizeof *f->runs);
@@ -429,6 +430,7 @@ int au_pipeline_compare(const cli_options *o)
     au_report_init(&ra);
     au_report_init(&rb);
     ra.name_width = rb.name_width = o->name_width;
+    ra.wide = rb.wide = o->wide;
     au_cf_run run[2];
     memset(run, 0, sizeof run);
     int rc = load_and_eval(&o->args[0], 1, o, &ra, &run[0], 0, &ta, NULL, NULL, NULL);

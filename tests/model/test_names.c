@@ -94,7 +94,7 @@ static char *cells(au_names *nm, const size_t *order, size_t n)
         au_names_put(nm, order[i], 1, f);
     }
     fputs("|\n", f);
-    au_names_notes(nm, f);
+    au_names_notes(nm, 0, f);
     long len = ftell(f);
     char *text = calloc((size_t)len + 1, 1);
     rewind(f);
@@ -142,12 +142,13 @@ static void test_cells(void)
     free(text);
     au_names_free(&nm);
 
-    /* a name that fits and is the only one of its function: no number, no notes */
+    /* a name that fits and is the only one of its function: no number, no notes; the column as
+     * wide as the header "kernel" at least, the widest name at most */
     static const char *const one[] = {"k<1>"}; /* short names: no return type, no parameters */
     CHECK_EQ_INT(au_names_init(&nm, one, 1, 8), AU_OK);
     static const size_t first[] = {0};
     text = cells(&nm, first, 1);
-    CHECK(text && strcmp(text, "|k       |\n") == 0);
+    CHECK(text && strcmp(text, "|k     |\n") == 0);
     free(text);
     au_names_free(&nm);
 }

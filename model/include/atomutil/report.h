@@ -128,6 +128,9 @@ int au_launch_may_want_code(const au_launch *l, const au_table *t, au_busy_mode 
 typedef enum au_view { AU_VIEW_AUTO = 0, AU_VIEW_LAUNCHES, AU_VIEW_SUMMARY } au_view;
 #define AU_SUMMARY_AUTO_LAUNCHES 50
 #define AU_NAME_WIDTH_DEFAULT    32
+/* The width the human tables keep to without --wide (a terminal's): their key columns, a legend
+ * of every word they print; --wide shows every column, the CSV and JSON every figure. */
+#define AU_REPORT_COLUMNS        120
 
 typedef struct au_report {
     au_launch *launches;
@@ -141,6 +144,7 @@ typedef struct au_report {
     char **files;        /* with several files (au_report_set_files): their names, in order, which each */
     size_t nfiles;       /* launch's file indexes; NULL, 0 with one (source names it) */
     unsigned name_width; /* the human tables' kernel column (AU_NAME_WIDTH_DEFAULT; 0: the widest name) */
+    int wide;            /* the human tables with every column (--wide); else within AU_REPORT_COLUMNS */
 } au_report;
 
 void au_report_init(au_report *r);
@@ -209,8 +213,8 @@ int au_summary_sort_by_time(au_summary *s);
 void au_summary_free(au_summary *s);
 
 /* The human tables' kernel names (docs/cli.md, "Names in the output"): full[0..n) are short names
- * (not owned); each is shown by its function name (au_kernel_function) in width columns (0: as wide
- * as the widest), numbered "[n]" where it is cut ('~') or where kernels of other short names share
+ * (not owned); each is shown by its function name (au_kernel_function) in at most width columns
+ * (the column is as wide as the widest name shown, width at most; 0: no limit), numbered "[n]" where it is cut ('~') or where kernels of other short names share
  * it, the numbers given in the order the cells are written. */
 typedef struct au_names {
     size_t n, width;
@@ -227,8 +231,9 @@ typedef struct au_names {
 int au_names_init(au_names *nm, const char *const *full, size_t n, size_t width);
 /* The cell of name k, as plain text, padded to the column's width when pad. */
 void au_names_put(au_names *nm, size_t k, int pad, FILE *out);
-/* After a table: "kernel names numbered above, in full:", one line per number (nothing without). */
-void au_names_notes(const au_names *nm, FILE *out);
+/* After a table: "kernel names numbered above, in full:", one line per number (nothing without),
+ * wrapped at wrap columns (0: not wrapped). */
+void au_names_notes(const au_names *nm, size_t wrap, FILE *out);
 void au_names_free(au_names *nm);
 /* The function name inside kernel, as Nsight Compute's --kernel-name-base function prints it: the
  * short name's last component, without namespaces, classes and template arguments

@@ -108,6 +108,10 @@ enum {
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
 char *au_flags_string(unsigned flags, char *buf, size_t size);
+/* The name and the meaning (flags.def, docs' Markdown backquotes left out) of flag bit `bit`; NULL
+ * beyond the last flag. */
+const char *au_flag_name(unsigned bit);
+const char *au_flag_meaning(unsigned bit);
 
 /* S(n, a, c) for real-valued arguments: c of the n queued jobs are CAS (so c/n is the CAS share).
  * Linear interpolation along c (at the CAS share c/n of each grid n) and along a, and along n of
