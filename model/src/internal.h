@@ -13,6 +13,10 @@
  * most (*hi) of S(n, a, 0) / a over a = 1..a_max of the generic family at its largest n (add's
  * where the table has no generic family); *family (may be NULL) gets the family used. */
 int au_generic_wavefront_cost(const au_table *t, double *lo, double *hi, const char **family);
+/* Whether g counts the generic atomics' instructions beside the shared-atomic wavefronts and no
+ * ATOMS job (the generic counter set, or an export with that counter), outside the cluster set:
+ * the wavefronts are then theirs, priced exactly as jobs of the generic family (au_model_eval). */
+int au_generic_counted(const au_counters *g);
 /* queue.c: a result whose U has a range (util_lo..util_hi): its upper end capped at 105 % (or at
  * U where U is above), then its verdict: the point estimate's when both ends agree, else
  * AU_VERDICT_UNCERTAIN. */

@@ -9,21 +9,21 @@
 
 static const au_metric_def defs[] = {
     {"smsp__inst_executed_op_shared_atom.sum", AU_C_JOBS, 1,
-     "jobs J: shared-atomic warp-instructions (ATOMS.*, CAS-loop retries included)", AU_SET_BOTH, "inst"},
+     "jobs J: shared-atomic warp-instructions (ATOMS.*, CAS-loop retries included)", AU_SET_ALL, "inst"},
     {"smsp__inst_executed_op_shared_atom_dot_cas.sum", AU_C_CAS, 1,
-     "CAS jobs: ATOMS.CAS and the ATOMS.CAST.SPIN of CAS loops", AU_SET_BOTH, "inst"},
+     "CAS jobs: ATOMS.CAS and the ATOMS.CAST.SPIN of CAS loops", AU_SET_ALL, "inst"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", AU_C_WAVEFRONTS, 1,
-     "shared-atomic wavefronts: a = wavefronts / J", AU_SET_STD, "wavefront"},
-    {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)", AU_SET_BOTH, "cycle"},
-    {"sm__warps_active.avg.per_cycle_active", AU_C_WARPS, 1, "N estimate: resident warps per active cycle", AU_SET_BOTH,
+     "shared-atomic wavefronts: a = wavefronts / J", AU_SET_STD_GENERIC, "wavefront"},
+    {"sm__cycles_active.avg", AU_C_ACTIVE_CYCLES, 1, "T: active cycles per SM (mean over SMs)", AU_SET_ALL, "cycle"},
+    {"sm__warps_active.avg.per_cycle_active", AU_C_WARPS, 1, "N estimate: resident warps per active cycle", AU_SET_ALL,
      "warp"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.max", AU_C_WAVEFRONTS_MAX, 0,
-     "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)", AU_SET_STD, "wavefront"},
-    {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM", AU_SET_BOTH, "cycle"},
+     "busiest SM: its shared-atomic wavefronts (imbalance = max / mean)", AU_SET_STD_GENERIC, "wavefront"},
+    {"sm__cycles_active.max", AU_C_ACTIVE_MAX, 0, "busiest SM: the longest active time of an SM", AU_SET_ALL, "cycle"},
     /* the loads of CAS loops: shared wavefronts of every kind, and the load and store instructions
      * they belong to (with the above, still one pass on GH100: docs/counters.md) */
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", AU_C_SHARED_WAVEFRONTS, 0,
-     "CAS loops: all shared wavefronts (minus the atomic ones: the loops' loads and other LDS/STS)", AU_SET_STD,
+     "CAS loops: all shared wavefronts (minus the atomic ones: the loops' loads and other LDS/STS)", AU_SET_STD_GENERIC,
      "wavefront"},
     {"smsp__inst_executed_op_shared_ld.sum", AU_C_LD_INST, 0, "CAS loops: LDS instructions (one per attempt)",
      AU_SET_STD, "inst"},
@@ -31,8 +31,13 @@ static const au_metric_def defs[] = {
      AU_SET_STD, "inst"},
     /* distributed shared memory (launches with clusters; one pass with the four above that both
      * sets share: docs/counters.md) */
+    /* generic atomics (ATOM): the cluster set's DSMEM jobs; in the generic set, with their CAS
+     * share, the instructions whose passes the wavefronts give (docs/opcodes.md, "Generic atomics") */
     {"smsp__inst_executed_op_generic_atom.sum", AU_C_GENERIC, 0,
-     "DSMEM: generic-address atomics (ATOM), map_shared_rank's among them", AU_SET_CLUSTER, "inst"},
+     "generic-address atomics (ATOM): DSMEM jobs (map_shared_rank's), generic atomics' instructions",
+     AU_SET_CLUSTER | AU_SET_GENERIC, "inst"},
+    {"smsp__inst_executed_op_generic_atom_dot_cas.sum", AU_C_GENERIC_CAS, 0, "generic atomics: ATOM.CAS",
+     AU_SET_GENERIC, "inst"},
     {"l1tex__t_output_wavefronts_pipe_lsu_mem_dshared.sum", AU_C_DSHARED_WF, 0,
      "DSMEM: wavefronts sent to other SMs' shared memory (same-word lanes serialize)", AU_SET_CLUSTER, "wavefront"},
     {"l1tex__m_l1tex2xbar_req_cycles_active_mem_dshared.sum", AU_C_DSHARED_XBAR, 0,
@@ -43,11 +48,11 @@ static const au_metric_def defs[] = {
      "DSMEM: sectors of requests to other SMs' shared memory (loads, stores, atomics)", AU_SET_CLUSTER, "sector"},
     {"l1tex__t_sectors_pipe_lsu_mem_dshared_op_atom.sum", AU_C_DSHARED_SECT_ATOM, 0,
      "DSMEM: ... of atomics (their share of the DSMEM path)", AU_SET_CLUSTER, "sector"},
-    {AU_METRIC_CLUSTER_SIZE, AU_C_CLUSTER, 0, "blocks per cluster (picks the dsmem_remote family)", AU_SET_BOTH,
+    {AU_METRIC_CLUSTER_SIZE, AU_C_CLUSTER, 0, "blocks per cluster (picks the dsmem_remote family)", AU_SET_ALL,
      "block"},
-    {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table", AU_SET_BOTH, ""},
-    {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)", AU_SET_BOTH, ""},
-    {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only", AU_SET_BOTH, ""},
+    {AU_METRIC_DEVICE_NAME, 0, 0, "device name, picks the table", AU_SET_ALL, ""},
+    {AU_METRIC_SM_COUNT, 0, 0, "SM count (else taken from the table)", AU_SET_ALL, ""},
+    {AU_METRIC_DURATION, 0, 0, "kernel duration, reported only", AU_SET_ALL, ""},
 };
 
 const au_metric_def *au_metric_defs(size_t *count)
@@ -73,6 +78,7 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_LD_INST: c->ld_inst = v; break;
         case AU_C_ST_INST: c->st_inst = v; break;
         case AU_C_GENERIC: c->generic_jobs = v; break;
+        case AU_C_GENERIC_CAS: c->generic_cas = v; break;
         case AU_C_DSHARED_WF: c->dshared_wavefronts = v; break;
         case AU_C_DSHARED_XBAR: c->dshared_xbar = v; break;
         case AU_C_CLUSTER: c->cluster_size = v; break;

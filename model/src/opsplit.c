@@ -30,13 +30,14 @@ static int is_generic_atomic(const char *opcode)
  * atomics are then priced from the DSMEM counters (au_dsmem_apply), as class "dsmem". */
 static int cluster_set(const au_launch *l)
 {
-    return (l->ctr.have & AU_C_DSMEM) != 0;
+    return (l->ctr.have & AU_C_DSHARED_PATH) != 0;
 }
 
 /* The kernel's generic atomics as their own class, after the ATOMS classes: "dsmem" in the cluster
  * set (their jobs counted, priced by au_dsmem_apply); otherwise "generic" (docs/opcodes.md,
- * "Generic atomics"): the counters count their wavefronts only, which a launch without ATOMS jobs
- * prices as a whole (busy: its share of B), and which raise the ATOMS classes' a otherwise. */
+ * "Generic atomics"): the counters count their wavefronts (and in the generic set their
+ * instructions, the class's jobs), which a launch without ATOMS jobs prices as a whole (busy: its
+ * share of B), and which raise the ATOMS classes' a otherwise. */
 static void add_generic_class(au_opsplit *o, const au_launch *l, size_t ninstr, double busy)
 {
     if (!ninstr || o->nclass == AU_MAX_CLASSES)
@@ -46,7 +47,7 @@ static void add_generic_class(au_opsplit *o, const au_launch *l, size_t ninstr, 
     const int cl = cluster_set(l);
     au_strlcpy(c->family, cl ? "dsmem" : "generic", sizeof c->family);
     c->ninstr = ninstr;
-    c->jobs = cl && (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : 0;
+    c->jobs = (cl || au_generic_counted(&l->ctr)) && (l->ctr.have & AU_C_GENERIC) ? l->ctr.generic_jobs : 0;
     c->busy = !cl ? busy : (l->res.flags & AU_F_DSMEM) ? l->res.util_remote * l->res.active : 0;
 }
 
@@ -190,7 +191,9 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
 static void keep_unpriced(au_opsplit *o, au_launch *l, const au_table *t, size_t ninstr_generic)
 {
     double busy = 0;
-    if (ninstr_generic && !cluster_set(l) && (l->res.flags & AU_F_UNPRICED_WAVEFRONTS)) {
+    if (ninstr_generic && !cluster_set(l) &&
+        ((l->res.flags & AU_F_UNPRICED_WAVEFRONTS) ||
+         (au_generic_counted(&l->ctr) && !(l->res.flags & AU_F_UNUSABLE)))) {
         l->res.flags |= AU_F_OPCODES;
         if (!au_table_has_family(t, "generic"))
             o->flags |= AU_F_UNKNOWN_OPCODE;

@@ -120,6 +120,12 @@ int au_generic_wavefront_cost(const au_table *t, double *lo, double *hi, const c
     return AU_OK;
 }
 
+int au_generic_counted(const au_counters *g)
+{
+    return (g->have & AU_C_GENERIC) && g->generic_jobs > 0 && (g->have & AU_C_WAVEFRONTS) && g->wavefronts > 0 &&
+           (g->have & AU_C_JOBS) && !(g->jobs > 0) && !(g->have & AU_C_DSHARED_PATH);
+}
+
 /* Shared-atomic wavefronts without a counted job: generic atomics (ATOM.E.*, docs/opcodes.md
  * "Generic atomics") are not counted as shared-atomic instructions on GH100, but their wavefronts
  * are, so their passes per instruction are unknown, and with them the cost of a wavefront (the
@@ -352,7 +358,21 @@ static int price_gpu(const au_table *t, const au_family_def *fam, const au_count
         ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
         ld.w *= k, ld.lo *= k, ld.hi *= k;
     }
-    int rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr, busy, res);
+    int rc;
+    if (au_generic_counted(gpu)) {
+        /* generic atomics and their instructions counted: each instruction a job of the generic
+         * family, a = wavefronts / (instructions + CAS instructions), as ATOMS jobs are priced (a
+         * CAS pass takes two wavefronts); the table's add costs where it lacks the family */
+        const char *gf = au_table_has_family(t, "generic") ? "generic" : "add";
+        au_family_def gbuf;
+        double gcas = (gpu->have & AU_C_GENERIC_CAS) ? gpu->generic_cas : 0;
+        rc = eval_one(t, au_family_resolve(gf, &gbuf), gpu, gpu->generic_jobs * k, gcas * k, gpu->wavefronts * k, &ld,
+                      thr, busy, res);
+        if (rc == AU_OK && strcmp(gf, "generic") != 0)
+            res->flags |= AU_F_UNKNOWN_OPCODE;
+    } else {
+        rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr, busy, res);
+    }
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
     if (rc == AU_OK)

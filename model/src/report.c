@@ -79,7 +79,8 @@ static int launch_sms(const au_launch *l, const au_table *t, unsigned *flags)
 
 int au_launch_wants_code(const au_launch *l)
 {
-    return !(l->res.flags & AU_F_UNUSABLE) && (l->ctr.jobs > 0 || (l->res.flags & AU_F_UNPRICED_WAVEFRONTS));
+    return !(l->res.flags & AU_F_UNUSABLE) &&
+           (l->ctr.jobs > 0 || (l->res.flags & AU_F_UNPRICED_WAVEFRONTS) || au_generic_counted(&l->ctr));
 }
 
 int au_launch_may_want_code(const au_launch *l, const au_table *t, au_busy_mode busy)

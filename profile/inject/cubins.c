@@ -13,6 +13,8 @@
 #include "cubins.h"
 
 #include "base.h"
+#include "kernels.h"
+#include "sass_scan.h"
 #include "select.h"
 
 #include "atomutil/util.h"
@@ -218,6 +220,33 @@ static int holds(const cubin *cb, const char *mangled)
         p = q + 1;
     }
     return 0;
+}
+
+int au_cubin_forms(const char *mangled)
+{
+    if (!cubin_dir || !mangled || !*mangled)
+        return -1;
+    int forms = -1;
+    for (size_t i = cubin_count(); i-- > 0 && forms < 0;) {
+        const cubin *cb = cubin_at(i);
+        forms = au_sass_scan(cb->data, cb->size, mangled);
+    }
+    return forms;
+}
+
+int au_cubin_generic(const void *func)
+{
+    au_kernel_info *k = au_kernel_info_of(func);
+    if (!k || !k->mangled)
+        return 0;
+    if (k->forms == 0 && k->scans < 3) {
+        int f = au_cubin_forms(k->mangled);
+        if (f >= 0)
+            k->forms = (signed char)(f + 1);
+        else
+            k->scans++;
+    }
+    return k->forms > 0 && ((k->forms - 1) & AU_SASS_GENERIC) != 0;
 }
 
 void au_cubin_note_launch(const char *mangled)

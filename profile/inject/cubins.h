@@ -18,6 +18,14 @@ void au_cubin_loaded(const CUpti_ModuleResourceData *m); /* without au_g.lock (c
 /* Seconds in the module-load callback; the cubins kept, their bytes, and the modules not kept
  * (-k's module filter). */
 double au_cubin_load_seconds(size_t *kept, size_t *bytes, size_t *skipped);
+/* The atomic forms of kernel `mangled`'s code (AU_SASS_* bits, sass_scan.h) in the most recently
+ * loaded kept cubin that holds it; -1 when none does (no cubins kept without ATOMUTIL_CUBIN_DIR,
+ * or its module not loaded yet: lazy loading loads it during its first launch). */
+int au_cubin_forms(const char *mangled);
+/* Whether kernel func's code has generic atomics that can land in shared memory, read from its
+ * cubin at its first launches and kept in its au_kernel_info: 1 yes, 0 no or not known (no kept
+ * cubin holds it yet; given up after a few launches).  au_kernel_name must have named func. */
+int au_cubin_generic(const void *func);
 /* A measured launch of the kernel ran atomics: its code is kept (range.c, when its range is
  * decoded; graph launches at their exit). */
 void au_cubin_note_launch(const char *mangled);

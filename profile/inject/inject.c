@@ -272,13 +272,19 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
      * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
      * instead of about 100 %) */
     l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
+    /* a kernel whose code has generic atomics that can land in shared memory gets the generic
+     * set, which counts their instructions: with their wavefronts that prices them exactly
+     * (docs/counters.md, "The generic counter set") */
+    if (l.set == AU_INJECT_SET_STD && au_cubin_generic(l.func))
+        l.set = AU_INJECT_SET_GENERIC;
     /* a launch without clusters of a kernel whose measured launches all ran no atomics stays in
-     * the cluster set when that is the one configured: it counts shared and generic atomic jobs
-     * too, so atomics that appear are still seen (U then gets a range, and the kernel's next
-     * launch goes back to the standard set); a switch costs about 0.2 s (docs/counters.md) */
-    if (l.set == AU_INJECT_SET_STD && c->enabled && au_range_current_set(c) == AU_INJECT_SET_CLUSTER &&
-        au_kernel_quiet(l.func)) {
-        l.set = AU_INJECT_SET_CLUSTER;
+     * the set configured when that is the cluster or the generic set: both count shared and
+     * generic atomic jobs too, so atomics that appear are still seen (in the cluster set U then
+     * gets a range, and the kernel's next launch goes back to its own set); a switch costs about
+     * 0.2 s (docs/counters.md) */
+    int cur = c->enabled ? au_range_current_set(c) : AU_INJECT_SET_STD;
+    if (l.set == AU_INJECT_SET_STD && cur != AU_INJECT_SET_STD && au_kernel_quiet(l.func)) {
+        l.set = cur;
         au_stats_count(AU_N_SET_KEPT);
     }
     /* each context keeps its own collector enabled (several GPUs, several contexts); switching

@@ -12,6 +12,8 @@ typedef struct au_kernel_info {
     long long selected;  /* launches selected for measurement (--launches-per-kernel) */
     char *name;          /* demangled, kept at first need: demangling at every launch costs */
     char *mangled;       /* kept with name (au_kernel_name), for the kernel's code (cubins.c) */
+    signed char forms;   /* its code's atomic forms + 1 (AU_SASS_*; 0: not known yet) */
+    unsigned char scans; /* launches at which no kept cubin held its code */
 } au_kernel_info;
 
 /* A measured launch of kernel func ran no atomics (quiet 1) or did (0); au_kernel_quiet: every

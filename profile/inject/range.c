@@ -37,6 +37,16 @@ static struct {
 } sets;
 static size_t max_ranges;
 
+unsigned au_range_set_bit(int set)
+{
+    return set == AU_INJECT_SET_CLUSTER ? AU_SET_CLUSTER : set == AU_INJECT_SET_GENERIC ? AU_SET_GENERIC : AU_SET_STD;
+}
+
+const char *au_range_set_name(int set)
+{
+    return set == AU_INJECT_SET_CLUSTER ? "cluster" : set == AU_INJECT_SET_GENERIC ? "generic" : "standard";
+}
+
 void au_range_init(void)
 {
     const char *mr = au_cf_getenv(AU_ENV_MAX_RANGES);
@@ -50,7 +60,7 @@ void au_range_init(void)
     const au_metric_def *defs = au_metric_defs(&n);
     for (int set = 0; set < AU_INJECT_NSETS; ++set)
         for (size_t i = 0; i < n; ++i) {
-            if (!(defs[i].sets & (set == AU_INJECT_SET_STD ? AU_SET_STD : AU_SET_CLUSTER)))
+            if (!(defs[i].sets & au_range_set_bit(set)))
                 continue;
             /* descriptive metrics come from the driver (write_launch), the duration excepted */
             if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
@@ -229,8 +239,7 @@ static void metric_missing(const char *name, void *ud)
         au_diag(AU_CF_WARNING,
                 "chip %s (device %d %s) lacks the counter %s: the %s set is collected without it, and the report "
                 "lacks what it gives (%s)",
-                d->c->range.chip, (int)d->c->dev, d->c->dev_name, name,
-                d->set == AU_INJECT_SET_STD ? "standard" : "cluster", meaning);
+                d->c->range.chip, (int)d->c->dev, d->c->dev_name, name, au_range_set_name(d->set), meaning);
     }
 }
 
@@ -301,12 +310,11 @@ static int setup_set(ctx_state *c, int set, const char *chip, uint8_t *avail)
     }
     if (au_chip_config_image(c->range.host[set], &c->range.config[set], &c->range.config_size[set],
                              &c->range.passes[set]) != 0) {
-        au_error(AU_CF_E_CUPTI, "the %s set's config image could not be made (chip %s)",
-                 set == AU_INJECT_SET_STD ? "standard" : "cluster", chip);
+        au_error(AU_CF_E_CUPTI, "the %s set's config image could not be made (chip %s)", au_range_set_name(set), chip);
         return -1;
     }
-    au_diag(AU_CF_INFO, "passes: %zu, %s set (chip %s, device %d %s)", c->range.passes[set],
-            set == AU_INJECT_SET_STD ? "standard" : "cluster", chip, (int)c->dev, c->dev_name);
+    au_diag(AU_CF_INFO, "passes: %zu, %s set (chip %s, device %d %s)", c->range.passes[set], au_range_set_name(set),
+            chip, (int)c->dev, c->dev_name);
     return 0;
 }
 

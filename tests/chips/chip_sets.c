@@ -1,7 +1,8 @@
 /*
  * chip_sets.c - offline, no GPU: for every chip that this CUPTI's Profiler Host API knows, whether
- * the injection library's two counter sets (model/src/metrics.c: the standard set, and the cluster
- * set for launches with thread block clusters) can be configured, in how many passes, and which of
+ * the injection library's three counter sets (model/src/metrics.c: the standard set, the cluster
+ * set for launches with thread block clusters, the generic set for kernels with generic atomics)
+ * can be configured, in how many passes, and which of
  * their metrics the chip lacks (required ones marked '!').  One line per chip and set:
  *   CHIP  SET      passes P   missing: METRIC[!], ... | none
  * P is the set without the missing metrics ('-' when nothing of it configures).  tests/chips
@@ -62,6 +63,7 @@ int main(void)
     for (size_t i = 0; i < sc.numChips; ++i) {
         report_set(sc.ppChipNames[i], AU_SET_STD, "standard");
         report_set(sc.ppChipNames[i], AU_SET_CLUSTER, "cluster");
+        report_set(sc.ppChipNames[i], AU_SET_GENERIC, "generic");
     }
     return 0;
 }

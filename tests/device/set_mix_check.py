@@ -12,10 +12,10 @@ order.  Checks, launch by launch:
   measured with the cluster set: its jobs are counted and U gets a range (flag
   dsmem_local_estimated, never an exact figure from missing passes); from round 4 on the standard
   set again, with an exact U;
-- `gatom`: its generic atomics go to global memory, yet the standard set counts one shared-atomic
-  wavefront per warp-instruction of them (its code's ATOM.E.ADD makes them opcode class generic,
-  docs/opcodes.md "Generic atomics"; without the code, flag unpriced_wavefronts), so it is never
-  quiet and every launch is measured with the standard set;
+- `gatom`: its code has a generic ATOM.E.ADD (to global memory here, but the code cannot tell), so
+  every launch is measured with the generic set (docs/counters.md, "The generic counter set"),
+  which counts the instructions beside the one shared-atomic wavefront per warp-instruction that
+  the wavefront counter sees of them: priced exactly (no range), class generic, never quiet;
 - the injection's timing detail line counts the launches kept in the cluster set (set_kept=8 in 6 rounds).
 Exit 77 (skipped) without a GPU.
 usage: set_mix_check.py ATOMUTIL_PROFILE SET_MIX WORKDIR"""
@@ -28,6 +28,7 @@ import sys
 ROUNDS = 6
 ORDER = ["exchange", "scale", "late", "gatom", "hist"]
 STD_ONLY = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"
+GENERIC_ONLY = "smsp__inst_executed_op_generic_atom_dot_cas.sum"
 CLUSTER_ONLY = "smsp__inst_executed_op_generic_atom.sum"
 
 
@@ -67,10 +68,11 @@ def main():
         r = rows[lid]
         have = metrics.get(lid, set())
         cluster_set = CLUSTER_ONLY in have and STD_ONLY not in have
-        std_set = STD_ONLY in have and CLUSTER_ONLY not in have
+        std_set = STD_ONLY in have and CLUSTER_ONLY not in have and GENERIC_ONLY not in have
+        generic_set = STD_ONLY in have and GENERIC_ONLY in have
         ranged = r["util_pct_lo"] != "" and r["util_pct_hi"] != "" and float(r["util_pct_hi"]) > float(r["util_pct_lo"])
         util = float(r["util_pct"]) if r["util_pct"] else float("nan")
-        print(f"  round {rnd} {name:8s} set {'cluster' if cluster_set else 'standard' if std_set else '?':8s} "
+        print(f"  round {rnd} {name:8s} set {'cluster' if cluster_set else 'standard' if std_set else 'generic' if generic_set else '?':8s} "
               f"jobs {r['jobs']:>10s} generic {r['generic_jobs']:>8s} U {r['util_pct']:>6s} [{r['util_pct_lo']}, {r['util_pct_hi']}] "
               f"{r['verdict']} {r['flags']}")
         if not r["kernel"].startswith(name):
@@ -86,9 +88,9 @@ def main():
             check(want and util == 0 and r["verdict"] == "not-limiting",
                   f"round {rnd} scale: {'standard' if rnd == 0 else 'cluster'} set, U 0, not-limiting")
         elif name == "gatom":
-            seen = "generic" in r["opcode_classes"] or "unpriced_wavefronts" in r["flags"]
-            check(std_set and seen and "no_atomics" not in r["flags"],
-                  f"round {rnd} gatom: standard set, its generic atomics' wavefronts seen (class generic)")
+            counted = float(r["generic_jobs"] or 0) > 0 and "generic" in r["opcode_classes"]
+            check(generic_set and counted and not ranged and util > 0 and "unpriced_wavefronts" not in r["flags"],
+                  f"round {rnd} gatom: generic set, its generic atomics counted and priced exactly (class generic)")
         elif name == "late":
             if rnd == 0:
                 check(std_set and util == 0, "round 0 late: standard set, U 0")

@@ -143,6 +143,58 @@ static void test_not_explained(const au_table *syn)
     au_opsplit_free(l.ops);
 }
 
+/* The generic counter set (docs/counters.md): the generic atomics' instructions G (and their CAS
+ * ones) counted beside the wavefronts, no ATOMS job: each instruction a job of the generic family,
+ * a = W / (G + G_cas), no range, no unpriced_wavefronts; with the code naming them, class generic
+ * with G jobs.  At n = 64 the synthetic generic costs 2 at a = 1 and 32 at a = 32: 4,000
+ * instructions per SM of 32 passes in 200,000 cycles are 128,000 cycles, U 64 % (the range of
+ * wavefronts alone was 64-128 %, the estimate 100 %); of one pass, 8,000 cycles, U 4 %. */
+static void test_counted(const au_table *syn, const au_table *old)
+{
+    au_launch l = launch(syn, 0, 132 * 128000.0);
+    CHECK(l.res.flags & AU_F_UNPRICED_WAVEFRONTS);
+    CHECK_NEAR(l.res.util, 1, 1e-12); /* the estimate without the instructions */
+    l.ctr.generic_jobs = 132 * 4000.0;
+    l.ctr.have |= AU_C_GENERIC;
+    CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK(!(l.res.flags & (AU_F_UNPRICED_WAVEFRONTS | AU_F_RANGE | AU_F_UNUSABLE | AU_F_UNKNOWN_OPCODE)));
+    CHECK_NEAR(l.res.a, 32, 1e-12);
+    CHECK_NEAR(l.res.jobs, 4000, 1e-9);
+    CHECK_NEAR(l.res.util, 0.64, 1e-12);
+    CHECK(l.res.verdict == AU_VERDICT_SIGNIFICANT);
+    au_instr gen[1] = {ins("ATOM.E.MAX.STRONG.SM", 0x100)};
+    au_launch c = l;
+    CHECK_EQ_INT(check_eval_code(&c, syn, gen, 1, &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(c.res.util, 0.64, 1e-12);
+    CHECK((c.res.flags & AU_F_OPCODES) && !(c.res.flags & AU_F_RANGE));
+    CHECK(c.ops && strcmp(c.ops->classes, "generic 100%") == 0);
+    if (c.ops && c.ops->nclass == 1)
+        CHECK(strcmp(c.ops->cls[0].family, "generic") == 0 && c.ops->cls[0].jobs == 132 * 4000.0);
+    au_opsplit_free(c.ops);
+    /* one pass each: 2 cycles an instruction */
+    l.ctr.wavefronts = l.ctr.generic_jobs;
+    CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_NEAR(l.res.a, 1, 1e-12);
+    CHECK_NEAR(l.res.util, 0.04, 1e-12);
+    /* CAS instructions: a CAS pass takes two wavefronts; priced in the family's c column */
+    l.ctr.wavefronts = 132 * 8000.0, l.ctr.generic_cas = l.ctr.generic_jobs;
+    l.ctr.have |= AU_C_GENERIC_CAS;
+    CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK_NEAR(l.res.a, 1, 1e-12);
+    CHECK_NEAR(l.res.util, 4000 * 3 / 200000.0, 1e-12);
+    /* a table without the generic family: add's costs, flag unknown_opcode */
+    l.ctr.have &= ~AU_C_GENERIC_CAS;
+    l.ctr.wavefronts = 132 * 128000.0;
+    CHECK_EQ_INT(au_model_eval(old, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
+    CHECK(l.res.flags & AU_F_UNKNOWN_OPCODE);
+    CHECK_NEAR(l.res.util, 0.64, 1e-12);
+    /* beside ATOMS jobs the instructions do not split the wavefronts: priced as before */
+    au_launch b = launch(syn, 132 * 1000.0, 132 * 4000.0), w = b;
+    b.ctr.generic_jobs = 132 * 1000.0, b.ctr.have |= AU_C_GENERIC;
+    CHECK_EQ_INT(au_model_eval(syn, "add", &b.ctr, 132, &thr, AU_BUSY_SATURATED, &b.res), AU_OK);
+    CHECK_NEAR(b.res.util, w.res.util, 1e-12);
+}
+
 /* Beside counted ATOMS jobs the generic wavefronts are in the launch's a (their cost per wavefront
  * is the ATOMS family's per pass): the price is the ATOMS code's alone, the generic class listed
  * with no jobs and no busy share; in the cluster set generic atomics stay class dsmem. */
@@ -195,6 +247,7 @@ int main(void)
     test_no_code(syn, old);
     test_explained(syn, old);
     test_not_explained(syn);
+    test_counted(syn, old);
     test_beside_atoms(syn);
     au_table_free(syn);
     au_table_free(old);

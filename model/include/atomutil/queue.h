@@ -36,9 +36,12 @@ enum {
     AU_C_DSHARED_SECT = 1u << 15,      /* sectors of requests to other SMs' shared memory, every
                                       operation: loads, stores, atomics (cluster set, optional) */
     AU_C_DSHARED_SECT_ATOM = 1u << 16, /* ... of which atomics' (cluster set, optional) */
+    AU_C_GENERIC_CAS = 1u << 17,       /* of the generic atomics, ATOM.CAS (generic set, optional) */
 };
 /* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
 #define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
+/* The counters only the cluster set has: a launch with them was measured with it. */
+#define AU_C_DSHARED_PATH    (AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price distributed-shared-memory atomics (docs/model.md, "DSMEM"). */
 #define AU_C_DSMEM           (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
@@ -62,6 +65,7 @@ typedef struct au_counters {
     double ld_inst;              /* LDS warp-instructions */
     double st_inst;              /* STS warp-instructions */
     double generic_jobs;         /* ATOM (generic address) warp-instructions: local, remote or global */
+    double generic_cas;          /* of which ATOM.CAS */
     double dshared_wavefronts;   /* wavefronts of requests to other SMs' shared memory (sender side) */
     double dshared_xbar;         /* cycles the sender's L1TEX-to-crossbar DSMEM interface was active */
     double cluster_size;         /* blocks per cluster (1 without clusters) */
@@ -92,10 +96,14 @@ typedef struct au_metric_def {
     unsigned sets;    /* AU_SET_* it belongs to */
     const char *unit; /* its base unit ("inst", "cycle", ...): a value given in another is not used */
 } au_metric_def;
-/* Counter sets, one pass each on GH100 (docs/counters.md): the standard set, and the cluster set
+/* Counter sets, one pass each on every chip (docs/counters.md): the standard set; the cluster set
  * for launches with clusters, which trades the local shared-atomic wavefronts and the CAS-loop
- * load counters for the counters that see distributed-shared-memory atomics. */
-enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_BOTH = 3u };
+ * load counters for the counters that see distributed-shared-memory atomics; the generic set for
+ * kernels whose code has generic atomics that can land in shared memory, which trades the CAS-loop
+ * load instruction counters for the generic atomics' instruction counters. */
+enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_GENERIC = 4u, AU_SET_ALL = 7u };
+/* Set lists of metrics: the standard set's that the generic set keeps. */
+#define AU_SET_STD_GENERIC (AU_SET_STD | AU_SET_GENERIC)
 /* The metric list, in the order printed by `atomutil-profile --print-ncu-metrics`. */
 const au_metric_def *au_metric_defs(size_t *count);
 /* Well-known descriptive metrics (not counters of the model). */
