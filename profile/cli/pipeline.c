@@ -6,6 +6,7 @@
  */
 #include "pipeline.h"
 
+#include "ncu_import.h"
 #include "run.h"
 #include "opcodes.h"
 #include "outname.h"
@@ -99,7 +100,7 @@ static int choose_table(const char *const *paths, const cli_options *o, const au
     }
     int st = AU_OK;
     if ((*table = au_live_files_prefetched(table_path)) == NULL)
-        st = au_table_load(table_path, table);
+        st = au_ncu_table_error(table_path, au_table_load(table_path, table));
     if (st != AU_OK) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         return st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
