@@ -73,6 +73,17 @@ static int load_files(const char *const *paths, size_t n, const cli_options *o, 
     return EXIT_OK;
 }
 
+/* A --family the table lacks: the line lists the families the table has (its own names, so a
+ * table of a newer calibrator lists its new ones). */
+static void no_family(const char *table_path, const au_table *t, const char *family)
+{
+    char names[2048] = "";
+    size_t used = 0, n = au_table_family_count(t);
+    for (size_t i = 0; i < n && used < sizeof names; ++i)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", au_table_family_name(t, i));
+    fprintf(stderr, "%s: table %s has no family '%s' (its families: %s)\n", prog, table_path, family, names);
+}
+
 /* The table of the report: --table, else the installed one for the GPU that the first launch
  * naming its GPU ran on (*picked: malloc'ed; *tflags: AU_F_TABLE_OTHER_GPU where only the compute
  * capability fits), loaded (the one prefetched during a live run where it is that file).
@@ -106,7 +117,7 @@ static int choose_table(const char *const *paths, const cli_options *o, const au
         return st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
     }
     if (!au_table_has_family(*table, o->family)) {
-        fprintf(stderr, "%s: table %s has no family '%s'\n", prog, table_path, o->family);
+        no_family(table_path, *table, o->family);
         return EXIT_NOTABLE;
     }
     return EXIT_OK;
