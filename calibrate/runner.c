@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,28 @@ static void driver_version(char *out, size_t size)
         snprintf(out, size, "cuda-%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+/* Why no device is usable (e: cudaGetDeviceCount's error).  Without a driver the runtime says
+ * "insufficient driver" too, which suggests an upgrade: no libcuda.so.1 is told apart, in
+ * atomutil-profile's words (profile/cli/live.c), and a driver older than the runtime names both
+ * versions.  AU_CAL_E_NODEV. */
+static int no_device(cudaError_t e)
+{
+    if (e == cudaSuccess)
+        return au_set_error(AU_CAL_E_NODEV, "no usable CUDA device (none found)");
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cuda)
+        return au_set_error(AU_CAL_E_NODEV, "no NVIDIA driver: cannot load libcuda.so.1 (%s)", dlerror());
+    dlclose(cuda); /* the runtime holds its own reference where it loaded the driver */
+    int drv = 0, rt = 0;
+    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&drv) == cudaSuccess && drv > 0 &&
+        cudaRuntimeGetVersion(&rt) == cudaSuccess)
+        return au_set_error(AU_CAL_E_NODEV,
+                            "the NVIDIA driver supports CUDA %d.%d, older than this build's CUDA runtime %d.%d: "
+                            "upgrade the driver",
+                            drv / 1000, (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
+    return au_set_error(AU_CAL_E_NODEV, "no usable CUDA device (%s)", cudaGetErrorString(e));
+}
+
 int au_cal_gpu_open(int device, au_cal_gpu **out, au_cal_devinfo *info)
 {
     int rc = AU_OK, count = 0, rt = 0;
@@ -84,8 +107,7 @@ int au_cal_gpu_open(int device, au_cal_gpu **out, au_cal_devinfo *info)
     *out = NULL;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0)
-        return au_set_error(AU_CAL_E_NODEV, "no usable CUDA device (%s)",
-                            e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return no_device(e);
     if (device >= count)
         return au_set_error(AU_CAL_E_NODEV, "no CUDA device %d (%d present)", device, count);
     g = calloc(1, sizeof *g);

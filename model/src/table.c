@@ -16,7 +16,8 @@
 #include <strings.h>
 
 #define TABLE_MAX_BYTES ((size_t)256 << 20)
-#define MAGIC           "# atomutil-table v1"
+#define MAGIC_PREFIX    "# atomutil-table v" /* and the format's version */
+#define MAGIC           MAGIC_PREFIX "1"
 #define HEADER          "family,n,a,c,service_cycles,min_cycles,max_cycles,mad_cycles"
 #define NCOLS           8
 
@@ -507,19 +508,25 @@ out:
     return rc;
 }
 
+int au_table_magic_line(const char *line, size_t len)
+{
+    size_t pl = strlen(MAGIC_PREFIX);
+    return len >= pl && memcmp(line, MAGIC_PREFIX, pl) == 0;
+}
+
 /* The first line that is not blank must be MAGIC. */
 static int check_magic(const char *name, const char *line, long lineno)
 {
     if (strcmp(line, MAGIC) == 0)
         return AU_OK;
-    /* "# atomutil-table v<digits>" is another version; anything else (a v1 line with junk after
-     * it, CR-only line ends) is not a table we know */
-    int other = strncmp(line, "# atomutil-table v", 18) == 0 && line[18] &&
-                strspn(line + 18, "0123456789") == strlen(line + 18);
-    return other
-               ? au_set_error_at(AU_E_PARSE, name, lineno,
-                                 "unsupported table format version v%.20s (this atomutil reads '%s')", line + 18, MAGIC)
-               : au_set_error_at(AU_E_PARSE, name, lineno, "not an atomutil table: first line must be '%s'", MAGIC);
+    /* MAGIC_PREFIX and digits is another version; anything else (a v1 line with junk after it,
+     * CR-only line ends) is not a table we know */
+    int prefix = au_table_magic_line(line, strlen(line));
+    const char *v = prefix ? line + strlen(MAGIC_PREFIX) : line;
+    int other = prefix && *v && strspn(v, "0123456789") == strlen(v);
+    return other ? au_set_error_at(AU_E_PARSE, name, lineno,
+                                   "unsupported table format version v%.20s (this atomutil reads '%s')", v, MAGIC)
+                 : au_set_error_at(AU_E_PARSE, name, lineno, "not an atomutil table: first line must be '%s'", MAGIC);
 }
 
 /* meta_only: stop at the header line once the metadata is checked (no rows, not finalized). */

@@ -396,7 +396,11 @@ static int check_options(cli_options *o, int signif_given)
         return -1;
     }
     if (o->nargs > 0 && !o->nimport) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->args[0]);
+        if (o->live)
+            fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, o->args[0]);
+        else /* most likely the program, without the "--" before it */
+            fprintf(stderr, "%s: unexpected argument '%s': to profile a program, put it after --: %s [options] -- %s\n",
+                    prog, o->args[0], prog, o->args[0]);
         return EXIT_USAGE;
     }
     if (!o->live && !o->nimport) {

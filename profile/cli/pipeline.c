@@ -6,6 +6,7 @@
  */
 #include "pipeline.h"
 
+#include "ncu_import.h"
 #include "run.h"
 #include "opcodes.h"
 #include "outname.h"
@@ -72,6 +73,17 @@ static int load_files(const char *const *paths, size_t n, const cli_options *o, 
     return EXIT_OK;
 }
 
+/* A --family the table lacks: the line lists the families the table has (its own names, so a
+ * table of a newer calibrator lists its new ones). */
+static void no_family(const char *table_path, const au_table *t, const char *family)
+{
+    char names[2048] = "";
+    size_t used = 0, n = au_table_family_count(t);
+    for (size_t i = 0; i < n && used < sizeof names; ++i)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", au_table_family_name(t, i));
+    fprintf(stderr, "%s: table %s has no family '%s' (its families: %s)\n", prog, table_path, family, names);
+}
+
 /* The table of the report: --table, else the installed one for the GPU that the first launch
  * naming its GPU ran on (*picked: malloc'ed; *tflags: AU_F_TABLE_OTHER_GPU where only the compute
  * capability fits), loaded (the one prefetched during a live run where it is that file).
@@ -99,13 +111,13 @@ static int choose_table(const char *const *paths, const cli_options *o, const au
     }
     int st = AU_OK;
     if ((*table = au_live_files_prefetched(table_path)) == NULL)
-        st = au_table_load(table_path, table);
+        st = au_ncu_table_error(table_path, au_table_load(table_path, table));
     if (st != AU_OK) {
         fprintf(stderr, "%s: %s\n", prog, au_last_error());
         return st == AU_E_IO ? EXIT_NOTABLE : exit_for(st);
     }
     if (!au_table_has_family(*table, o->family)) {
-        fprintf(stderr, "%s: table %s has no family '%s'\n", prog, table_path, o->family);
+        no_family(table_path, *table, o->family);
         return EXIT_NOTABLE;
     }
     return EXIT_OK;
@@ -163,9 +175,11 @@ static void warn_table(const au_report *rep, const au_table *table, const char *
 typedef struct {
     int used; /* the file has launches in the report: first, count */
     size_t first, count;
-    char dir[4200]; /* where its kernels' code is */
-    int no_dir;     /* there is none */
-    int attached;   /* au_opcodes_attach ran: status, error, ops, stats, seconds */
+    const char *path; /* the counters file or export */
+    size_t ncode;     /* the kernels whose code it names ("code:" lines) */
+    char dir[4200];   /* where its kernels' code is */
+    int no_dir;       /* there is none */
+    int attached;     /* au_opcodes_attach ran: status, error, ops, stats, seconds */
     int status;
     char error[1024];
     au_opcodes *ops;
@@ -197,6 +211,8 @@ static void attach_code(const cli_options *o, const run_files *f, au_report *rep
         c->used = 1;
         c->first = i;
         c->count = next - i;
+        c->path = f->files[file];
+        c->ncode = f->runs[file].ncode;
         if (o->live)
             au_strlcpy(c->dir, f->cubin_dir, sizeof c->dir);
         else
@@ -225,12 +241,32 @@ static void attach_code(const cli_options *o, const run_files *f, au_report *rep
     }
 }
 
+/* --opcodes on an --import whose file has no kernel code: what is missing and what to do.  The
+ * folder is named only where the file names code that a live run kept there. */
+static void say_no_code(const file_code *c)
+{
+    if (c->ncode == 0)
+        fprintf(stderr,
+                "%s: --opcodes: %s names no kernel code (an Nsight Compute export never does): profile the "
+                "program live (%s --opcodes -- PROGRAM), or leave out --opcodes to price its jobs as --family\n",
+                prog, c->path, prog);
+    else
+        fprintf(stderr,
+                "%s: --opcodes: %s names kernel code, but %s/ is missing (a live run with -o BASE keeps it "
+                "beside BASE.counters.csv): put it back, or leave out --opcodes to price its jobs as --family\n",
+                prog, c->path, c->dir);
+}
+
 /* After the evaluation: file by file, the opcodes phase counted for --timing and the warnings said
  * (au_opcodes_report), or the error of a file without its code.  The exit status. */
 static int report_code(const cli_options *o, const au_report *rep, const file_code *fc, size_t nfiles, timing *tm)
 {
     for (size_t file = 0; file < nfiles; ++file) {
         const file_code *c = &fc[file];
+        if (o->opcodes > 0 && !o->live && c->used && (c->no_dir || c->ncode == 0)) {
+            say_no_code(c);
+            return EXIT_FAIL;
+        }
         if (c->no_dir && o->opcodes > 0) {
             fprintf(stderr, "%s: %s: no kernel code (made by a live run of atomutil-profile -o BASE)\n", prog, c->dir);
             return EXIT_FAIL;

@@ -25,7 +25,14 @@
 #include <string.h>
 
 #define EXPORT_MAX_BYTES ((size_t)1 << 30)
-#define MAX_COLS         64
+
+/* A file given as the other kind: what it is and where it goes. */
+#define TABLE_NOT_EXPORT                                                                                 \
+    "this is a service-time table (atomutil-calibrate's CSV), not an Nsight Compute export or counters " \
+    "file; pass it with --table"
+#define EXPORT_NOT_TABLE \
+    "this is an Nsight Compute export or counters file, not a service-time table; pass it with --import"
+#define MAX_COLS 64
 
 /* Columns we read; index into col[] */
 enum { C_ID, C_PID, C_KERNEL, C_BLOCK, C_GRID, C_CC, C_METRIC, C_UNIT, C_VALUE, C_N };
@@ -268,8 +275,9 @@ struct au_ncu_reader {
     int col[C_N], ncols;
     char hint[96];
     long lineno, header_line, rows, header_again;
-    char *header; /* the header line as read */
-    char *line;   /* the current row, copied */
+    int seen_text, table; /* a line not blank read; the first such was a service-time table's */
+    char *header;         /* the header line as read */
+    char *line;           /* the current row, copied */
     size_t line_cap;
 };
 typedef struct au_ncu_reader import_state;
@@ -427,11 +435,18 @@ static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
     return AU_OK;
 }
 
+/* 1 when line (len bytes) begins as the CSV header does: how the reader finds it, among a
+ * program's output, and how a file is told to be an export (au_ncu_given_as_table). */
+static int header_start(const char *line, size_t len)
+{
+    return len >= 5 && memcmp(line, "\"ID\",", 5) == 0;
+}
+
 /* A line after the header that starts with '"': the header again (two exports appended) or one
  * metric of one launch. */
 static int read_row(import_state *st, const char *line, size_t ll)
 {
-    if (strncmp(line, "\"ID\",", 5) == 0) {
+    if (header_start(line, ll)) {
         /* two exports appended into one file: the same header again is read on */
         if (strcmp(line, st->header) != 0)
             return fail(st->name, st->lineno, "a second CSV header, unlike the one on line %ld (two exports appended?)",
@@ -504,24 +519,33 @@ int au_ncu_begin(const char *name, au_report *r, au_ncu_reader **out)
     return AU_OK;
 }
 
+/* Line lineno's text as the reader reads it: without a UTF-8 byte-order mark (an export saved by
+ * an editor), the CR of a CRLF and the blanks before it (a row indented by an editor or a script
+ * is read, not skipped as program output: a skipped row would leave its launch a counter short). */
+static const char *line_text(const char *ls, size_t *ll, long lineno)
+{
+    if (lineno == 1 && *ll >= 3 && memcmp(ls, "\xEF\xBB\xBF", 3) == 0)
+        ls += 3, *ll -= 3;
+    if (*ll && ls[*ll - 1] == '\r')
+        --*ll;
+    while (*ll && (ls[0] == ' ' || ls[0] == '\t'))
+        ++ls, --*ll;
+    return ls;
+}
+
 /* Before the header, foreign lines are skipped; after it, every line that starts with '"' is a
  * row. */
 int au_ncu_line(au_ncu_reader *st, const char *ls, size_t ll)
 {
-    if (++st->lineno == 1 && ll >= 3 && memcmp(ls, "\xEF\xBB\xBF", 3) == 0)
-        ls += 3, ll -= 3; /* a UTF-8 byte-order mark (an export saved by an editor) */
-    if (ll && ls[ll - 1] == '\r')
-        --ll;
-    /* blanks before a row (indented by an editor or a script) are not part of it: the row is
-     * read, not skipped as program output (a skipped row would leave its launch a counter short) */
-    while (ll && (ls[0] == ' ' || ls[0] == '\t'))
-        ++ls, --ll;
+    ls = line_text(ls, &ll, ++st->lineno);
+    if (ll && !st->seen_text) /* a table given as an export: said if no header follows */
+        st->seen_text = 1, st->table = au_table_magic_line(ls, ll);
     if (ll == 0 || ls[0] != '"')
         return AU_OK; /* application output, ==PROF== lines, blank lines */
     if (au_copy_line(&st->line, &st->line_cap, ls, ll) != 0)
         return au_set_error(AU_E_NOMEM, "out of memory");
     if (!st->header_line)
-        return strncmp(st->line, "\"ID\",", 5) != 0 ? AU_OK : read_header(st, st->line, ll);
+        return header_start(st->line, ll) ? read_header(st, st->line, ll) : AU_OK;
     return read_row(st, st->line, ll);
 }
 
@@ -530,7 +554,9 @@ int au_ncu_end(au_ncu_reader *st, int status)
     if (!st)
         return status;
     int rc = status;
-    if (rc == AU_OK && !st->header_line)
+    if (rc == AU_OK && !st->header_line && st->table)
+        rc = au_set_error(AU_E_PARSE, "%s: " TABLE_NOT_EXPORT, st->name);
+    else if (rc == AU_OK && !st->header_line)
         rc = fail(st->name, st->lineno ? st->lineno : 1,
                   "no Nsight Compute CSV header (a line starting with \"ID\",): export with "
                   "ncu --csv --metrics ...");
@@ -561,6 +587,40 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
         s = nl ? nl + 1 : end;
     }
     return au_ncu_end(rd, rc);
+}
+
+/* *(int *)out = 1 when buf is an export (or counters file), as the reader would take it: its CSV
+ * header on a line, and its first line not a table's. */
+static int sniff_export(const char *name, char *buf, size_t len, void *out)
+{
+    (void)name;
+    long lineno = 0;
+    int seen_text = 0;
+    for (const char *s = buf, *end = buf + len; s < end;) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        const char *t = line_text(s, &ll, ++lineno);
+        s = nl ? nl + 1 : end;
+        if (ll && !seen_text++ && au_table_magic_line(t, ll))
+            return AU_OK;
+        if (header_start(t, ll)) {
+            *(int *)out = 1;
+            return AU_OK;
+        }
+    }
+    return AU_OK;
+}
+
+int au_ncu_table_error(const char *path, int status)
+{
+    if (status != AU_E_PARSE)
+        return status;
+    char why[1024];
+    au_strlcpy(why, au_last_error(), sizeof why);
+    int is_export = 0;
+    if (au_parse_file(path, EXPORT_MAX_BYTES, sniff_export, &is_export) == AU_OK && is_export)
+        return au_set_error(status, "%s: " EXPORT_NOT_TABLE, path);
+    return au_set_error(status, "%s", why);
 }
 
 static int parse_export_file(const char *name, char *buf, size_t len, void *out)

@@ -26,6 +26,12 @@ extern "C" {
 int au_ncu_import(const char *path, au_report *r);
 int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_report *r);
 
+/* A file that a service-time table was to be read from (au_table_load's status): when it is an
+ * export or counters file, status with au_last_error() = "PATH: this is an Nsight Compute export
+ * or counters file, not a service-time table; pass it with --import"; else status, the table's
+ * message kept.  (The reverse, a table read as an export, the reader says itself.) */
+int au_ncu_table_error(const char *path, int status);
+
 /* The same export line by line, for a reader that reads other lines of the file too (run.h):
  * au_ncu_begin (r->source set to name), au_ncu_check on the whole text, au_ncu_line for each line
  * (without its '\n') while AU_OK, then au_ncu_end with the status so far, which checks the whole

@@ -3,7 +3,8 @@
  * (profile/cli/live.c: late_checks, made while the program runs).  FAKE_CUDA says what it plays:
  * nodevice (cuInit fails with CUDA_ERROR_NO_DEVICE), zero (no device), ok (one device, named
  * FAKE_CUDA_NAME, default "NVIDIA H200", compute capability 9.0).  It also loads as a stand-in
- * injection library (it has no initialization of its own).
+ * injection library (it has no initialization of its own), and as a driver too old for the CUDA
+ * runtime of atomutil-calibrate (cuDriverGetVersion, the runtime's first question).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,4 +51,13 @@ int cuDeviceGetAttribute(int *v, int attr, int dev)
 {
     *v = attr == 75 ? 9 : 0; /* compute capability 9.0 */
     return dev == 0 ? 0 : 101;
+}
+
+/* The CUDA version the driver supports: FAKE_CUDA_DRIVER_VERSION (1000 * major + 10 * minor),
+ * default 12020 (12.2). */
+int cuDriverGetVersion(int *v)
+{
+    const char *s = getenv("FAKE_CUDA_DRIVER_VERSION");
+    *v = s ? atoi(s) : 12020;
+    return 0;
 }

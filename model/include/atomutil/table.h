@@ -62,6 +62,10 @@ int au_table_load(const char *path, au_table **out);
 int au_table_load_meta(const char *path, au_table_meta *out);
 /* Same as au_table_load from a memory buffer; name is used in messages. */
 int au_table_parse(const char *name, const char *buf, size_t len, au_table **out);
+/* 1 when line (len bytes, without its line end) begins as a table's first line does, whatever the
+ * format version: how a table is told from the other CSV files atomutil reads (an export given
+ * where a table goes, or the reverse), without reading it as one. */
+int au_table_magic_line(const char *line, size_t len);
 /* Writes the table in format v1 (metadata comments, header, rows sorted by family, n, a, c). */
 int au_table_write(const au_table *t, FILE *f);
 int au_table_save(const au_table *t, const char *path);
