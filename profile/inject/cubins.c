@@ -206,32 +206,24 @@ static uint64_t fnv1a(const char *p)
     return h;
 }
 
-/* Does the cubin hold a section ".text.<mangled>"? (an exact, NUL-terminated string) */
-static int holds(const cubin *cb, const char *mangled)
+/* The most recently loaded kept cubin that holds kernel `mangled` (its section ".text.<mangled>"),
+ * NULL when none does: a module loads during its kernel's first launch. */
+static cubin *holder(const char *mangled)
 {
-    size_t ml = strlen(mangled);
-    const char *p = cb->data, *end = cb->data + cb->size;
-    while (p + 6 + ml < end) {
-        const char *q = memchr(p, '.', (size_t)(end - p));
-        if (!q || q + 6 + ml >= end)
-            return 0;
-        if (memcmp(q, ".text.", 6) == 0 && memcmp(q + 6, mangled, ml) == 0 && q[6 + ml] == '\0')
-            return 1;
-        p = q + 1;
+    for (size_t i = cubin_count(); i-- > 0;) {
+        cubin *cb = cubin_at(i);
+        if (au_cubin_text(cb->data, cb->size, mangled, NULL, NULL) == 0)
+            return cb;
     }
-    return 0;
+    return NULL;
 }
 
 int au_cubin_forms(const char *mangled)
 {
     if (!cubin_dir || !mangled || !*mangled)
         return -1;
-    int forms = -1;
-    for (size_t i = cubin_count(); i-- > 0 && forms < 0;) {
-        const cubin *cb = cubin_at(i);
-        forms = au_sass_scan(cb->data, cb->size, mangled);
-    }
-    return forms;
+    const cubin *cb = holder(mangled);
+    return cb ? au_sass_scan(cb->data, cb->size, mangled) : -1;
 }
 
 int au_cubin_generic(const void *func)
@@ -269,12 +261,8 @@ void au_cubin_note_launch(const char *mangled)
         k = &s.seen[s.nseen++];
         *k = (seen_kernel){h, copy, 0, 0};
     }
-    /* the most recently loaded module that holds the kernel (a module loads during its first
-     * launch: this runs when the launch's range is decoded, as its call returns) */
-    cubin *cb = NULL;
-    for (size_t i = cubin_count(); i-- > 0 && !cb;)
-        if (holds(cubin_at(i), mangled))
-            cb = cubin_at(i);
+    /* this runs when the launch's range is decoded, as its call returns: its module is loaded */
+    cubin *cb = holder(mangled);
     if (!cb) {
         if (++k->misses == 3) {
             k->done = 1;

@@ -47,12 +47,11 @@ static unsigned elf_arch(const unsigned char *d)
     return d[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
 }
 
-int au_sass_scan(const void *data, size_t size, const char *mangled)
+int au_cubin_text(const void *data, size_t size, const char *mangled, size_t *off, size_t *len)
 {
     const unsigned char *d = data;
     /* 64-bit little-endian ELF, CUDA's: ELFCLASS64, ELFDATA2LSB, e_machine EM_CUDA (190) */
-    if (!d || !mangled || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1 ||
-        rd(d + 0x12, 2) != 190 || elf_arch(d) < 70)
+    if (!d || !mangled || size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1 || rd(d + 0x12, 2) != 190)
         return -1;
     uint64_t shoff = rd(d + 0x28, 8);
     size_t shentsize = (size_t)rd(d + 0x3a, 2), shnum = (size_t)rd(d + 0x3c, 2), shstrndx = (size_t)rd(d + 0x3e, 2);
@@ -65,19 +64,32 @@ int au_sass_scan(const void *data, size_t size, const char *mangled)
     size_t ml = strlen(mangled);
     for (size_t i = 0; i < shnum; ++i) {
         const unsigned char *sh = d + shoff + i * shentsize;
-        uint64_t name = rd(sh, 4), off = rd(sh + 0x18, 8), sz = rd(sh + 0x20, 8);
+        uint64_t name = rd(sh, 4), o = rd(sh + 0x18, 8), n = rd(sh + 0x20, 8);
         /* ".text.<mangled>\0" inside the section-name table */
         if (name >= strsize || strsize - name < 7 + ml)
             continue;
         const char *nm = (const char *)d + stroff + name;
         if (memcmp(nm, ".text.", 6) != 0 || memcmp(nm + 6, mangled, ml) != 0 || nm[6 + ml] != '\0')
             continue;
-        if (off > size || sz > size - off)
+        if (o > size || n > size - o)
             return -1;
-        int forms = 0;
-        for (uint64_t k = 0; k + 16 <= sz; k += 16)
-            forms |= au_sass_form((unsigned)rd(d + off + k, 2));
-        return forms;
+        if (off)
+            *off = (size_t)o;
+        if (len)
+            *len = (size_t)n;
+        return 0;
     }
     return -1;
+}
+
+int au_sass_scan(const void *data, size_t size, const char *mangled)
+{
+    size_t off, len;
+    if (au_cubin_text(data, size, mangled, &off, &len) != 0 || elf_arch(data) < 70)
+        return -1;
+    const unsigned char *d = data;
+    int forms = 0;
+    for (size_t k = 0; k + 16 <= len; k += 16)
+        forms |= au_sass_form((unsigned)rd(d + off + k, 2));
+    return forms;
 }

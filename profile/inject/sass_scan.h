@@ -21,6 +21,11 @@ enum {
  * bytes), 0 for an instruction that is no atomic. */
 int au_sass_form(unsigned opcode);
 
+/* Where the code of kernel `mangled` (its section ".text.<mangled>") lies in the ELF cubin
+ * data[0..size): 0 and *off, *len (either may be NULL), or -1 when the data is not a 64-bit CUDA
+ * ELF that holds the kernel. */
+int au_cubin_text(const void *data, size_t size, const char *mangled, size_t *off, size_t *len);
+
 /* The atomic forms (AU_SASS_* bits) in the code of kernel `mangled` (its section
  * ".text.<mangled>") of the ELF cubin data[0..size); -1 when the cubin is not a 64-bit ELF that
  * holds the kernel, or its architecture is older than sm_70 (another instruction encoding). */

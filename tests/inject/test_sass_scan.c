@@ -83,6 +83,11 @@ static void check_cubin(const char *path)
         printf("%s %s: forms %d%s\n", path, want[i].kernel, got, got == want[i].forms ? "" : "  FAIL");
         fails += got != want[i].forms;
     }
+    /* the section lookup the code-keeping shares: the kernel's code, whole instructions */
+    size_t off = 0, len = 0;
+    fails += au_cubin_text(data, (size_t)size, "k_shared", &off, &len) != 0 || len == 0 || len % 16 != 0 ||
+             off + len > (size_t)size;
+    fails += au_cubin_text(data, (size_t)size, "k_share", NULL, NULL) != -1; /* a prefix is no name */
     /* a kernel the cubin does not hold, a truncated and a foreign file */
     fails += au_sass_scan(data, (size_t)size, "k_absent") != -1;
     fails += au_sass_scan(data, 40, "k_shared") != -1;
