@@ -351,28 +351,27 @@ unsigned au_counters_unusable(const au_table *t, const au_counters *gpu, int sm_
 static int price_gpu(const au_table *t, const au_family_def *fam, const au_counters *gpu, int sm_count,
                      const au_thresholds *thr, au_busy_mode busy, au_result *res)
 {
-    double k = 1.0 / sm_count;
+    double k = 1.0 / sm_count, jobs = gpu->jobs, cas = gpu->cas_jobs;
+    /* generic atomics and their instructions counted (the generic set), no ATOMS job: each
+     * instruction is a job of the generic family, a = wavefronts / (instructions + CAS ones) as
+     * for ATOMS (a CAS pass takes two wavefronts); the table's add costs where it lacks the family */
+    au_family_def gbuf;
+    const int generic = au_generic_counted(gpu);
+    const char *gf = au_table_has_family(t, "generic") ? "generic" : "add";
+    if (generic) {
+        fam = au_family_resolve(gf, &gbuf);
+        jobs = gpu->generic_jobs;
+        cas = (gpu->have & AU_C_GENERIC_CAS) ? gpu->generic_cas : 0;
+    }
     /* priced as one CAS-loop family, every job is an attempt of its loop */
     loop_loads ld = {0, 0, 0, 0};
     if (fam->kind == AU_KIND_CAS_LOOP) {
-        ld.known = au_loop_loads(gpu, gpu->jobs, &ld.w, &ld.lo, &ld.hi);
+        ld.known = au_loop_loads(gpu, jobs, &ld.w, &ld.lo, &ld.hi);
         ld.w *= k, ld.lo *= k, ld.hi *= k;
     }
-    int rc;
-    if (au_generic_counted(gpu)) {
-        /* generic atomics and their instructions counted: each instruction a job of the generic
-         * family, a = wavefronts / (instructions + CAS instructions), as ATOMS jobs are priced (a
-         * CAS pass takes two wavefronts); the table's add costs where it lacks the family */
-        const char *gf = au_table_has_family(t, "generic") ? "generic" : "add";
-        au_family_def gbuf;
-        double gcas = (gpu->have & AU_C_GENERIC_CAS) ? gpu->generic_cas : 0;
-        rc = eval_one(t, au_family_resolve(gf, &gbuf), gpu, gpu->generic_jobs * k, gcas * k, gpu->wavefronts * k, &ld,
-                      thr, busy, res);
-        if (rc == AU_OK && strcmp(gf, "generic") != 0)
-            res->flags |= AU_F_UNKNOWN_OPCODE;
-    } else {
-        rc = eval_one(t, fam, gpu, gpu->jobs * k, gpu->cas_jobs * k, gpu->wavefronts * k, &ld, thr, busy, res);
-    }
+    int rc = eval_one(t, fam, gpu, jobs * k, cas * k, gpu->wavefronts * k, &ld, thr, busy, res);
+    if (rc == AU_OK && generic && strcmp(gf, "generic") != 0)
+        res->flags |= AU_F_UNKNOWN_OPCODE;
     if (rc == AU_OK)
         au_result_busiest(res, gpu, sm_count);
     if (rc == AU_OK)

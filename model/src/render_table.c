@@ -413,12 +413,13 @@ static void render_legend_narrow(const au_report *r, FILE *out)
         fputs("Umax -: not known: the counters lack the two .max rollups it needs (exports made before "
               "--print-ncu-metrics\nlisted them; docs/per-sm.md), or the launch ran no shared atomics.\n",
               out);
+    const char *lead = "flags:";
     for (unsigned bit = 0; au_flag_name(bit); ++bit) {
         if (!((flags >> bit) & 1u))
             continue;
         char line[1024], *q = line;
-        snprintf(line, sizeof line, "%s %s: %s", bit == 0 || !(flags & ((1u << bit) - 1)) ? "flags:" : "      ",
-                 au_flag_name(bit), au_flag_meaning(bit));
+        snprintf(line, sizeof line, "%s %s: %s", lead, au_flag_name(bit), au_flag_meaning(bit));
+        lead = "      ";
         for (const char *p = line; *p; ++p) /* the docs' Markdown backquotes */
             if (*p != '`')
                 *q++ = *p;
