@@ -15,14 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 namespace cg = cooperative_groups;
-#define CK(x)                                              \
-    do {                                                   \
-        cudaError_t e = (x);                               \
-        if (e != cudaSuccess) {                            \
-            printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-            exit(1);                                       \
-        }                                                  \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "dsmem_patterns"
+#include "../calibrate/kernels/cuda_check.h"
+#define CK(x) CUDA_CHECK(x, exit(1))
 struct A {
     long long *t0, *t1;
     unsigned *sink;

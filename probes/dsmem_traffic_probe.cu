@@ -16,14 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 namespace cg = cooperative_groups;
-#define CK(x)                                              \
-    do {                                                   \
-        cudaError_t e = (x);                               \
-        if (e != cudaSuccess) {                            \
-            printf("%s: %s\n", #x, cudaGetErrorString(e)); \
-            exit(1);                                       \
-        }                                                  \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "dsmem_traffic_probe"
+#include "../calibrate/kernels/cuda_check.h"
+#define CK(x) CUDA_CHECK(x, exit(1))
 
 __global__ void __cluster_dims__(2, 1, 1) k_traffic(int mode, int iters, unsigned *sink)
 {

@@ -15,48 +15,74 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(x)                                                                                           \
-    do {                                                                                                   \
-        cudaError_t e_ = (x);                                                                              \
-        if (e_ != cudaSuccess) {                                                                           \
-            fprintf(stderr, "generic_ops: %s: %s\n", #x, cudaGetErrorString(e_));                          \
-            return 1;                                                                                      \
-        }                                                                                                  \
-    } while (0)
+#define CUDA_CHECK_PROGRAM "generic_ops"
+#include "../calibrate/kernels/cuda_check.h"
+#define CHECK(x) CUDA_CHECK(x, return 1)
 
 enum {
-    G_ADD, G_MAX, G_MIN, G_EXCH, G_CAS, G_AND, G_OR, G_XOR, G_INC, G_DEC, G_RED_ADD, /* generic pointer */
-    R_ADD, R_MAX,                                                                     /* atomic_ref */
-    S_ADD, S_MAX, S_CAS,                                                              /* ATOMS */
+    G_ADD,
+    G_MAX,
+    G_MIN,
+    G_EXCH,
+    G_CAS,
+    G_AND,
+    G_OR,
+    G_XOR,
+    G_INC,
+    G_DEC,
+    G_RED_ADD, /* generic pointer */
+    R_ADD,
+    R_MAX, /* atomic_ref */
+    S_ADD,
+    S_MAX,
+    S_CAS, /* ATOMS */
     NOPS
 };
-static const char *names[NOPS] = {"ATOM.E.ADD",     "ATOM.E.MAX",      "ATOM.E.MIN",      "ATOM.E.EXCH",
-                                  "ATOM.E.CAS",     "ATOM.E.AND",      "ATOM.E.OR",       "ATOM.E.XOR",
-                                  "ATOM.E.INC",     "ATOM.E.DEC",      "RED.E.ADD",       "ref ATOM.E.ADD",
-                                  "ref ATOM.E.MAX", "ATOMS.ADD",       "ATOMS.MAX",       "ATOMS.CAS"};
+static const char *names[NOPS] = {"ATOM.E.ADD",     "ATOM.E.MAX", "ATOM.E.MIN", "ATOM.E.EXCH",
+                                  "ATOM.E.CAS",     "ATOM.E.AND", "ATOM.E.OR",  "ATOM.E.XOR",
+                                  "ATOM.E.INC",     "ATOM.E.DEC", "RED.E.ADD",  "ref ATOM.E.ADD",
+                                  "ref ATOM.E.MAX", "ATOMS.ADD",  "ATOMS.MAX",  "ATOMS.CAS"};
 
 template <int OP> __device__ __forceinline__ unsigned op(unsigned *p, unsigned *s, unsigned v)
 {
-    if (OP == G_ADD) return atomicAdd(p, 1u);
-    if (OP == G_MAX) return atomicMax(p, v);
-    if (OP == G_MIN) return atomicMin(p, v);
-    if (OP == G_EXCH) return atomicExch(p, v);
-    if (OP == G_CAS) return atomicCAS(p, v, v + 1);
-    if (OP == G_AND) return atomicAnd(p, v);
-    if (OP == G_OR) return atomicOr(p, v);
-    if (OP == G_XOR) return atomicXor(p, v);
-    if (OP == G_INC) return atomicInc(p, 1000000u);
-    if (OP == G_DEC) return atomicDec(p, 1000000u);
-    if (OP == G_RED_ADD) { atomicAdd(p, 1u); return 0; }
-    if (OP == R_ADD) return cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*p).fetch_add(1u, cuda::memory_order_relaxed);
-    if (OP == R_MAX) return cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*p).fetch_max(v, cuda::memory_order_relaxed);
-    if (OP == S_ADD) return atomicAdd(s, 1u);
-    if (OP == S_MAX) return atomicMax(s, v);
+    if (OP == G_ADD)
+        return atomicAdd(p, 1u);
+    if (OP == G_MAX)
+        return atomicMax(p, v);
+    if (OP == G_MIN)
+        return atomicMin(p, v);
+    if (OP == G_EXCH)
+        return atomicExch(p, v);
+    if (OP == G_CAS)
+        return atomicCAS(p, v, v + 1);
+    if (OP == G_AND)
+        return atomicAnd(p, v);
+    if (OP == G_OR)
+        return atomicOr(p, v);
+    if (OP == G_XOR)
+        return atomicXor(p, v);
+    if (OP == G_INC)
+        return atomicInc(p, 1000000u);
+    if (OP == G_DEC)
+        return atomicDec(p, 1000000u);
+    if (OP == G_RED_ADD) {
+        atomicAdd(p, 1u);
+        return 0;
+    }
+    if (OP == R_ADD)
+        return cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*p).fetch_add(1u, cuda::memory_order_relaxed);
+    if (OP == R_MAX)
+        return cuda::atomic_ref<unsigned, cuda::thread_scope_block>(*p).fetch_max(v, cuda::memory_order_relaxed);
+    if (OP == S_ADD)
+        return atomicAdd(s, 1u);
+    if (OP == S_MAX)
+        return atomicMax(s, v);
     return atomicCAS(s, v, v + 1);
 }
 
 /* flag is 1 at run time: p points into shared memory, but the compiler cannot know it */
-template <int OP> __global__ void __launch_bounds__(1024) kern(unsigned *g, int flag, int a, int iters, long long *span, unsigned *sink)
+template <int OP>
+__global__ void __launch_bounds__(1024) kern(unsigned *g, int flag, int a, int iters, long long *span, unsigned *sink)
 {
     __shared__ unsigned sh[32 * 32];
     int l = threadIdx.x & 31;
@@ -79,7 +105,7 @@ template <int OP> __global__ void __launch_bounds__(1024) kern(unsigned *g, int 
 }
 
 typedef void (*kfn)(unsigned *, int, int, int, long long *, unsigned *);
-static kfn kernels[NOPS] = {kern<G_ADD>, kern<G_MAX>, kern<G_MIN>, kern<G_EXCH>, kern<G_CAS>,   kern<G_AND>,
+static kfn kernels[NOPS] = {kern<G_ADD>, kern<G_MAX>, kern<G_MIN>, kern<G_EXCH>, kern<G_CAS>,     kern<G_AND>,
                             kern<G_OR>,  kern<G_XOR>, kern<G_INC>, kern<G_DEC>,  kern<G_RED_ADD>, kern<R_ADD>,
                             kern<R_MAX>, kern<S_ADD>, kern<S_MAX>, kern<S_CAS>};
 
