@@ -493,6 +493,18 @@ def main():
     out.append("")
     range_line(out, [r for r in counted if not r["dsmem"]])
 
+    # ---- generic atomics per operation (docs/opcodes.md, "Generic atomics")
+    gen = [r for r in counted if r["family"] == "generic"]
+    if gen:
+        out.append("Generic atomics per operation (family generic), full kernels; ranged: U given a range:\n")
+        out.append("| operation | points | U_true range | MAE | max | ranged |")
+        out.append("|---|---|---|---|---|---|")
+        for op, rs in sorted(group(gen, "op").items()):
+            mae, mx = err_stats(rs)
+            ranged = sum(1 for r in rs if r["u_lo"] is not None and r["u_hi"] is not None and r["u_hi"] > r["u_lo"])
+            out.append("| %s | %d | %s | %s | %s | %d |" % (op, len(rs), urange(rs), fmt(mae, 2), fmt(mx, 2), ranged))
+        out.append("")
+
     # ---- per lane pattern
     out.append("Per lane pattern (unit_bound's names; d lanes per bank = bankD):\n")
     out.append("| pattern | points | U_true range | MAE | max | saturated in 95-105 % |")
