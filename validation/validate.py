@@ -687,14 +687,14 @@ def dsmem_tables(out, recs, truth):
     def state(r):
         return "excluded" if r["excluded"] else "not priced" if r["unpriced"] else "yes"
     def key(r):
-        return (r["target"] != "own", int(r["cluster"]) if str(r["cluster"]).isdigit() else 0)
+        return ({"own": 0, "ring": 1}.get(r["target"], 2), int(r["cluster"]) if str(r["cluster"]).isdigit() else 0)
     other = "u_true_sm" if truth == "event" else "u_true_event"
     def err_other(rs):
         e = [abs(r["u"] - r[other]) * 100 for r in rs if r.get("u") is not None and r.get(other) is not None]
         return (sum(e) / len(e), max(e)) if e else (None, None)
     out.append("DSMEM points (class dsmem: thread block clusters, one block of 32 warps per SM, atomicAdd "
                "through cluster.map_shared_rank, the generic ATOM; target own = the block's own rank, ring = "
-               "rank (r + 1) %% C), full kernels, U in %%. U_true here is %s; U_true per SM (u_true_sm) = "
+               "rank (r + 1) %% C, hot = rank 0 for every block, all lanes on one word), full kernels, U in %%. U_true here is %s; U_true per SM (u_true_sm) = "
                "the reference's SM clock windows summed / the full kernel's, the mean SM's (the figure the "
                "rollup counters describe), and U_true (events) that of every class, from the launches' event "
                "times (the slowest SM's); they differ where the SMs of a launch ran at different rates "

@@ -47,9 +47,11 @@
  * 4 or 8 blocks (cudaLaunchKernelEx with a cluster dimension; sm_90), one block of 32 warps per SM
  * (each block asks for more than half an SM's shared memory, as calibrate/kernels/dsmem.cu), every
  * lane's jobs atomicAdd(cluster.map_shared_rank(bins, target) + word, 1u), result used (the
- * generic ATOM.E.ADD), target = (rank + 1) % C (a ring: every SM sends as much as it receives) or
- * its own rank (C = 2: local generic atomics); the same work chain before each job; lane patterns
- * distinct, bank32, hashed, word_ownrow, word_onerow (dsmem_word below).  Checked per block: the
+ * generic ATOM.E.ADD), target = (rank + 1) % C (a ring: every SM sends as much as it receives),
+ * its own rank (C = 2: local generic atomics), or rank 0 for every block with every lane on one
+ * word (hot: the cluster histogram of one value, C = 2, 4, 8); the same work chain before each
+ * job; lane patterns distinct, bank32, hashed, word_ownrow, word_onerow, word_one (dsmem_word
+ * below).  Checked per block: the
  * weighted sum of its words and the sum of the results its lanes got (both exact on the host).
  * The reference's boundness cannot be shown with unit_bound or the wavefront counter (the cluster
  * counter set has neither); --mode time also times the reference with 16 warps per block issuing
@@ -403,9 +405,11 @@ VKG(dec, op_gen_dec)
  *   word_ownrow  w * 33: every lane of a warp on one word, each warp's in its own 128-byte row
  *                (and bank)
  *   word_onerow  w: every lane of a warp on one word, all warps' words in one 128-byte row
+ *   word_one     0: every lane of every warp on word 0 (the "hot" points: every block of a cluster
+ *                on rank 0's word 0, the CUDA Programming Guide's cluster histogram of one value)
  * (H100 with 32 warps, docs/calibration.md, "Distributed shared memory (cluster) families": the
  * last two cost 111 and 240 cycles per remote job, the same counters.) */
-enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS };
+enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS, DP_WORD_ONE = NDPATS };
 #define DSWORDS 1024u /* words of a block the jobs use (of its dynamic shared memory) */
 #define DS_SMEM_FLOOR \
     (120 * 1024) /* dynamic shared memory per block: at least this, and more
@@ -418,6 +422,7 @@ __host__ __device__ __forceinline__ unsigned dsmem_word(int pattern, unsigned wa
     case DP_BANK32: return lane * 32u + warp;
     case DP_HASHED: return au_lane_hash(warp * 32u + lane) % DSWORDS;
     case DP_WORD_OWNROW: return warp * 33u;
+    case DP_WORD_ONE: return 0u;
     default: return warp;
     }
 }
@@ -445,7 +450,7 @@ template <bool WORK> __device__ __forceinline__ void dsmem_body(const VParams &p
     /* the pointer is computed before the jobs (a special-register read after the barrier would
      * wait behind jobs already queued, calibrate/kernels/dsmem.cu); the target is a run-time value,
      * so the own rank's jobs compile to the same generic ATOM */
-    const unsigned target = (cl.block_rank() + (unsigned)p.shift) % cl.num_blocks();
+    const unsigned target = p.shift < 0 ? 0u : (cl.block_rank() + (unsigned)p.shift) % cl.num_blocks();
     unsigned *const base = cl.map_shared_rank(ds_bins, target);
     const unsigned nw = blockDim.x >> 5;
     unsigned *const w0 = base + dsmem_word(p.pattern, warp, lane);
@@ -502,6 +507,8 @@ VKD(vk_dsmem_own_full, true)
 VKD(vk_dsmem_own_atom, false)
 VKD(vk_dsmem_ring_full, true)
 VKD(vk_dsmem_ring_atom, false)
+VKD(vk_dsmem_hot_full, true)
+VKD(vk_dsmem_hot_atom, false)
 
 /* launch overhead of a cluster launch of the same shape and shared memory */
 __global__ void overhead_empty_cluster(void)
@@ -1025,6 +1032,16 @@ static const struct {
     {"word_onerow", 32.0, {240.5, 255.5, 253.8}},
 };
 static const int dclusters[3] = {2, 4, 8};
+/* word_one on rank 0 of clusters of 2, 4, 8 (the hot points): the receiving SM's cycles per job
+ * of each SM (H100, docs/results/dsmem-patterns-h100-2026-11-24: 80, 185, 335 with 32 warps on
+ * one word each; with one word for all, sized the same) */
+static const double dhot[3] = {80.0, 185.0, 335.0};
+
+/* A dsmem point's target: its own rank, the next (ring), or rank 0 for every block (hot). */
+static const char *dsmem_target_name(const point *p)
+{
+    return p->shift < 0 ? "hot" : p->shift ? "ring" : "own";
+}
 
 /* One point of the dsmem class: clusters of C blocks, jobs to rank (own + shift) % C, lane pattern
  * q, work level k with L FFMAs per job; one block of 32 warps per SM, the reference is the same
@@ -1038,7 +1055,8 @@ static void add_dsmem_point(int C, int shift, int q, int k, int L, double est)
     p->dpat = q, p->cluster = C, p->shift = shift, p->level = k;
     p->est = est;
     p->t_est = dsmem_t_estimate(est, L);
-    snprintf(p->name, sizeof p->name, "dsmem_c%d_%s_%s", C, shift ? "ring" : "own", dpats[q].name);
+    snprintf(p->name, sizeof p->name, "dsmem_c%d_%s_%s", C, dsmem_target_name(p),
+             q == DP_WORD_ONE ? "word_one" : dpats[q].name);
     if (L)
         snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
     p->ub_case[0] = '\0';
@@ -1137,6 +1155,14 @@ static void build_points(void)
             for (int k = 0; k < 4; ++k)
                 add_generic_point(g, lp, k, L[k], est);
         }
+    /* the dsmem class again: every block of a cluster on rank 0's word 0, C = 2, 4, 8 (issue 36:
+     * the cluster histogram of one value) */
+    for (int c = 0; c < 3; ++c) {
+        int L[4];
+        family_levels(dhot[c], 0, 0, 1, L);
+        for (int k = 0; k < 4; ++k)
+            add_dsmem_point(dclusters[c], -1, DP_WORD_ONE, k, L[k], dhot[c]);
+    }
 }
 
 /* The family or generic class's operation of a point, NULL for the other classes. */
@@ -1510,8 +1536,9 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
         return 0;
     }
     c->ds_smem = (int)smem;
-    const void *const fns[] = {(const void *)vk_dsmem_own_full, (const void *)vk_dsmem_own_atom,
-                               (const void *)vk_dsmem_ring_full, (const void *)vk_dsmem_ring_atom,
+    const void *const fns[] = {(const void *)vk_dsmem_own_full,     (const void *)vk_dsmem_own_atom,
+                               (const void *)vk_dsmem_ring_full,    (const void *)vk_dsmem_ring_atom,
+                               (const void *)vk_dsmem_hot_full,     (const void *)vk_dsmem_hot_atom,
                                (const void *)overhead_empty_cluster};
     for (size_t i = 0; i < sizeof fns / sizeof *fns; ++i)
         CUDA_CHECK(cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, c->ds_smem), return 1);
@@ -1536,6 +1563,33 @@ static int dsmem_clusters(const ctx *c, int cluster)
     for (int k = 0; k < 3; ++k)
         if (dclusters[k] == cluster)
             return c->ds_clusters[k];
+    return 0;
+}
+
+/* The hot points' checksums: in each cluster (blocks of consecutive indexes, rank = index % C)
+ * rank 0's word 0 took n = C x 32 x 32 x ipl jobs (its checksum n, the others' 0) and the lanes'
+ * results, summed over the cluster, are 0 + 1 + ... + (n - 1) (mod 2^32): each block's own sum
+ * depends on the order the ranks' jobs met in.  0 when right. */
+static int dsmem_hot_check(const ctx *c, const point *p, int grid, unsigned ipl)
+{
+    const unsigned long long n = (unsigned long long)p->cluster * 32u * 32u * ipl;
+    for (int b0 = 0; b0 + p->cluster <= grid; b0 += p->cluster) {
+        unsigned r = 0;
+        for (int k = 0; k < p->cluster; ++k) {
+            const unsigned long long want = k == 0 ? n : 0;
+            if (c->h_sum64[b0 + k] != want) {
+                fprintf(stderr, "validation: %s: block %d reports words %#llx, expected %#llx\n", p->name, b0 + k,
+                        c->h_sum64[b0 + k], want);
+                return 1;
+            }
+            r += c->h_res[b0 + k];
+        }
+        if (r != (unsigned)(n * (n - 1) / 2)) {
+            fprintf(stderr, "validation: %s: cluster of block %d reports results %#x, expected %#x\n", p->name, b0, r,
+                    (unsigned)(n * (n - 1) / 2));
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -1589,12 +1643,16 @@ static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const
                     c->ds_smem);
             return 1;
         }
+        if (p->shift < 0) /* hot: rank 0's words take every job of its cluster (dsmem_hot_check) */
+            continue;
         if (c->h_sum64[b] != want || c->h_res[b] != want_r) {
             fprintf(stderr, "validation: %s: block %d reports words %#llx, results %#x; expected %#llx, %#x\n", p->name,
                     b, c->h_sum64[b], c->h_res[b], want, want_r);
             return 1;
         }
     }
+    if (p->shift < 0 && dsmem_hot_check(c, p, grid, iters * (unsigned)warps / 32u))
+        return 1;
     if (cpj || win) {
         CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
         CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
@@ -1677,10 +1735,10 @@ static int run_dsmem_point(ctx *cx, int i, const point *p, shape s, int grid, VP
                            int reps, FILE *fo, int *seq, int *per_sm)
 {
     const int has_work = p->L > 0;
-    vk_fn kfull = p->shift ? vk_dsmem_ring_full : vk_dsmem_own_full;
-    vk_fn atom = p->shift ? vk_dsmem_ring_atom : vk_dsmem_own_atom;
+    vk_fn kfull = p->shift < 0 ? vk_dsmem_hot_full : p->shift ? vk_dsmem_ring_full : vk_dsmem_own_full;
+    vk_fn atom = p->shift < 0 ? vk_dsmem_hot_atom : p->shift ? vk_dsmem_ring_atom : vk_dsmem_own_atom;
     vk_fn full = has_work ? kfull : atom;
-    const char *tname = p->shift ? "ring" : "own";
+    const char *tname = dsmem_target_name(p);
     char fname[48], aname[48];
     snprintf(fname, sizeof fname, "vk_dsmem_%s_%s", tname, has_work ? "full" : "atom");
     snprintf(aname, sizeof aname, "vk_dsmem_%s_atom", tname);
@@ -1857,7 +1915,7 @@ static void list_points(const vopts *o)
         if (op_of(p) || p->dpat >= 0)
             printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
         if (p->dpat >= 0)
-            printf(" cluster=%d target=%s\n", p->cluster, p->shift ? "ring" : "own");
+            printf(" cluster=%d target=%s\n", p->cluster, dsmem_target_name(p));
         else
             printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
     }
