@@ -1,10 +1,9 @@
 /*
- * test_dsmem.c - DSMEM pricing from the dsmem counter set (docs/model.md, "DSMEM"): with the
+ * test_dsmem.c - DSMEM pricing from the dsmem counter set: with the
  * crossbar stall and active cycles and the remote requests, remote atomics whose warps' words
  * share a row and own-rank generic atomics are priced without a range, from what the counters
  * measured; the same launch measured with the cluster set keeps its range.  The counters are
- * those an H200 gave (per SM) for validation's ring one-row and own-rank 32-way points
- * (docs/results/dsmem-exact-h200-2026-11-28).
+ * those an H200 gave (per SM) for validation's ring and own-rank points (docs/model.md, "DSMEM").
  * Usage: test_dsmem tables/nvidia-h100.csv (a table with the dsmem families).
  */
 #include "check.h"

@@ -257,7 +257,7 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* The dsmem set's row test (docs/model.md, "DSMEM"): requests of at least AU_DSMEM_ROW_WAVEFRONTS
  * dshared wavefronts each (same-word lanes) whose stalls give an M/D/1 service time of at least
  * AU_DSMEM_ROW_SERVICE cycles share their receiver's rows, unless the row's price would exceed
- * AU_DSMEM_ROW_FIT times the active cycles (measured on GH100: docs/results/dsmem-exact-h200-2026-11-28). */
+ * AU_DSMEM_ROW_FIT times the active cycles (set from GH100 measurements: docs/model.md, "DSMEM"). */
 #define AU_DSMEM_ROW_WAVEFRONTS   16.0
 #define AU_DSMEM_ROW_SERVICE      40.0
 #define AU_DSMEM_ROW_FIT          1.1
