@@ -95,12 +95,16 @@ static void tables_beside_library(char *dir, size_t size)
     dir[0] = '\0';
     if (!dladdr((void *)au_abi_version, &info) || !info.dli_fname || !strchr(info.dli_fname, '/'))
         return;
-    char lib[PATH_MAX];
+    char lib[PATH_MAX], rel[PATH_MAX + 64];
     au_strlcpy(lib, info.dli_fname, sizeof lib);
     *strrchr(lib, '/') = '\0';
-    int n = snprintf(dir, size, "%s/%s", lib, ATOMUTIL_ABI_TABLES_RELPATH);
-    if (n < 0 || (size_t)n >= size || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        dir[0] = '\0';
+    int n = snprintf(rel, sizeof rel, "%s/%s", lib, ATOMUTIL_ABI_TABLES_RELPATH);
+    /* PREFIX/share/atomutil/tables, not PREFIX/lib/atomutil/../../share/...: the tables' paths in
+     * the reports read as the installed ones */
+    char *real = n > 0 && (size_t)n < sizeof rel ? realpath(rel, NULL) : NULL;
+    if (real && strlen(real) < size && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+        au_strlcpy(dir, real, size);
+    free(real);
 }
 
 static int table_find(const char *gpu_name, int cc_major, int cc_minor, au_abi_table **out, char **error)
