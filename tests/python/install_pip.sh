@@ -1,10 +1,11 @@
 #!/bin/sh
 # install_pip.sh - the Python package installed as a user installs it, offline and with no
 # ATOMUTIL_* variable set:
-#   1. `cmake --install` into a temporary prefix: the library, its header and the package land in
-#      their places; the package imported from
+#   1. `cmake --install` into a temporary prefix: the library, its header, the package and
+#      Nsight Compute's section and rule land in their places; the package imported from
 #      PREFIX/share/atomutil/python finds the prefix's library and tables and reads the recorded
-#      export as the installed atomutil-profile does;
+#      export as the installed atomutil-profile does; the installed rule, run by a stand-in NvRules
+#      (fake_nvrules.py), finds them too;
 #   2. `pip install --no-index` of a copy of python/ into a fresh virtual environment (pip's own
 #      build isolation, no index: nothing downloaded); imported there, the package finds the library
 #      through the prefix's atomutil-profile on PATH.
@@ -30,7 +31,8 @@ case $lib in
 *) fail "libatomutil.so not at PREFIX/lib*/atomutil/ (found '$lib')" ;;
 esac
 for f in include/atomutil/abi.h share/atomutil/python/atomutil/__init__.py share/atomutil/python/atomutil/_lib.py \
-         share/atomutil/python/atomutil/_api.py; do
+         share/atomutil/python/atomutil/_api.py share/atomutil/python/atomutil/ncu_rule.py \
+         share/atomutil/ncu/AtomicUnit.section share/atomutil/ncu/AtomicUnit.py; do
     [ -f "$prefix/$f" ] || fail "$f not installed"
 done
 
@@ -53,6 +55,24 @@ assert records.report == cli, "read() differs from the installed atomutil-profil
 print("%s: %d launches, table %s" % (atomutil.__file__, len(records), records.report["table"]["path"]))
 '
 PYTHONPATH=$prefix/share/atomutil/python "$python" -c "$check" "$prefix" || fail "the package in PREFIX/share/atomutil/python"
+
+# the installed rule under a stand-in NvRules, Python isolated (-I): it finds the package beside
+# it, and the package the prefix's library and tables
+rule='
+import importlib.util, sys
+prefix, tests = sys.argv[1:3]
+sys.path.insert(0, tests)
+import fake_nvrules, recorded
+fake_nvrules.install()
+spec = importlib.util.spec_from_file_location("AtomicUnit", prefix + "/share/atomutil/ncu/AtomicUnit.py")
+rule = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rule)
+ctx = fake_nvrules.Context(fake_nvrules.Action("k", recorded.launches("export.csv")[2].metrics))
+rule.apply(ctx)
+assert ctx.action.added.get("atomutil__util_pct") == 97.5463, ctx.fe.messages
+assert "table nvidia-h200.csv" in ctx.fe.messages[0][1], ctx.fe.messages
+'
+"$python" -I -c "$rule" "$prefix" "$src/tests/python" || fail "the installed rule"
 
 # pip, offline, into a virtual environment
 if ! "$python" -m venv "$work/venv" >venv.log 2>&1 || [ ! -x "$work/venv/bin/pip" ]; then
