@@ -129,6 +129,9 @@ class SameAsTheCli(unittest.TestCase):
                       "a = 32.0 serialized passes", "table nvidia-h200.csv, family add"):
             self.assertIn(words, text)
         self.assertEqual(bound.fe.focus[0][3], NV.IFrontend.Severity_SEVERITY_HIGH)
+        with open(os.path.join(SRC, "docs/nsight-compute.md"), encoding="utf-8") as f:
+            shown = re.search(r"launch 2:\n\n```\n(.*?)```", f.read(), re.S).group(1)
+        self.assertEqual(" ".join(shown.split()), text, "docs/nsight-compute.md shows another message")
         self.assertEqual(run(launches[0].metrics).fe.messages[0][0], "OK")
         idle = dict(launches[0].metrics)
         for name in ("smsp__inst_executed_op_shared_atom.sum", "smsp__inst_executed_op_shared_atom_dot_cas.sum",
