@@ -110,7 +110,8 @@ def describe(rec, report):
     u = m["util_pct"]
     text = "The shared-memory atomic unit was busy %s of the SMs' active cycles (U, the mean SM's" % _pct(u)
     if m.get("util_pct_lo") is not None and m.get("util_pct_hi") is not None:
-        text += "; between %s and %s where the counters leave it open" % (_pct(m["util_pct_lo"]), _pct(m["util_pct_hi"]))
+        text += "; between %s and %s where the counters leave it open" % (_pct(m["util_pct_lo"]),
+                                                                          _pct(m["util_pct_hi"]))
     text += ")"
     if m.get("util_pct_busiest_sm") is not None:
         text += ", the most utilized SM at least %s" % _pct(m["util_pct_busiest_sm"])

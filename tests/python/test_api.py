@@ -7,7 +7,6 @@ AtomutilError or ValueError with its one line.
     test_api.py PYTHON_DIR ATOMUTIL_PROFILE SOURCE_DIR
 """
 
-import json
 import os
 import shutil
 import subprocess

@@ -173,7 +173,8 @@ class FailsSoft(unittest.TestCase):
         self.assertIn("its result could not be written: ValueError", ctx.fe.messages[1][1])
 
     def in_subprocess(self, rule_file, env, *flags):
-        code = ("import importlib.util, json, sys\nsys.path.insert(0, %r)\nimport fake_nvrules\nfake_nvrules.install()\n"
+        code = ("import importlib.util, json, sys\nsys.path.insert(0, %r)\n"
+                "import fake_nvrules\nfake_nvrules.install()\n"
                 "spec = importlib.util.spec_from_file_location('AtomicUnit', %r)\n"
                 "rule = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(rule)\n"
                 "ctx = fake_nvrules.Context(fake_nvrules.Action('k(int)', %r))\nrule.apply(ctx)\n"
