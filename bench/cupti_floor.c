@@ -148,8 +148,7 @@ static void pick_metrics(floor_state *fs)
     size_t n;
     const au_metric_def *defs = au_metric_defs(&n);
     for (size_t i = 0; i < n && fs->nmetrics < MAX_METRICS; ++i) {
-        if (!(defs[i].sets & AU_SET_STD) || strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0 ||
-            (!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0))
+        if (!(defs[i].sets & AU_SET_STD) || !au_metric_collected(&defs[i]))
             continue;
         if (defs[i].counter == AU_C_JOBS)
             fs->jobs_index = fs->nmetrics;

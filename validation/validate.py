@@ -54,6 +54,11 @@ OUT/validation_points.csv, and ends with exactly one line
   summary: points P families F MAE X max Y saturated K/N
 P full-kernel points counted, F distinct families among them, X and Y the mean and largest
 |U - U_true| in percentage points, K of the N counted atomics-only launches with U in 95-105 %.
+Before it, the tables end with the line (issue 36: are generic and DSMEM atomics priced exactly?)
+  exact: generic points P MAE M max X uncertain U dsmem points P MAE M max X uncertain U
+over the counted points of family generic and of family dsmem: P points, M and X the mean and
+largest |U - U_true| in points ("-" without points), U of them with the report's verdict
+`uncertain`.
 OUT is --out DIR (made if missing; validation/validation_all.sh gives RESULT_DIR itself), else a new
 temporary directory named on stderr: RESULT_DIR is only read, so that a rerun on committed
 results (docs/results/...) leaves them as they are.
@@ -84,6 +89,8 @@ LEVELS = {0: "family: L = 0 (no work)", 1: "family: level 1 (~70 % intended)",
           2: "family: level 2 (~40 % intended)", 3: "family: level 3 (~15 % intended)"}
 DLEVELS = {0: "dsmem: L = 0 (no work)", 1: "dsmem: level 1 (~70 % intended)",
            2: "dsmem: level 2 (~40 % intended)", 3: "dsmem: level 3 (~15 % intended)"}
+GLEVELS = {0: "generic: L = 0 (no work)", 1: "generic: level 1 (~70 % intended)",
+           2: "generic: level 2 (~40 % intended)", 3: "generic: level 3 (~15 % intended)"}
 
 
 def die(msg):
@@ -306,10 +313,32 @@ def pattern_label(t):
 def level_label(t):
     lv = (t.get("level") or "").strip()
     if lv.isdigit() and int(lv) in LEVELS:
-        return (DLEVELS if t.get("class") == "dsmem" else LEVELS)[int(lv)]
+        return {"dsmem": DLEVELS, "generic": GLEVELS}.get(t.get("class"), LEVELS)[int(lv)]
     if (fnum(t.get("alu")) or 0) == 0 and (fnum(t.get("loads")) or 0) == 0:
         return "other classes: no work"
     return "other classes: with work"
+
+
+def generic_table(out, title, what, groups):
+    out.append(title + "\n")
+    out.append("| %s | points | U_true range | MAE | max | ranged |" % what)
+    out.append("|---|---|---|---|---|---|")
+    for key, rs in sorted(groups.items()):
+        mae, mx = err_stats(rs)
+        ranged = sum(1 for r in rs if r["u_lo"] is not None and r["u_hi"] is not None and r["u_hi"] > r["u_lo"])
+        out.append("| %s | %d | %s | %s | %s | %d |" % (key, len(rs), urange(rs), fmt(mae, 2), fmt(mx, 2), ranged))
+    out.append("")
+
+
+def exact_line(counted):
+    """`exact: generic points P MAE M max X uncertain U dsmem points ...` (the module's doc)."""
+    parts = ["exact:"]
+    for fam in ("generic", "dsmem"):
+        rs = [r for r in counted if r["family"] == fam]
+        mae, mx = err_stats(rs)
+        parts.append("%s points %d MAE %s max %s uncertain %d" % (
+            fam, len(rs), fmt(mae, 2), fmt(mx, 2), sum(1 for r in rs if r.get("verdict") == "uncertain")))
+    return " ".join(parts)
 
 
 # ------------------------------------------------------------------ main
@@ -493,17 +522,13 @@ def main():
     out.append("")
     range_line(out, [r for r in counted if not r["dsmem"]])
 
-    # ---- generic atomics per operation (docs/opcodes.md, "Generic atomics")
+    # ---- generic atomics per operation and per lane pattern (docs/opcodes.md, "Generic atomics")
     gen = [r for r in counted if r["family"] == "generic"]
     if gen:
-        out.append("Generic atomics per operation (family generic), full kernels; ranged: U given a range:\n")
-        out.append("| operation | points | U_true range | MAE | max | ranged |")
-        out.append("|---|---|---|---|---|---|")
-        for op, rs in sorted(group(gen, "op").items()):
-            mae, mx = err_stats(rs)
-            ranged = sum(1 for r in rs if r["u_lo"] is not None and r["u_hi"] is not None and r["u_hi"] > r["u_lo"])
-            out.append("| %s | %d | %s | %s | %s | %d |" % (op, len(rs), urange(rs), fmt(mae, 2), fmt(mx, 2), ranged))
-        out.append("")
+        generic_table(out, "Generic atomics per operation (family generic), full kernels; ranged: U given a range:",
+                      "operation", group(gen, "op"))
+        generic_table(out, "Generic atomics per lane pattern (family generic; the generic class's patterns and "
+                      "the family class's), full kernels:", "pattern", group(gen, "pattern"))
 
     # ---- per lane pattern
     out.append("Per lane pattern (unit_bound's names; d lanes per bank = bankD):\n")
@@ -519,7 +544,8 @@ def main():
                % ("; dsmem class: per target, cluster size and pattern" if dsrecs else ""))
     out.append("| work level | points | L range | U_true range | MAE | max |")
     out.append("|---|---|---|---|---|---|")
-    order = list(LEVELS.values()) + list(DLEVELS.values()) + ["other classes: no work", "other classes: with work"]
+    order = (list(LEVELS.values()) + list(GLEVELS.values()) + list(DLEVELS.values())
+             + ["other classes: no work", "other classes: with work"])
     levels = group(counted, "level")
     for lv in order:
         rs = levels.get(lv)
@@ -610,6 +636,8 @@ def main():
         dsmem_tables(out, dsrecs, args.dsmem_truth)
 
     # ---- summary
+    out.append(exact_line(counted))
+    out.append("")
     errs = [r["err"] for r in counted]
     sat = [100 * r["u_atom"] for r in counted]
     fams = set(r["family"] for r in counted)
@@ -621,7 +649,7 @@ def main():
     cols = ["idx", "name", "class", "op", "family", "classes", "pattern", "alu", "level", "u_true", "u", "err",
             "proxy", "u_atom", "proxy_atom", "wfc", "ub_case", "ub_cpj", "atom_cpj", "bound", "excluded", "flags",
             "cluster", "target", "half_cpj", "u_lo", "u_hi", "in_range", "u_local", "u_dsmem", "unpriced",
-            "u_true_event", "u_true_sm", "spread"]
+            "u_true_event", "u_true_sm", "spread", "verdict"]
     out_dir = args.out or tempfile.mkdtemp(prefix="validate-")
     with open(os.path.join(out_dir, "validation_points.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -659,14 +687,14 @@ def dsmem_tables(out, recs, truth):
     def state(r):
         return "excluded" if r["excluded"] else "not priced" if r["unpriced"] else "yes"
     def key(r):
-        return (r["target"] != "own", int(r["cluster"]) if str(r["cluster"]).isdigit() else 0)
+        return ({"own": 0, "ring": 1}.get(r["target"], 2), int(r["cluster"]) if str(r["cluster"]).isdigit() else 0)
     other = "u_true_sm" if truth == "event" else "u_true_event"
     def err_other(rs):
         e = [abs(r["u"] - r[other]) * 100 for r in rs if r.get("u") is not None and r.get(other) is not None]
         return (sum(e) / len(e), max(e)) if e else (None, None)
     out.append("DSMEM points (class dsmem: thread block clusters, one block of 32 warps per SM, atomicAdd "
                "through cluster.map_shared_rank, the generic ATOM; target own = the block's own rank, ring = "
-               "rank (r + 1) %% C), full kernels, U in %%. U_true here is %s; U_true per SM (u_true_sm) = "
+               "rank (r + 1) %% C, hot = rank 0 for every block, all lanes on one word), full kernels, U in %%. U_true here is %s; U_true per SM (u_true_sm) = "
                "the reference's SM clock windows summed / the full kernel's, the mean SM's (the figure the "
                "rollup counters describe), and U_true (events) that of every class, from the launches' event "
                "times (the slowest SM's); they differ where the SMs of a launch ran at different rates "

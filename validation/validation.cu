@@ -29,6 +29,13 @@
  * l uses word l % W of W words laid B per 128-byte row, every warp its own words), 2 blocks x 32
  * warps per SM, so that the atomics-only launch is the unit_bound case named in column ub_case.
  *
+ * Class "generic" (issue 36): every 32-bit generic atomic on shared memory (ATOM.E.ADD through
+ * atomic_ref and through a generic pointer, MAX, MIN, EXCH, CAS, AND, OR, XOR, INC, DEC) x the lane
+ * patterns of ops.cuh's au_lane_word (distinct, random256, random4096, skewed, grouped: 4096 words
+ * per block, shared by its warps) x 4 work levels, as the family class: points generic_<op>_
+ * <pattern>[_L<n>], kernels vk_generic_<op>_*, and unit_bound's case <op>/<pattern> of the same
+ * jobs.  Their sizes come from the passes the pattern gives each warp (lp_est).
+ *
  * Reference boundness: every atomics-only kernel records per block clock64 at its start and end
  * (the end after all its lanes' atomics have completed) and its SM; --mode time writes per point
  * atom_cycles_per_job: per timed launch, the median over the SMs that held exactly the launch's
@@ -40,9 +47,11 @@
  * 4 or 8 blocks (cudaLaunchKernelEx with a cluster dimension; sm_90), one block of 32 warps per SM
  * (each block asks for more than half an SM's shared memory, as calibrate/kernels/dsmem.cu), every
  * lane's jobs atomicAdd(cluster.map_shared_rank(bins, target) + word, 1u), result used (the
- * generic ATOM.E.ADD), target = (rank + 1) % C (a ring: every SM sends as much as it receives) or
- * its own rank (C = 2: local generic atomics); the same work chain before each job; lane patterns
- * distinct, bank32, hashed, word_ownrow, word_onerow (dsmem_word below).  Checked per block: the
+ * generic ATOM.E.ADD), target = (rank + 1) % C (a ring: every SM sends as much as it receives),
+ * its own rank (C = 2: local generic atomics), or rank 0 for every block with every lane on one
+ * word (hot: the cluster histogram of one value, C = 2, 4, 8); the same work chain before each
+ * job; lane patterns distinct, bank32, hashed, word_ownrow, word_onerow, word_one (dsmem_word
+ * below).  Checked per block: the
  * weighted sum of its words and the sum of the results its lanes got (both exact on the host).
  * The reference's boundness cannot be shown with unit_bound or the wavefront counter (the cluster
  * counter set has neither); --mode time also times the reference with 16 warps per block issuing
@@ -287,15 +296,18 @@ AU_REFERENCE_CASES(VCASE)
 #define FWORDS  1024 /* words per block: 4 KB (32-bit) or 8 KB (64-bit) */
 #define FUNROLL 16   /* jobs per loop iteration, as unit_bound */
 
-template <class Op, bool WORK> __device__ __forceinline__ void fam_body(const VParams &p)
+/* LP (the generic class): AU_LP_WORDS words, lane pattern au_lane_word(p.pattern), as unit_bound's
+ * ub_kernel_lp. */
+template <class Op, bool WORK, bool LP = false> __device__ __forceinline__ void fam_body(const VParams &p)
 {
     typedef typename Op::T T;
-    __shared__ __align__(8) T sh[FWORDS];
+    const int NW = LP ? AU_LP_WORDS : FWORDS;
+    __shared__ __align__(8) T sh[NW];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    for (int i = tid; i < FWORDS; i += blockDim.x)
+    for (int i = tid; i < NW; i += blockDim.x)
         sh[i] = (T)p.init;
     const int P = sizeof(T) == 8 ? 16 : 32;
-    T *const w = sh + au_word_of(lane, warp, p.W, p.B, P);
+    T *const w = sh + (LP ? au_lane_word(p.pattern, warp, lane) : au_word_of(lane, warp, p.W, p.B, P));
     const T v = (T)p.v;
     float y = (float)lane;
     T acc = 0;
@@ -322,7 +334,7 @@ template <class Op, bool WORK> __device__ __forceinline__ void fam_body(const VP
     /* checksum: the wrapping 64-bit sum of the block's words (the host computes it exactly) */
     if (warp == 0) {
         unsigned long long s = 0;
-        for (int i = lane; i < FWORDS; i += 32)
+        for (int i = lane; i < NW; i += 32)
             s += (unsigned long long)sh[i];
         report_block(p, s, p.blocksum64, !WORK, t0, t1);
     }
@@ -361,6 +373,29 @@ VKF(gen_cas, op_gen_cas)
 VKF(gen_ptr_add, op_gen_ptr_add)
 VKF(gen_h2_add, op_gen_h2_add)
 
+/* The generic class's kernels, vk_generic_<op>_full / _atom: the generic operations on the lane
+ * patterns of au_lane_word. */
+#define VKG(name, st)                                                           \
+    __global__ void AU_LAUNCH_BOUNDS_2X1024 vk_generic_##name##_full(VParams p) \
+    {                                                                           \
+        fam_body<st, true, true>(p);                                            \
+    }                                                                           \
+    __global__ void AU_LAUNCH_BOUNDS_2X1024 vk_generic_##name##_atom(VParams p) \
+    {                                                                           \
+        fam_body<st, false, true>(p);                                           \
+    }
+VKG(add, op_gen_add)
+VKG(ptr_add, op_gen_ptr_add)
+VKG(max, op_gen_max)
+VKG(min, op_gen_min)
+VKG(exch, op_gen_exch)
+VKG(cas, op_gen_cas)
+VKG(and, op_gen_and)
+VKG(or, op_gen_or)
+VKG(xor, op_gen_xor)
+VKG(inc, op_gen_inc)
+VKG(dec, op_gen_dec)
+
 /* ------------------------------------------------------------------ the dsmem class
  * Lane patterns of a job (warp w < 32, lane l), words of the target block's first DSWORDS:
  *   distinct     w * 32 + l: 32 distinct words, one per bank, each warp its own row
@@ -370,27 +405,24 @@ VKF(gen_h2_add, op_gen_h2_add)
  *   word_ownrow  w * 33: every lane of a warp on one word, each warp's in its own 128-byte row
  *                (and bank)
  *   word_onerow  w: every lane of a warp on one word, all warps' words in one 128-byte row
+ *   word_one     0: every lane of every warp on word 0 (the "hot" points: every block of a cluster
+ *                on rank 0's word 0, the CUDA Programming Guide's cluster histogram of one value)
  * (H100 with 32 warps, docs/calibration.md, "Distributed shared memory (cluster) families": the
  * last two cost 111 and 240 cycles per remote job, the same counters.) */
-enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS };
+enum { DP_DISTINCT, DP_BANK32, DP_HASHED, DP_WORD_OWNROW, DP_WORD_ONEROW, NDPATS, DP_WORD_ONE = NDPATS };
 #define DSWORDS 1024u /* words of a block the jobs use (of its dynamic shared memory) */
 #define DS_SMEM_FLOOR \
     (120 * 1024) /* dynamic shared memory per block: at least this, and more
                                     * than half an SM's, so that no second block fits beside it */
-
-__host__ __device__ __forceinline__ unsigned dsmem_hash(unsigned x)
-{
-    x ^= x >> 16, x *= 0x7FEB352Du, x ^= x >> 15, x *= 0x846CA68Bu, x ^= x >> 16;
-    return x;
-}
 
 __host__ __device__ __forceinline__ unsigned dsmem_word(int pattern, unsigned warp, unsigned lane)
 {
     switch (pattern) {
     case DP_DISTINCT: return warp * 32u + lane;
     case DP_BANK32: return lane * 32u + warp;
-    case DP_HASHED: return dsmem_hash(warp * 32u + lane) % DSWORDS;
+    case DP_HASHED: return au_lane_hash(warp * 32u + lane) % DSWORDS;
     case DP_WORD_OWNROW: return warp * 33u;
+    case DP_WORD_ONE: return 0u;
     default: return warp;
     }
 }
@@ -418,7 +450,7 @@ template <bool WORK> __device__ __forceinline__ void dsmem_body(const VParams &p
     /* the pointer is computed before the jobs (a special-register read after the barrier would
      * wait behind jobs already queued, calibrate/kernels/dsmem.cu); the target is a run-time value,
      * so the own rank's jobs compile to the same generic ATOM */
-    const unsigned target = (cl.block_rank() + (unsigned)p.shift) % cl.num_blocks();
+    const unsigned target = p.shift < 0 ? 0u : (cl.block_rank() + (unsigned)p.shift) % cl.num_blocks();
     unsigned *const base = cl.map_shared_rank(ds_bins, target);
     const unsigned nw = blockDim.x >> 5;
     unsigned *const w0 = base + dsmem_word(p.pattern, warp, lane);
@@ -475,6 +507,8 @@ VKD(vk_dsmem_own_full, true)
 VKD(vk_dsmem_own_atom, false)
 VKD(vk_dsmem_ring_full, true)
 VKD(vk_dsmem_ring_atom, false)
+VKD(vk_dsmem_hot_full, true)
+VKD(vk_dsmem_hot_atom, false)
 
 /* launch overhead of a cluster launch of the same shape and shared memory */
 __global__ void overhead_empty_cluster(void)
@@ -524,7 +558,8 @@ enum {
     FV_MIN64,
     FV_MAX64,
     FV_ADD64,
-    FV_H2ADD
+    FV_H2ADD,
+    FV_MINU
 };
 
 /* The family class's operations: unit_bound's op names, the table family atomutil prices them
@@ -742,6 +777,59 @@ static const struct {
 } fpats[] = {{"distinct", 32, 0}, {"words4_bank", 4, 1}, {"word", 1, 1}};
 #define NFPATS 3
 
+/* The generic class's operations (issue 36): every 32-bit generic atomic on shared memory, by the
+ * word of its point and kernel names (generic_<tok>_..., vk_generic_<tok>_*) and as a family
+ * operation (unit_bound's op name, opcode on sm_90, initial word value and operand, the exact final
+ * value's rule); est is not used (the points' costs come from their lane patterns: lp_est). */
+typedef struct {
+    const char *tok;
+    int cas; /* ATOM.E.CAS: its own cost per pass */
+    fam_op o;
+} gen_op;
+
+static gen_op make_gop(const char *tok, int cas, const char *name, const char *sass, int rule, unsigned long long init,
+                       unsigned long long v, vk_fn full, vk_fn atom)
+{
+    const gen_op g = {tok, cas, {name, "generic", sass, 32, 0, -1, rule, full, atom, init, v, {0, 0, 0}}};
+    return g;
+}
+#define GOP(tok, cas, name, sass, rule, init, v) \
+    make_gop(#tok, cas, name, sass, rule, init, v, vk_generic_##tok##_full, vk_generic_##tok##_atom)
+static const gen_op gops[] = {
+    GOP(add, 0, "generic", "ATOM.E.ADD (atomic_ref)", FV_ADD, 0, 1),
+    GOP(ptr_add, 0, "gen_ptr_add", "ATOM.E.ADD (generic pointer)", FV_ADD, 0, 1),
+    GOP(max, 0, "gen_max", "ATOM.E.MAX (atomic_ref)", FV_MAX, 7, K0),
+    GOP(min, 0, "gen_min", "ATOM.E.MIN (atomic_ref)", FV_MINU, K0, 7),
+    GOP(exch, 0, "gen_exch", "ATOM.E.EXCH (atomic_ref)", FV_EXCH, 0, K0),
+    GOP(cas, 1, "gen_cas", "ATOM.E.CAS (atomic_ref)", FV_CAS, K0, K0),
+    GOP(and, 0, "gen_and", "ATOM.E.AND (atomic_ref)", FV_AND, K0, 1),
+    GOP(or, 0, "gen_or", "ATOM.E.OR (atomic_ref)", FV_OR, K0, 0x100),
+    GOP(xor, 0, "gen_xor", "ATOM.E.XOR (atomic_ref)", FV_XOR, K0, 0x5A5A),
+    /* inc: wrap 0x80000001, far above the counts; dec: wrap 0xFFFFFFFF, counts down */
+    GOP(inc, 0, "gen_inc", "ATOM.E.INC (generic pointer)", FV_INC, 5, 1),
+    GOP(dec, 0, "gen_dec", "ATOM.E.DEC (generic pointer)", FV_DEC, 0x80000000u, 0xFFFFFFFFu),
+};
+#undef GOP
+#define NGOPS (int)(sizeof gops / sizeof gops[0])
+
+/* Estimated saturated cycles per job of a generic operation on lane pattern lp (2 blocks x 32 warps
+ * per SM): each warp's instruction takes a passes, a = the most lanes of the warp in one bank (on
+ * one word or not), and costs max(2, a) cycles, or ATOM.E.CAS 3 at one pass and 2 per pass from 2
+ * on (H100, docs/opcodes.md, "Generic atomics"); the mean over the warps of a block. */
+static double lp_est(int lp, int cas)
+{
+    double sum = 0;
+    for (int w = 0; w < 32; ++w) {
+        int n[32] = {0}, a = 0;
+        for (int l = 0; l < 32; ++l) {
+            int *c = &n[au_lane_word(lp, w, l) % 32];
+            a = ++*c > a ? *c : a;
+        }
+        sum += cas ? (a == 1 ? 3 : 2 * a) : (a < 2 ? 2 : a);
+    }
+    return sum / 32;
+}
+
 typedef struct {
     char name[48];
     const char *cls;    /* the knob the point belongs to */
@@ -751,6 +839,7 @@ typedef struct {
     int warps;          /* warps per block */
     double est;         /* estimated saturated cycles per job, only sizes the point */
     int fop, fpat;      /* family class: index in fops and fpats; -1 for the other classes */
+    int gop, lp;        /* generic class: index in gops, lane pattern (AU_LP_*); -1 for the others */
     int W, B;           /* family class: word_of's W and B */
     int level;          /* family class: work level 0..3 (none, ~70, ~40, ~15 % intended) */
     double t_est;       /* family class: estimated cycles per job of the full kernel */
@@ -759,7 +848,7 @@ typedef struct {
     int cluster, shift; /* dsmem class: blocks per cluster, target rank = (own + shift) % cluster */
 } point;
 
-#define MAXPOINTS 512
+#define MAXPOINTS 1024
 static point pts[MAXPOINTS];
 static int npts;
 
@@ -771,7 +860,7 @@ static void add_point(const char *cls, int op, int pattern, int d, int q, int L,
     }
     point *p = &pts[npts++];
     memset(p, 0, sizeof *p);
-    p->fop = p->fpat = p->level = p->dpat = -1;
+    p->fop = p->fpat = p->level = p->dpat = p->gop = p->lp = -1;
     p->cls = cls, p->op = op, p->pattern = pattern, p->d = d, p->q = q, p->L = L, p->G = G;
     p->bnum = bnum, p->bden = bden, p->warps = warps;
     static const char *const fam[NOPS] = {"add", "popc_inc", "add", "cas64", "cast_spin", "cast_spin64"};
@@ -911,6 +1000,24 @@ static void add_family_point(int f, int q, int k, int L)
     snprintf(p->ub_case, sizeof p->ub_case, "%s/%s", o->name, fpats[q].name);
 }
 
+/* One point of the generic class: operation g, lane pattern lp (au_lane_word), work level k with L
+ * FFMAs per job; 2 blocks x 32 warps per SM, the reference is the same launch without the work,
+ * the unit_bound case <op>/<pattern>. */
+static void add_generic_point(int g, int lp, int k, int L, double est)
+{
+    add_point("generic", OP_ADD, PAT_WORDS, 0, 0, L, 0, 2, 1, 32);
+    point *p = &pts[npts - 1];
+    p->op = -1; /* the generic kernels (gops[g].o.full / .atom) */
+    p->gop = g, p->lp = lp, p->level = k;
+    p->family = "generic";
+    p->est = est;
+    p->t_est = t_estimate(est, L, 0, 0);
+    snprintf(p->name, sizeof p->name, "generic_%s_%s", gops[g].tok, au_lane_pattern_name(lp));
+    if (L)
+        snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
+    snprintf(p->ub_case, sizeof p->ub_case, "%s/%s", gops[g].o.name, au_lane_pattern_name(lp));
+}
+
 /* The dsmem class's lane patterns (dsmem_word) and the cycles per job per SM of their reference
  * (32 warps, no work) measured on an H100 (docs/calibration.md, "Distributed shared memory (cluster)
  * families", the probe's table, result used: own rank, then the ring at C = 2, 4, 8; word_ownrow:
@@ -925,6 +1032,16 @@ static const struct {
     {"word_onerow", 32.0, {240.5, 255.5, 253.8}},
 };
 static const int dclusters[3] = {2, 4, 8};
+/* word_one on rank 0 of clusters of 2, 4, 8 (the hot points): the receiving SM's cycles per job
+ * of each SM (H100, docs/results/dsmem-patterns-h100-2026-11-24: 80, 185, 335 with 32 warps on
+ * one word each; with one word for all, sized the same) */
+static const double dhot[3] = {80.0, 185.0, 335.0};
+
+/* A dsmem point's target: its own rank, the next (ring), or rank 0 for every block (hot). */
+static const char *dsmem_target_name(const point *p)
+{
+    return p->shift < 0 ? "hot" : p->shift ? "ring" : "own";
+}
 
 /* One point of the dsmem class: clusters of C blocks, jobs to rank (own + shift) % C, lane pattern
  * q, work level k with L FFMAs per job; one block of 32 warps per SM, the reference is the same
@@ -938,7 +1055,8 @@ static void add_dsmem_point(int C, int shift, int q, int k, int L, double est)
     p->dpat = q, p->cluster = C, p->shift = shift, p->level = k;
     p->est = est;
     p->t_est = dsmem_t_estimate(est, L);
-    snprintf(p->name, sizeof p->name, "dsmem_c%d_%s_%s", C, shift ? "ring" : "own", dpats[q].name);
+    snprintf(p->name, sizeof p->name, "dsmem_c%d_%s_%s", C, dsmem_target_name(p),
+             q == DP_WORD_ONE ? "word_one" : dpats[q].name);
     if (L)
         snprintf(p->name + strlen(p->name), sizeof p->name - strlen(p->name), "_L%d", L);
     p->ub_case[0] = '\0';
@@ -1028,6 +1146,29 @@ static void build_points(void)
             for (int k = 0; k < 4; ++k)
                 add_dsmem_point(c < 0 ? 2 : dclusters[c], c < 0 ? 0 : 1, q, k, L[k], est);
         }
+    /* the generic class: every generic operation x lane pattern x 4 work levels (issue 36) */
+    for (int g = 0; g < NGOPS; ++g)
+        for (int lp = 0; lp < AU_LP_COUNT; ++lp) {
+            const double est = lp_est(lp, gops[g].cas);
+            int L[4];
+            family_levels(est, 0, 0, 0, L);
+            for (int k = 0; k < 4; ++k)
+                add_generic_point(g, lp, k, L[k], est);
+        }
+    /* the dsmem class again: every block of a cluster on rank 0's word 0, C = 2, 4, 8 (issue 36:
+     * the cluster histogram of one value) */
+    for (int c = 0; c < 3; ++c) {
+        int L[4];
+        family_levels(dhot[c], 0, 0, 1, L);
+        for (int k = 0; k < 4; ++k)
+            add_dsmem_point(dclusters[c], -1, DP_WORD_ONE, k, L[k], dhot[c]);
+    }
+}
+
+/* The family or generic class's operation of a point, NULL for the other classes. */
+static const fam_op *op_of(const point *p)
+{
+    return p->fop >= 0 ? &fops[p->fop] : p->gop >= 0 ? &gops[p->gop].o : NULL;
 }
 
 /* Launch shapes and job counts of a point on a GPU with `sm` SMs. */
@@ -1060,7 +1201,7 @@ static shape shape_of(const point *p, int sm, double scale)
     jobs *= scale;
     /* a reshaped atomics-only launch needs jobs per SM divisible by 64 warps x UNROLL; the family
      * kernels run FUNROLL jobs per iteration */
-    unsigned q = s.reshaped ? 64 * UNROLL : p->fop >= 0 ? FUNROLL : UNROLL;
+    unsigned q = s.reshaped ? 64 * UNROLL : op_of(p) ? FUNROLL : UNROLL;
     double it = jobs / wps;
     s.iters = (unsigned)(ceil(it / q) * q);
     if (s.iters < q)
@@ -1159,6 +1300,7 @@ static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsig
         break;
     case FV_MAX64: /* operands v + k */ x = I > v + (iters - 1) ? I : v + (iters - 1); break;
     case FV_MAX: x = I > v ? I : v; break;
+    case FV_MINU: x = I < v ? I : v; break;
     case FV_AND: x = I & ~v; break; /* the job is atomicAnd(p, ~v) */
     case FV_OR: x = I | v; break;
     case FV_XOR: x = n % 2 ? I ^ v : I; break;
@@ -1195,26 +1337,27 @@ static unsigned long long fam_final(const fam_op *o, unsigned long long n, unsig
     return x & mask;
 }
 
-/* Exact checksum a block of the family kernels must report: the wrapping sum of its FWORDS words
- * after each lane of each warp ran `iters` jobs on its word (word_of). */
+/* Exact checksum a block of the family or generic kernels must report: the wrapping sum of its
+ * FWORDS (generic: AU_LP_WORDS) words after each lane of each warp ran `iters` jobs on its word
+ * (word_of, or au_lane_word). */
 static unsigned long long fam_expected(const point *p, int warps, unsigned iters, int *ok)
 {
-    const fam_op *o = &fops[p->fop];
-    const int P = o->width == 64 ? 16 : 32;
-    unsigned lanes[FWORDS];
+    const fam_op *o = op_of(p);
+    const int P = o->width == 64 ? 16 : 32, nw = p->lp >= 0 ? AU_LP_WORDS : FWORDS;
+    static unsigned lanes[AU_LP_WORDS];
     memset(lanes, 0, sizeof lanes);
     *ok = 1;
     for (int w = 0; w < warps; ++w)
         for (int l = 0; l < 32; ++l) {
-            int k = au_word_of(l, w, p->W, p->B, P);
-            if (k < 0 || k >= FWORDS) {
+            int k = p->lp >= 0 ? au_lane_word(p->lp, w, l) : au_word_of(l, w, p->W, p->B, P);
+            if (k < 0 || k >= nw) {
                 *ok = 0;
                 return 0;
             }
             lanes[k]++;
         }
     unsigned long long s = 0;
-    for (int k = 0; k < FWORDS; ++k)
+    for (int k = 0; k < nw; ++k)
         s += fam_final(o, (unsigned long long)lanes[k] * iters, iters, ok);
     return s;
 }
@@ -1295,7 +1438,7 @@ static int cycles_per_job(const ctx *c, const point *p, int grid, int eb, double
 static int launch(ctx *c, vk_fn fn, int grid, int block, VParams vp, const point *p, unsigned iters, float *ms,
                   double *cpj, int *cpj_sms)
 {
-    const int fam = p->fop >= 0 && p->op < 0; /* the family kernels: 64-bit checksum */
+    const int fam = op_of(p) && p->op < 0; /* the family and generic kernels: 64-bit checksum */
     CUDA_CHECK(cudaMemset(c->d_sum, 0xFF, (size_t)grid * sizeof(double)), return 1);
     CUDA_CHECK(cudaMemset(c->d_sum64, 0xFF, (size_t)grid * sizeof(unsigned long long)), return 1);
     CUDA_CHECK(cudaMemset(c->d_smid, 0xFF, (size_t)grid * sizeof(unsigned)), return 1);
@@ -1393,8 +1536,9 @@ static int dsmem_setup(ctx *c, const cudaDeviceProp *prop, int dev)
         return 0;
     }
     c->ds_smem = (int)smem;
-    const void *const fns[] = {(const void *)vk_dsmem_own_full, (const void *)vk_dsmem_own_atom,
-                               (const void *)vk_dsmem_ring_full, (const void *)vk_dsmem_ring_atom,
+    const void *const fns[] = {(const void *)vk_dsmem_own_full,     (const void *)vk_dsmem_own_atom,
+                               (const void *)vk_dsmem_ring_full,    (const void *)vk_dsmem_ring_atom,
+                               (const void *)vk_dsmem_hot_full,     (const void *)vk_dsmem_hot_atom,
                                (const void *)overhead_empty_cluster};
     for (size_t i = 0; i < sizeof fns / sizeof *fns; ++i)
         CUDA_CHECK(cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, c->ds_smem), return 1);
@@ -1419,6 +1563,33 @@ static int dsmem_clusters(const ctx *c, int cluster)
     for (int k = 0; k < 3; ++k)
         if (dclusters[k] == cluster)
             return c->ds_clusters[k];
+    return 0;
+}
+
+/* The hot points' checksums: in each cluster (blocks of consecutive indexes, rank = index % C)
+ * rank 0's word 0 took n = C x 32 x 32 x ipl jobs (its checksum n, the others' 0) and the lanes'
+ * results, summed over the cluster, are 0 + 1 + ... + (n - 1) (mod 2^32): each block's own sum
+ * depends on the order the ranks' jobs met in.  0 when right. */
+static int dsmem_hot_check(const ctx *c, const point *p, int grid, unsigned ipl)
+{
+    const unsigned long long n = (unsigned long long)p->cluster * 32u * 32u * ipl;
+    for (int b0 = 0; b0 + p->cluster <= grid; b0 += p->cluster) {
+        unsigned r = 0;
+        for (int k = 0; k < p->cluster; ++k) {
+            const unsigned long long want = k == 0 ? n : 0;
+            if (c->h_sum64[b0 + k] != want) {
+                fprintf(stderr, "validation: %s: block %d reports words %#llx, expected %#llx\n", p->name, b0 + k,
+                        c->h_sum64[b0 + k], want);
+                return 1;
+            }
+            r += c->h_res[b0 + k];
+        }
+        if (r != (unsigned)(n * (n - 1) / 2)) {
+            fprintf(stderr, "validation: %s: cluster of block %d reports results %#x, expected %#x\n", p->name, b0, r,
+                    (unsigned)(n * (n - 1) / 2));
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -1472,12 +1643,16 @@ static int launch_dsmem(ctx *c, vk_fn fn, int grid, int warps, VParams vp, const
                     c->ds_smem);
             return 1;
         }
+        if (p->shift < 0) /* hot: rank 0's words take every job of its cluster (dsmem_hot_check) */
+            continue;
         if (c->h_sum64[b] != want || c->h_res[b] != want_r) {
             fprintf(stderr, "validation: %s: block %d reports words %#llx, results %#x; expected %#llx, %#x\n", p->name,
                     b, c->h_sum64[b], c->h_res[b], want, want_r);
             return 1;
         }
     }
+    if (p->shift < 0 && dsmem_hot_check(c, p, grid, iters * (unsigned)warps / 32u))
+        return 1;
     if (cpj || win) {
         CUDA_CHECK(cudaMemcpy(c->h_t0, c->d_t0, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
         CUDA_CHECK(cudaMemcpy(c->h_t1, c->d_t1, (size_t)grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
@@ -1560,10 +1735,10 @@ static int run_dsmem_point(ctx *cx, int i, const point *p, shape s, int grid, VP
                            int reps, FILE *fo, int *seq, int *per_sm)
 {
     const int has_work = p->L > 0;
-    vk_fn kfull = p->shift ? vk_dsmem_ring_full : vk_dsmem_own_full;
-    vk_fn atom = p->shift ? vk_dsmem_ring_atom : vk_dsmem_own_atom;
+    vk_fn kfull = p->shift < 0 ? vk_dsmem_hot_full : p->shift ? vk_dsmem_ring_full : vk_dsmem_own_full;
+    vk_fn atom = p->shift < 0 ? vk_dsmem_hot_atom : p->shift ? vk_dsmem_ring_atom : vk_dsmem_own_atom;
     vk_fn full = has_work ? kfull : atom;
-    const char *tname = p->shift ? "ring" : "own";
+    const char *tname = dsmem_target_name(p);
     char fname[48], aname[48];
     snprintf(fname, sizeof fname, "vk_dsmem_%s_%s", tname, has_work ? "full" : "atom");
     snprintf(aname, sizeof aname, "vk_dsmem_%s_atom", tname);
@@ -1737,10 +1912,10 @@ static void list_points(const vopts *o)
         shape s = shape_of(p, 132, o->scale);
         printf("%3d %-10s %-29s family=%-11s grid=%4d block=%4d iters=%7u jobs/SM=%8.0f est_atom_cycles=%.2g", i,
                p->cls, p->name, p->family, s.grid, s.block, s.iters, s.jobs_per_sm, s.jobs_per_sm * p->est);
-        if (p->fop >= 0 || p->dpat >= 0)
+        if (op_of(p) || p->dpat >= 0)
             printf(" est_full_cycles=%.2g est_u=%.2f", s.jobs_per_sm * p->t_est, p->est / p->t_est);
         if (p->dpat >= 0)
-            printf(" cluster=%d target=%s\n", p->cluster, p->shift ? "ring" : "own");
+            printf(" cluster=%d target=%s\n", p->cluster, dsmem_target_name(p));
         else
             printf(" ub_case=%s\n", p->ub_case[0] ? p->ub_case : "-");
     }
@@ -1816,7 +1991,7 @@ static void print_header(FILE *fo, const vopts *o, const cudaDeviceProp *prop, i
 /* One point's kernels (the full kernel and the atomics-only one) and their names. */
 typedef struct point_kernels {
     const fam_op *fo;
-    const char *kop;
+    const char *kop; /* the op column: the operation's name (unit_bound's) */
     vk_fn full, atom;
     char fname[48], aname[48];
 } point_kernels;
@@ -1824,14 +1999,17 @@ typedef struct point_kernels {
 static void kernels_of(const point *p, point_kernels *k)
 {
     const int has_work = p->L > 0 || p->G > 0;
-    k->fo = p->fop >= 0 ? &fops[p->fop] : NULL;
-    /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes) */
+    k->fo = op_of(p);
+    /* kernels: the family class's vk_<op>_* (add, cas64: those of the other classes), the generic
+     * class's vk_generic_<tok>_* */
     k->kop = k->fo ? k->fo->name : ops[p->op].name;
     vk_fn kfull = k->fo ? k->fo->full : ops[p->op].full;
     k->atom = k->fo ? k->fo->atom : ops[p->op].atom;
     k->full = has_work ? kfull : k->atom;
-    snprintf(k->fname, sizeof k->fname, "vk_%s_%s", k->kop, has_work ? "full" : "atom");
-    snprintf(k->aname, sizeof k->aname, "vk_%s_atom", k->kop);
+    char stem[32];
+    snprintf(stem, sizeof stem, "%s%s", p->gop >= 0 ? "generic_" : "", p->gop >= 0 ? gops[p->gop].tok : k->kop);
+    snprintf(k->fname, sizeof k->fname, "vk_%s_%s", stem, has_work ? "full" : "atom");
+    snprintf(k->aname, sizeof k->aname, "vk_%s_atom", stem);
 }
 
 /* --mode profile: one point's launches (warm-up, full, atomics-only), named in fo. */
@@ -1924,7 +2102,10 @@ static int time_point_row(ctx *cx, int i, const point *p, shape s, const point_k
     double ut = (ma - te_a) / (mf - te_f), ur = ma / mf;
     static const char *const old_sass[NOPS] = {"ATOMS.ADD",    "ATOMS.POPC.INC.32", "ATOMS.ADD+ATOMS.CAS",
                                                "ATOMS.CAS.64", "ATOMS.CAST.SPIN",   "ATOMS.CAST.SPIN.64"};
-    const char *patname = k->fo ? fpats[p->fpat].name : p->pattern == PAT_ADDR ? "same_addr" : "same_bank";
+    const char *patname = p->lp >= 0               ? au_lane_pattern_name(p->lp)
+                          : k->fo                  ? fpats[p->fpat].name
+                          : p->pattern == PAT_ADDR ? "same_addr"
+                                                   : "same_bank";
     const int cas_pct = k->fo               ? (strncmp(k->fo->family, "cas", 3) == 0 ? 100 : 0)
                         : p->op == OP_MIX   ? 25 * p->q
                         : p->op == OP_CAS64 ? 100
@@ -1967,7 +2148,7 @@ static int run_point(ctx *cx, int i, VParams vp, const vopts *o, FILE *fo, int *
                 (p->bnum + p->bden - 1) / p->bden, s.block, resident);
         return 0;
     }
-    vp.L = p->L, vp.G = p->G, vp.pattern = p->pattern, vp.d = p->d, vp.q = p->q;
+    vp.L = p->L, vp.G = p->G, vp.pattern = p->lp >= 0 ? p->lp : p->pattern, vp.d = p->d, vp.q = p->q;
     vp.W = p->W, vp.B = p->B;
     vp.init = k.fo ? k.fo->init : 0, vp.v = k.fo ? k.fo->v : 0;
     return o->profile ? profile_point(cx, i, p, s, &k, vp, o, fo, seq)

@@ -246,13 +246,24 @@ __device__ __forceinline__ void au_measure_warp(typename Op::T *p, unsigned fl, 
     }
 }
 
-/* ATOMS.CAS (32-bit), the operation of the c CAS warps of every family: cmp = val = v - 1 = 0 on
- * words that hold 0, so every CAS succeeds. */
+/* ATOMS.CAS (32-bit), the operation of the c CAS warps of every family but generic: cmp = val =
+ * v - 1 = 0 on words that hold 0, so every CAS succeeds. */
 struct au_op_cas_mix {
     typedef unsigned T;
     static __device__ __forceinline__ unsigned job(T *p, unsigned v)
     {
         return au_ops::cas::job(p, v - 1u);
+    }
+};
+
+/* The generic family's c warps: the generic ATOM.E.CAS, which the generic counter set counts as a
+ * CAS job of that family (smsp__inst_executed_op_generic_atom_dot_cas) and which costs more than
+ * ATOMS.CAS at one pass (docs/opcodes.md, "Generic atomics"). */
+struct au_op_gen_cas_mix {
+    typedef unsigned T;
+    static __device__ __forceinline__ unsigned job(T *p, unsigned v)
+    {
+        return au_ops::gen_cas::job(p, v - 1u);
     }
 };
 
@@ -350,7 +361,7 @@ __global__ void __launch_bounds__(AU_CAL_MAX_THREADS, AU_CAL_BLOCKS_PER_SM) au_c
             __syncthreads();
             if (fl & 1u) {
                 if (fl & 2u)
-                    au_measure_warp<au_op_cas_mix>(s32 + idx, fl, k, g, &w_start[warp], &w_end[warp]);
+                    au_measure_warp<typename Op::CasMix>(s32 + idx, fl, k, g, &w_start[warp], &w_end[warp]);
                 else
                     au_measure_warp<Op>(Op::region(s32, s64) + idx, fl, k, g, &w_start[warp], &w_end[warp]);
             }
@@ -389,9 +400,13 @@ template <class T> __device__ __forceinline__ T *au_cal_region(unsigned *s32, un
 /* Instantiates one family: its op struct au_op_<name> (au_ops::<name> with the operand x, an
  * expression of the run-time value v = 1, or a constant), its kernel au_cal_kernel<au_op_<name>>,
  * launcher and occupancy query. */
-#define AU_CAL_DEFINE_FAMILY(name, x)                                                                               \
+#define AU_CAL_DEFINE_FAMILY(name, x) AU_CAL_DEFINE_FAMILY_MIX(name, x, au_op_cas_mix)
+
+/* The same with the operation of the c CAS warps named (au_op_cas_mix or au_op_gen_cas_mix). */
+#define AU_CAL_DEFINE_FAMILY_MIX(name, x, mix)                                                                      \
     struct au_op_##name {                                                                                           \
         typedef au_ops::name::T T;                                                                                  \
+        typedef mix CasMix;                                                                                         \
         static __device__ __forceinline__ T *region(unsigned *s32, unsigned long long *s64)                         \
         {                                                                                                           \
             return au_cal_region<T>(s32, s64);                                                                      \

@@ -2,8 +2,9 @@
  * ops.cuh - the one home of the atomic operations that atomutil's kernels issue on shared memory:
  * the device operation of every family of the registry (model/include/atomutil/families.def), by
  * the family's name in namespace au_ops, and of the operations that are no family of their own;
- * and the unit-bound reference cases (AU_REFERENCE_CASES) with their lane pattern, which
- * calibrate/tools/unit_bound.cu measures and validation/validation.cu runs as workloads.
+ * and the unit-bound reference cases (AU_REFERENCE_CASES) with their lane patterns (au_word_of, and
+ * AU_LANE_PATTERNS for the generic operations), which calibrate/tools/unit_bound.cu measures and
+ * validation/validation.cu runs as workloads.
  * The calibration kernels (calibrate/kernels/<family>.cu), unit_bound and the validation include it,
  * and with it the launch bounds of the kernels that issue these operations on each architecture.
  */
@@ -114,6 +115,15 @@ AU_OP(generic, unsigned, au_block_ref(*p).fetch_add(x, cuda::memory_order_relaxe
 AU_OP(gen_max, unsigned, au_block_ref(*p).fetch_max(x, cuda::memory_order_relaxed)) /* ATOM.E.MAX */
 AU_OP(gen_cas, unsigned, gen_cas_job(p, x))                                         /* ATOM.E.CAS */
 AU_OP(gen_ptr_add, unsigned, atomicAdd(au_generic_ptr(p), x))                       /* ATOM.E.ADD */
+/* the other 32-bit generic operations, each with its ATOMS counterpart's operand (docs/opcodes.md,
+ * "Generic atomics": one cost per pass for all but CAS) */
+AU_OP(gen_min, unsigned, au_block_ref(*p).fetch_min(x, cuda::memory_order_relaxed))  /* ATOM.E.MIN */
+AU_OP(gen_exch, unsigned, au_block_ref(*p).exchange(x, cuda::memory_order_relaxed))  /* ATOM.E.EXCH */
+AU_OP(gen_and, unsigned, au_block_ref(*p).fetch_and(~x, cuda::memory_order_relaxed)) /* ATOM.E.AND */
+AU_OP(gen_or, unsigned, au_block_ref(*p).fetch_or(x, cuda::memory_order_relaxed))    /* ATOM.E.OR */
+AU_OP(gen_xor, unsigned, au_block_ref(*p).fetch_xor(x, cuda::memory_order_relaxed))  /* ATOM.E.XOR */
+AU_OP(gen_inc, unsigned, atomicInc(au_generic_ptr(p), x | 0x80000000u))              /* ATOM.E.INC */
+AU_OP(gen_dec, unsigned, atomicDec(au_generic_ptr(p), x | 0x80000000u))              /* ATOM.E.DEC */
 /* half2 atomicAdd through a generic pointer: the compiler branches on the address's space, to a
  * CAS loop on shared memory (ATOMS.CAST.SPIN) or to the generic ATOM.E.ADD.F16x2 elsewhere */
 AU_OP_UNUSED(h2_add, __half2, atomicAdd(au_generic_ptr(p), x))
@@ -130,6 +140,61 @@ __host__ __device__ __forceinline__ int au_word_of(int lane, int w, int W, int B
     const int rows = (W + B - 1) / B;
     const int grp = (w * B) / P;
     return (k / B + rows * grp) * P + (k % B + w * B) % P;
+}
+
+/* Lane patterns of the generic validation points (validation/validation.cu, class generic) and of
+ * their unit_bound cases, X(id, name): lane `lane` of warp `warp` uses word au_lane_word(pattern,
+ * warp, lane) of an array of AU_LP_WORDS words that every warp of the block shares:
+ *   distinct    warp * 32 + lane: each lane its own word and bank (au_word_of's distinct)
+ *   random256   a fixed pseudo-random word of the first 256 (a hash of pattern, warp and lane):
+ *               warps share words, bank conflicts and lanes on one word fall as in a histogram
+ *   random4096  the same over all 4096 words (another hash: other conflicts)
+ *   skewed      the odd lanes of every warp on word 0, the even ones as random256 (skewed data)
+ *   grouped     8 words of the warp's own row, in banks 0, 4, ..., 28, with 4 consecutive lanes
+ *               on each */
+#define AU_LANE_PATTERNS(X)   \
+    X(DISTINCT, distinct)     \
+    X(RANDOM256, random256)   \
+    X(RANDOM4096, random4096) \
+    X(SKEWED, skewed)         \
+    X(GROUPED, grouped)
+enum {
+#define AU_LP_ENUM(id, name) AU_LP_##id,
+    AU_LANE_PATTERNS(AU_LP_ENUM)
+#undef AU_LP_ENUM
+        AU_LP_COUNT
+};
+#define AU_LP_WORDS 4096
+
+inline const char *au_lane_pattern_name(int pattern)
+{
+#define AU_LP_NAME(id, name)   \
+    if (pattern == AU_LP_##id) \
+        return #name;
+    AU_LANE_PATTERNS(AU_LP_NAME)
+#undef AU_LP_NAME
+    return "?";
+}
+
+/* A 32-bit integer hash (full avalanche): the pseudo-random words of the lane patterns. */
+__host__ __device__ __forceinline__ unsigned au_lane_hash(unsigned x)
+{
+    x ^= x >> 16, x *= 0x7FEB352Du, x ^= x >> 15, x *= 0x846CA68Bu, x ^= x >> 16;
+    return x;
+}
+
+__host__ __device__ __forceinline__ int au_lane_word(int pattern, int warp, int lane)
+{
+    const unsigned id = (unsigned)(warp * 32 + lane);
+    if (pattern == AU_LP_SKEWED && (lane & 1))
+        return 0;
+    switch (pattern) {
+    case AU_LP_RANDOM256:
+    case AU_LP_SKEWED: return (int)(au_lane_hash(0x10000u | id) % 256u);
+    case AU_LP_RANDOM4096: return (int)(au_lane_hash(0x20000u | id) % AU_LP_WORDS);
+    case AU_LP_GROUPED: return warp * 32 + 4 * (lane >> 2);
+    default: return (int)id;
+    }
 }
 
 /* A reference case: operation `op` (au_ops::op) on words of type W with the operand expression
@@ -173,6 +238,13 @@ __host__ __device__ __forceinline__ int au_word_of(int lane, int w, int W, int B
     X(gen_max, gen_max, unsigned, v)                                 \
     X(gen_cas, gen_cas, unsigned, v)                                 \
     X(gen_ptr_add, gen_ptr_add, unsigned, v)                         \
-    X(gen_h2_add, h2_add, unsigned, au_half2_bits(v))
+    X(gen_h2_add, h2_add, unsigned, au_half2_bits(v))                \
+    X(gen_min, gen_min, unsigned, v)                                 \
+    X(gen_exch, gen_exch, unsigned, v)                               \
+    X(gen_and, gen_and, unsigned, v)                                 \
+    X(gen_or, gen_or, unsigned, v)                                   \
+    X(gen_xor, gen_xor, unsigned, v)                                 \
+    X(gen_inc, gen_inc, unsigned, v)                                 \
+    X(gen_dec, gen_dec, unsigned, v)
 
 #endif

@@ -145,10 +145,12 @@ def cmd_sass(path):
     for name, sass, wf_per_way, pattern in families_def(with_pattern=True):
         kernel = DSMEM_KERNEL if pattern == "SPREAD" else name
         ops = found.get(kernel, {})
-        # the family's own op must be there; besides it only the c warps' ATOMS.CAS (the dsmem
-        # kernel: nothing besides its generic ATOM)
+        # the family's own op must be there; besides it only the c warps' CAS: ATOMS.CAS, the
+        # generic ATOM.E.CAS in a family of generic atomics (the dsmem kernel: nothing besides
+        # its generic ATOM)
         own = [o for o in ops if own_op(o, sass)]
-        extra = [o for o in ops if o not in own and (o != "ATOMS.CAS" or pattern == "SPREAD")]
+        mix = "ATOM.E.CAS" if sass.startswith("ATOM.") else "ATOMS.CAS"
+        extra = [o for o in ops if o not in own and (o.split(".STRONG")[0] != mix or pattern == "SPREAD")]
         ok = bool(own) and not extra
         lines = [x for _, x in code.get(kernel, [])]
         jobs, instrs = issue_per_job(code.get(kernel, []), sass)

@@ -16,7 +16,9 @@
  * (B = banks for 32-bit words, bank pairs for 64-bit): B = W puts the words in distinct banks,
  * B = 1 puts all W words in one bank.  Every warp owns its words unless --shared (then all warps
  * of a block use warp 0's words: CAS loops contend across warps, as in a histogram of constant
- * data).  The operations, the cases and the lane pattern are calibrate/kernels/ops.cuh's, which
+ * data).  The generic operations have the lane patterns of the generic validation points too
+ * (random256, random4096, skewed, grouped: au_lane_word, on 4096 words that the block's warps
+ * share).  The operations, the cases and the lane patterns are calibrate/kernels/ops.cuh's, which
  * the calibration kernels and the validation workloads share.
  *
  * usage: unit_bound [--list] [--filter TEXT] [--jobs K] [--reps N]
@@ -35,7 +37,7 @@
 #define CUDA_CHECK_PROGRAM "unit_bound"
 #include "../kernels/cuda_check.h"
 
-#define WORDS  1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit) */
+#define WORDS  1024 /* words per block region: 4 KB (32-bit) or 8 KB (64-bit); AU_LP_WORDS for au_lane_word */
 #define UNROLL 16
 
 struct Args {
@@ -47,6 +49,7 @@ struct Args {
     int W, B, shared; /* lane pattern */
     int lanes;        /* active lanes per warp (the first `lanes`) */
     int iters;        /* loop iterations; jobs per warp = iters * UNROLL */
+    int lp;           /* ub_kernel_lp: the lane pattern of au_lane_word (AU_LP_*) */
 };
 
 /* One job of each case: the operation on *p with the loop-invariant operand v (ops.cuh); returns
@@ -55,15 +58,18 @@ struct Args {
 AU_REFERENCE_CASES(UB_CASE)
 #undef UB_CASE
 
-template <class Op> __global__ void AU_LAUNCH_BOUNDS_2X1024 ub_kernel(Args g)
+/* The jobs of a case, LP: on the words of au_lane_word (ub_kernel_lp), else of au_word_of
+ * (ub_kernel). */
+template <class Op, bool LP> __device__ __forceinline__ void ub_body(const Args &g)
 {
     typedef typename Op::T T;
-    __shared__ __align__(8) T sh[WORDS];
+    const int NW = LP ? AU_LP_WORDS : WORDS;
+    __shared__ __align__(8) T sh[NW];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    for (int i = tid; i < WORDS; i += blockDim.x)
+    for (int i = tid; i < NW; i += blockDim.x)
         sh[i] = (T)g.v; /* CAS(v, v) then succeeds */
     const int P = sizeof(T) == 8 ? 16 : 32;
-    T *p = sh + au_word_of(lane, g.shared ? 0 : warp, g.W, g.B, P);
+    T *p = sh + (LP ? au_lane_word(g.lp, warp, lane) : au_word_of(lane, g.shared ? 0 : warp, g.W, g.B, P));
     /* the operand: loop-invariant, unknown to the compiler; inc/dec/and fold their constants
      * into it once, outside the loop */
     const T v = (T)g.v;
@@ -94,6 +100,15 @@ template <class Op> __global__ void AU_LAUNCH_BOUNDS_2X1024 ub_kernel(Args g)
     }
 }
 
+template <class Op> __global__ void AU_LAUNCH_BOUNDS_2X1024 ub_kernel(Args g)
+{
+    ub_body<Op, false>(g);
+}
+template <class Op> __global__ void AU_LAUNCH_BOUNDS_2X1024 ub_kernel_lp(Args g)
+{
+    ub_body<Op, true>(g);
+}
+
 /* the registry's kinds (as in atomutil/model.h, which this standalone tool does not include) */
 enum { AU_KIND_PLAIN, AU_KIND_CAS, AU_KIND_CAS_LOOP, AU_KIND_DSMEM, AU_KIND_GENERIC };
 /* The families of the registry (model/include/atomutil/families.def): their opcode, operand width
@@ -116,10 +131,16 @@ static int reg_index(const char *name)
     fprintf(stderr, "unit_bound: family %s is not in the registry\n", name);
     exit(2);
 }
-#define FAMILY(name, op)                                                                  \
-    {                                                                                     \
-#name, registry[reg_index(#name)].opcode, ub_kernel < op>,                        \
-                        registry[reg_index(#name)].width, registry[reg_index(#name)].loop \
+#define FAMILY_LP(name, op, klp)                                                               \
+    {                                                                                          \
+#name, registry[reg_index(#name)].opcode, ub_kernel < op>,                             \
+                        registry[reg_index(#name)].width, registry[reg_index(#name)].loop, klp \
+    }
+#define FAMILY(name, op) FAMILY_LP(name, op, NULL)
+/* a generic operation: the lane patterns of au_lane_word too */
+#define GENERIC(name, op, sass)                            \
+    {                                                      \
+        name, sass, ub_kernel<op>, 32, 0, ub_kernel_lp<op> \
     }
 
 typedef void (*kfn)(Args);
@@ -130,6 +151,7 @@ static const struct {
     kfn k;
     int width;
     int loop; /* compiled as a CAS loop: jobs are source-level operations */
+    kfn klp;  /* the kernel of the au_lane_word patterns, or NULL */
 } ops[] = {
     FAMILY(add, op_add),
     FAMILY(popc_inc, op_popc_inc),
@@ -153,11 +175,18 @@ static const struct {
     {"xor64", "ATOMS.CAST.SPIN.64", ub_kernel<op_xor64>, 64, 1},
     /* generic atomics on shared memory (family generic prices them per wavefront), and a half2
      * add whose generic form the compiler pairs with a CAS loop for shared memory */
-    FAMILY(generic, op_gen_add),
-    {"gen_max", "ATOM.E.MAX", ub_kernel<op_gen_max>, 32, 0},
-    {"gen_cas", "ATOM.E.CAS", ub_kernel<op_gen_cas>, 32, 0},
-    {"gen_ptr_add", "ATOM.E.ADD", ub_kernel<op_gen_ptr_add>, 32, 0},
-    {"gen_h2_add", "ATOMS.CAST.SPIN (and ATOM.E.ADD.F16x2)", ub_kernel<op_gen_h2_add>, 32, 1},
+    FAMILY_LP(generic, op_gen_add, ub_kernel_lp<op_gen_add>),
+    GENERIC("gen_max", op_gen_max, "ATOM.E.MAX"),
+    GENERIC("gen_cas", op_gen_cas, "ATOM.E.CAS"),
+    GENERIC("gen_ptr_add", op_gen_ptr_add, "ATOM.E.ADD"),
+    {"gen_h2_add", "ATOMS.CAST.SPIN (and ATOM.E.ADD.F16x2)", ub_kernel<op_gen_h2_add>, 32, 1, NULL},
+    GENERIC("gen_min", op_gen_min, "ATOM.E.MIN"),
+    GENERIC("gen_exch", op_gen_exch, "ATOM.E.EXCH"),
+    GENERIC("gen_and", op_gen_and, "ATOM.E.AND"),
+    GENERIC("gen_or", op_gen_or, "ATOM.E.OR"),
+    GENERIC("gen_xor", op_gen_xor, "ATOM.E.XOR"),
+    GENERIC("gen_inc", op_gen_inc, "ATOM.E.INC"),
+    GENERIC("gen_dec", op_gen_dec, "ATOM.E.DEC"),
 };
 #define NOPS (int)(sizeof ops / sizeof ops[0])
 
@@ -178,6 +207,110 @@ static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* A case's lane pattern as the CSV row gives it: W words of B per row (B = 0: not in rows), shared
+ * by the block's warps or not, `lanes` active lanes per warp; lp >= 0: au_lane_word's pattern. */
+typedef struct {
+    const char *name;
+    int W, B, shared, lanes, lp;
+} lane_pat;
+
+/* The au_lane_word pattern lp as a lane_pat: its words (distinct, over a block of 32 warps), and
+ * whether two warps share one. */
+static lane_pat lane_pat_of(int lp)
+{
+    static unsigned char owner[AU_LP_WORDS];
+    lane_pat q = {au_lane_pattern_name(lp), 0, 0, 0, 32, lp};
+    memset(owner, 0, sizeof owner);
+    for (int w = 0; w < 32; ++w)
+        for (int l = 0; l < 32; ++l) {
+            unsigned char *o = &owner[au_lane_word(lp, w, l)];
+            q.W += *o == 0;
+            q.shared |= *o != 0 && *o != w + 1;
+            *o = (unsigned char)(w + 1);
+        }
+    return q;
+}
+
+/* Host copies of the blocks' clocks and SMs, and the per-SM and per-repetition figures. */
+typedef struct {
+    long long *t0, *t1;
+    unsigned *sm;
+    double *cpj, *med;
+    int grid;
+} host_bufs;
+
+/* One case: a warm-up and `reps` launches of kernel k with a; its CSV row on stdout.  0, or 1 after
+ * a message. */
+static int measure(const char *name, int o, kfn k, Args a, const lane_pat *q, host_bufs *h, int reps)
+{
+    const int grid = h->grid;
+    double lo_all = 1e30, hi_all = 0;
+    int used = 0;
+    for (int r = -1; r < reps; ++r) { /* r = -1: warm-up */
+        k<<<grid, 1024>>>(a);
+        CUDA_CHECK(cudaGetLastError(), return 1);
+        CUDA_CHECK(cudaDeviceSynchronize(), return 1);
+        if (r < 0)
+            continue;
+        CUDA_CHECK(cudaMemcpy(h->t0, a.t0, grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
+        CUDA_CHECK(cudaMemcpy(h->t1, a.t1, grid * sizeof(long long), cudaMemcpyDeviceToHost), return 1);
+        CUDA_CHECK(cudaMemcpy(h->sm, a.smid, grid * sizeof(unsigned), cudaMemcpyDeviceToHost), return 1);
+        int n = 0;
+        for (int b = 0; b < grid; ++b) {
+            int other = -1;
+            for (int b2 = 0; b2 < grid; ++b2)
+                if (b2 != b && h->sm[b2] == h->sm[b])
+                    other = other == -1 ? b2 : -2;
+            if (other < 0 || other < b)
+                continue; /* not exactly two blocks on this SM, or counted already */
+            long long s = h->t0[b] < h->t0[other] ? h->t0[b] : h->t0[other];
+            long long e = h->t1[b] > h->t1[other] ? h->t1[b] : h->t1[other];
+            h->cpj[n++] = (double)(e - s) / (64.0 * a.iters * UNROLL);
+        }
+        if (n == 0) {
+            fprintf(stderr, "unit_bound: %s: no SM held exactly two blocks\n", name);
+            return 1;
+        }
+        qsort(h->cpj, n, sizeof *h->cpj, cmp_d);
+        h->med[r] = h->cpj[n / 2];
+        lo_all = h->cpj[0] < lo_all ? h->cpj[0] : lo_all;
+        hi_all = h->cpj[n - 1] > hi_all ? h->cpj[n - 1] : hi_all;
+        used = n;
+    }
+    qsort(h->med, reps, sizeof *h->med, cmp_d);
+    const double m = h->med[reps / 2];
+    printf("%s,%s,%s,%d,%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", name, ops[o].name, ops[o].sass, ops[o].width,
+           q->name, q->W, q->B, q->shared, q->lanes, 64 * a.iters * UNROLL, used, m, lo_all, hi_all,
+           (h->med[reps - 1] - h->med[0]) / m);
+    fflush(stdout);
+    fprintf(stderr, "%-28s %8.3f cycles/job\n", name, m);
+    return 0;
+}
+
+/* The lane pattern of case (o, q) for ops[o]: pats[q] (q < NPATS), else au_lane_word's pattern
+ * q - NPATS + 1 (distinct is pats' already); 0 where the case does not exist. */
+static int case_pat(int o, int q, lane_pat *out)
+{
+    if (q >= NPATS) {
+        if (!ops[o].klp)
+            return 0;
+        *out = lane_pat_of(q - NPATS + 1);
+        return 1;
+    }
+    const int P = ops[o].width == 64 ? 16 : 32;
+    int W = pats[q].W, B = pats[q].B;
+    if (B == 0)
+        B = W < P ? W : P;
+    else if (B < 0) { /* -d: d lanes per slot, distinct words */
+        B = 32 / -B;
+        B = B > P ? P : B;
+    }
+    if (ops[o].loop == 0 && !strcmp(pats[q].name, "block_word") && strcmp(ops[o].name, "add"))
+        return 0; /* cross-warp sharing matters for CAS loops; add is the reference */
+    *out = lane_pat{pats[q].name, W, B, pats[q].shared, pats[q].lanes, -1};
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -206,8 +339,11 @@ int main(int argc, char **argv)
     }
     if (list) {
         for (int o = 0; o < NOPS; ++o)
-            for (int q = 0; q < NPATS; ++q)
-                printf("%s/%s\n", ops[o].name, pats[q].name);
+            for (int q = 0; q < NPATS + AU_LP_COUNT - 1; ++q) {
+                lane_pat lp;
+                if (q < NPATS || case_pat(o, q, &lp))
+                    printf("%s/%s\n", ops[o].name, q < NPATS ? pats[q].name : lp.name);
+            }
         return 0;
     }
     int dev;
@@ -224,70 +360,27 @@ int main(int argc, char **argv)
     a.guard = 0xA5A5F00Du;
     a.v = 1;
     a.iters = jobs / UNROLL;
-    long long *t0 = (long long *)malloc(grid * sizeof(long long)), *t1 = (long long *)malloc(grid * sizeof(long long));
-    unsigned *sm = (unsigned *)malloc(grid * sizeof(unsigned));
-    double *cpj = (double *)malloc(nsm * sizeof(double)), *med = (double *)malloc(reps * sizeof(double));
+    host_bufs h;
+    h.grid = grid;
+    h.t0 = (long long *)malloc(grid * sizeof(long long)), h.t1 = (long long *)malloc(grid * sizeof(long long));
+    h.sm = (unsigned *)malloc(grid * sizeof(unsigned));
+    h.cpj = (double *)malloc(nsm * sizeof(double)), h.med = (double *)malloc(reps * sizeof(double));
     printf("# unit_bound gpu=\"%s\" sm_count=%d jobs_per_warp=%d reps=%d warps_per_sm=64\n", prop.name, nsm,
            a.iters * UNROLL, reps);
     printf("case,family,sass,width,pattern,words,words_per_row,shared,lanes,jobs_per_sm,sms,cycles_per_job,"
            "cycles_per_job_min,cycles_per_job_max,rep_spread\n");
     for (int o = 0; o < NOPS; ++o)
-        for (int q = 0; q < NPATS; ++q) {
+        for (int q = 0; q < NPATS + AU_LP_COUNT - 1; ++q) {
+            lane_pat lp;
             char name[64];
-            snprintf(name, sizeof name, "%s/%s", ops[o].name, pats[q].name);
+            if (!case_pat(o, q, &lp))
+                continue;
+            snprintf(name, sizeof name, "%s/%s", ops[o].name, lp.name);
             if (filter && !strstr(name, filter))
                 continue;
-            const int P = ops[o].width == 64 ? 16 : 32;
-            int W = pats[q].W, B = pats[q].B;
-            if (B == 0)
-                B = W < P ? W : P;
-            else if (B < 0) { /* -d: d lanes per slot, distinct words */
-                B = 32 / -B;
-                B = B > P ? P : B;
-            }
-            if (ops[o].loop == 0 && !strcmp(pats[q].name, "block_word") && strcmp(ops[o].name, "add"))
-                continue; /* cross-warp sharing matters for CAS loops; add is the reference */
-            a.W = W, a.B = B, a.shared = pats[q].shared, a.lanes = pats[q].lanes;
-            double lo_all = 1e30, hi_all = 0;
-            int used = 0;
-            for (int r = -1; r < reps; ++r) { /* r = -1: warm-up */
-                ops[o].k<<<grid, 1024>>>(a);
-                CUDA_CHECK(cudaGetLastError(), exit(1));
-                CUDA_CHECK(cudaDeviceSynchronize(), exit(1));
-                if (r < 0)
-                    continue;
-                CUDA_CHECK(cudaMemcpy(t0, a.t0, grid * sizeof(long long), cudaMemcpyDeviceToHost), exit(1));
-                CUDA_CHECK(cudaMemcpy(t1, a.t1, grid * sizeof(long long), cudaMemcpyDeviceToHost), exit(1));
-                CUDA_CHECK(cudaMemcpy(sm, a.smid, grid * sizeof(unsigned), cudaMemcpyDeviceToHost), exit(1));
-                int n = 0;
-                for (int b = 0; b < grid; ++b) {
-                    int other = -1;
-                    for (int b2 = 0; b2 < grid; ++b2)
-                        if (b2 != b && sm[b2] == sm[b])
-                            other = other == -1 ? b2 : -2;
-                    if (other < 0 || other < b)
-                        continue; /* not exactly two blocks on this SM, or counted already */
-                    long long s = t0[b] < t0[other] ? t0[b] : t0[other];
-                    long long e = t1[b] > t1[other] ? t1[b] : t1[other];
-                    cpj[n++] = (double)(e - s) / (64.0 * a.iters * UNROLL);
-                }
-                if (n == 0) {
-                    fprintf(stderr, "unit_bound: %s: no SM held exactly two blocks\n", name);
-                    return 1;
-                }
-                qsort(cpj, n, sizeof *cpj, cmp_d);
-                med[r] = cpj[n / 2];
-                lo_all = cpj[0] < lo_all ? cpj[0] : lo_all;
-                hi_all = cpj[n - 1] > hi_all ? cpj[n - 1] : hi_all;
-                used = n;
-            }
-            qsort(med, reps, sizeof *med, cmp_d);
-            const double m = med[reps / 2];
-            printf("%s,%s,%s,%d,%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%.4f\n", name, ops[o].name, ops[o].sass,
-                   ops[o].width, pats[q].name, W, B, pats[q].shared, pats[q].lanes, 64 * a.iters * UNROLL, used, m,
-                   lo_all, hi_all, (med[reps - 1] - med[0]) / m);
-            fflush(stdout);
-            fprintf(stderr, "%-28s %8.3f cycles/job\n", name, m);
+            a.W = lp.W, a.B = lp.B, a.shared = lp.shared, a.lanes = lp.lanes, a.lp = lp.lp;
+            if (measure(name, o, lp.lp >= 0 ? ops[o].klp : ops[o].k, a, &lp, &h, reps))
+                return 1;
         }
     return 0;
 }

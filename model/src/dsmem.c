@@ -93,6 +93,125 @@ static int atomic_share(const au_counters *gpu, au_result *res, double *f, doubl
     return *f > 0 && *f < AU_DSMEM_ALL_ATOMIC;
 }
 
+/* The DSMEM path's busy cycles of the atomics per SM and their range. */
+typedef struct {
+    double b, lo;          /* the estimate; the low end (mixed traffic: the atomics' sectors' share) */
+    double hi_row, hi_all; /* the high end by the rows alone; by the rows and mixed traffic */
+} remote_busy;
+
+/* Whether the one-word requests of a launch measured with the dsmem set share their receiver's rows
+ * (docs/model.md, "DSMEM"): the cycles its requests were stalled, read as the waiting time of an
+ * M/D/1 queue at the requests' rate lam, give that queue's service time s (lam s^2 / (2 (1 -
+ * lam s)) = stall per request); a receiver that serializes the warps' words of one row serves
+ * slower than one that does not, at any load (H100, H200: s 52-61 cycles against 13-33 for
+ * every other lane pattern at 3-72 % of the path; saturated 154-167 against 53-84).  The row's
+ * price must fit the active cycles (at saturation the other patterns stall as much). */
+static int rows_shared(double requests, double stalled, double T, double b_row)
+{
+    if (!(requests > 0) || !(stalled > 0) || !(T > 0) || b_row > AU_DSMEM_ROW_FIT * T)
+        return 0;
+    double lam = requests / T, w = stalled / requests;
+    double s = (-w * lam + sqrt(w * w * lam * lam + 2 * w * lam)) / lam;
+    return s >= AU_DSMEM_ROW_SERVICE;
+}
+
+/* From the remote family's costs: the sending path's xbar cycles at the distinct-word request's
+ * rate, the receiving unit's serialized wavefronts at the one-word request's rate per wavefront.
+ * With the dsmem set's counters the row question is settled (rows_shared) and the path's measured
+ * busy time (the interface's active cycles plus its stalls behind the receivers, DSMEM's share of
+ * them by active cycles: each request's cost at saturation, docs/model.md) is the floor: no range.
+ * Without them same-word lanes get the range from the row family's cost.  AU_OK or an error. */
+static int remote_path(const au_table *t, const au_counters *gpu, double k, const char *fr, double N, au_busy_mode busy,
+                       double f, double f_x, int mixed, double T, remote_busy *rb)
+{
+    double RW_all = gpu->dshared_wavefronts * k, XC_all = gpu->dshared_xbar * k, RW = RW_all * f, XC = XC_all * f_x;
+    int rc;
+    double r1, r32, row32 = 0;
+    int row = au_table_has_family(t, "dsmem_remote_row");
+    if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)) ||
+        (row && (rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32))))
+        return rc;
+    double x1 = r1 / AU_DSMEM_XBAR_PER_REQUEST;
+    rb->b = fmax(XC * x1, RW * r32 / AU_A_MAX);
+    /* mixed traffic: the atomics' cycles from their sectors' share (low) to all (high) */
+    rb->lo = fmax(XC_all * f * x1, RW * r32 / AU_A_MAX);
+    double hi_mixed = mixed ? fmax(XC_all * x1, RW_all * r32 / AU_A_MAX) : rb->b;
+    double b_row = row ? fmax(rb->b, fmax(XC * x1, RW * row32 / AU_A_MAX)) : rb->b;
+    if ((gpu->have & AU_C_DSMEM_EXACT) == AU_C_DSMEM_EXACT && gpu->xbar_active > 0) {
+        double stalled = gpu->xbar_stalled * k * fmin(gpu->dshared_xbar / gpu->xbar_active, 1);
+        double requests = gpu->dshared_requests * k;
+        if (row && RW_all >= AU_DSMEM_ROW_WAVEFRONTS * requests && rows_shared(requests, stalled, T, b_row))
+            rb->b = b_row;
+        double measured = XC_all + stalled;
+        rb->b = fmax(rb->b, measured * f_x);
+        rb->lo = fmax(rb->lo, measured * f);
+        rb->hi_row = rb->b;
+        rb->hi_all = mixed ? fmax(hi_mixed, measured) : rb->b;
+        return AU_OK;
+    }
+    /* same-word lanes serialize at the receiver, and more so when the warps' words share one
+     * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); these counters are
+     * the same for both, so with the row family the serialized term gets its upper end from it */
+    rb->hi_row = b_row;
+    rb->hi_all = fmax(hi_mixed, row && mixed ? fmax(XC_all * x1, RW_all * row32 / AU_A_MAX) : b_row);
+    return AU_OK;
+}
+
+/* The local unit's busy cycles per SM (*b, range *lo..*hi): the counted ATOMS as priced (at one
+ * pass when their wavefronts were not counted), plus the generic jobs that did not go to another
+ * SM, at the dsmem_local family, by their passes where the local wavefronts are counted (the
+ * standard or the dsmem set), else from the remote requests' wavefronts per request in a range of
+ * 1..32 passes.  Remote requests: counted (dsmem set), else at most one per
+ * AU_DSMEM_XBAR_PER_REQUEST xbar cycles. */
+static int local_unit(const au_table *t, const au_counters *gpu, double k, double RW, double XC, double N,
+                      au_busy_mode busy, const au_result *res, double *b, double *lo, double *hi)
+{
+    double G = gpu->generic_jobs * k;
+    int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
+    double requests = (gpu->have & AU_C_DSHARED_REQ_ATOM) ? fmin(G, gpu->dshared_requests * k)
+                                                          : fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
+    double j_local = fmax(G - requests, 0);
+    double a_pt, a_lo = 1, a_hi = AU_A_MAX;
+    if (have_w) {
+        /* every remote request takes one local wavefront too (its sender's, the H100's counters) */
+        double w_local = gpu->wavefronts * k - requests - (res->jobs > 0 ? res->jobs * (res->a > 0 ? res->a : 1) : 0);
+        a_pt = j_local > 0 ? w_local / j_local : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+        a_lo = a_hi = a_pt;
+    } else {
+        a_pt = requests > 0 ? RW / requests : 1;
+        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
+    }
+    int rc;
+    double s_pt, s_lo, s_hi, scale;
+    if ((rc = dsmem_s(t, "dsmem_local", N, busy, a_pt, &s_pt)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_lo, &s_lo)) ||
+        (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)) ||
+        (rc = atoms_upper_scale(t, res, have_w, N, busy, &scale)) != AU_OK)
+        return rc;
+    double b_atoms = res->jobs > 0 ? res->busy : 0;
+    *b = b_atoms + j_local * s_pt;
+    *lo = b_atoms + j_local * s_lo;
+    *hi = b_atoms * scale + j_local * s_hi;
+    return AU_OK;
+}
+
+/* No DSMEM traffic: without the local wavefronts (cluster set) the counted ATOMS were priced at
+ * one pass: their passes are unknown, so U gets a range. */
+static int no_dsmem_traffic(const au_table *t, double N, int have_w, au_busy_mode busy, const au_thresholds *thr,
+                            au_result *res)
+{
+    double hi;
+    int rc = atoms_upper_scale(t, res, have_w, N, busy, &hi);
+    if (rc == AU_OK && hi > 1) {
+        res->util_lo = res->util;
+        res->util_hi = res->util * hi;
+        res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
+        au_range_finish(res, thr);
+    }
+    return rc;
+}
+
 int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, const au_thresholds *thr, au_busy_mode busy,
                    au_result *res)
 {
@@ -107,19 +226,8 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     double RW = RW_all * f, XC = XC_all * f_x;
     double T = res->active, N = res->queue_len > 0 ? res->queue_len : gpu->warps;
     int have_w = (gpu->have & AU_C_WAVEFRONTS) != 0;
-    if (!(G > 0) && !(RW > 0) && !(XC > 0)) {
-        /* no DSMEM traffic; without the local wavefronts (cluster set) the counted ATOMS were
-         * priced at one pass: their passes are unknown, so U gets a range */
-        double hi;
-        int rc = atoms_upper_scale(t, res, have_w, N, busy, &hi);
-        if (rc == AU_OK && hi > 1) {
-            res->util_lo = res->util;
-            res->util_hi = res->util * hi;
-            res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
-            au_range_finish(res, thr);
-        }
-        return rc;
-    }
+    if (!(G > 0) && !(RW > 0) && !(XC > 0))
+        return no_dsmem_traffic(t, N, have_w, busy, thr, res);
     /* a launch without clusters kept in the cluster set: only the local family prices it */
     int kept = (gpu->have & AU_C_CLUSTER) && gpu->cluster_size <= 1 && !have_w && G > 0;
     const char *fr = au_dsmem_remote_family(t, (gpu->have & AU_C_CLUSTER) ? gpu->cluster_size : 2);
@@ -131,70 +239,27 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     }
     if (kept)
         return generic_no_cluster(t, G, N, T, have_w, busy, thr, res);
-    int rc;
-    double r1, r32;
-    if ((rc = dsmem_s(t, fr, N, busy, 1, &r1)) || (rc = dsmem_s(t, fr, N, busy, AU_A_MAX, &r32)))
+    remote_busy rb = {0, 0, 0, 0};
+    double b_local, b_local_lo, b_local_hi;
+    int rc = remote_path(t, gpu, k, fr, N, busy, f, f_x, mixed, T, &rb);
+    if (rc != AU_OK || (rc = local_unit(t, gpu, k, RW, XC, N, busy, res, &b_local, &b_local_lo, &b_local_hi)) != AU_OK)
         return rc;
-    /* the sending path: xbar cycles at the distinct-word request's rate; the receiving unit: the
-     * serialized wavefronts at the one-word request's rate per wavefront */
-    double b_remote = fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
-    /* mixed traffic: the atomics' cycles from their sectors' share (low) to all (high) */
-    double b_remote_lo = fmax(XC_all * f * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * r32 / AU_A_MAX);
-    double b_mixed_hi = mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * r32 / AU_A_MAX) : b_remote;
-    /* same-word lanes serialize at the receiver, and more so when the warps' words share one
-     * 128-byte row (H100: 111 against 240 cycles per one-word job at n = 32); the counters are the
-     * same for both, so with the row family the serialized term gets its upper end from it */
-    double b_remote_hi = b_remote, b_all_hi = b_mixed_hi;
-    if (au_table_has_family(t, "dsmem_remote_row")) {
-        double row32;
-        if ((rc = dsmem_s(t, "dsmem_remote_row", N, busy, AU_A_MAX, &row32)))
-            return rc;
-        b_remote_hi = fmax(b_remote, fmax(XC * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW * row32 / AU_A_MAX));
-        b_all_hi = fmax(b_mixed_hi,
-                        mixed ? fmax(XC_all * r1 / AU_DSMEM_XBAR_PER_REQUEST, RW_all * row32 / AU_A_MAX) : b_remote_hi);
-    }
-    /* generic jobs that sent nothing landed in the SM's own shared memory (or global memory):
-     * remote requests are at most one per AU_DSMEM_XBAR_PER_REQUEST xbar cycles */
-    double requests = fmin(G, XC / AU_DSMEM_XBAR_PER_REQUEST);
-    double j_local = fmax(G - requests, 0);
-    /* their passes: from the local wavefronts when counted (standard set too, e.g. an ncu export
-     * with every metric), else unknown: the point estimate takes the remote requests' wavefronts
-     * per request, the range spans 1..32 */
-    double a_pt, a_lo = 1, a_hi = AU_A_MAX;
-    if (have_w) {
-        double w_local = gpu->wavefronts * k - requests - (res->jobs > 0 ? res->jobs * (res->a > 0 ? res->a : 1) : 0);
-        a_pt = j_local > 0 ? w_local / j_local : 1;
-        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
-        a_lo = a_hi = a_pt;
-    } else {
-        a_pt = requests > 0 ? RW / requests : 1;
-        a_pt = fmin(fmax(a_pt, 1), AU_A_MAX);
-    }
-    double s_pt, s_lo, s_hi;
-    if ((rc = dsmem_s(t, "dsmem_local", N, busy, a_pt, &s_pt)) ||
-        (rc = dsmem_s(t, "dsmem_local", N, busy, a_lo, &s_lo)) ||
-        (rc = dsmem_s(t, "dsmem_local", N, busy, a_hi, &s_hi)))
-        return rc;
-    /* the counted ATOMS: as priced (at one pass when their wavefronts were not counted) */
-    double b_atoms = res->jobs > 0 ? res->busy : 0, hi;
-    if ((rc = atoms_upper_scale(t, res, have_w, N, busy, &hi)) != AU_OK)
-        return rc;
-    double b_atoms_hi = b_atoms * hi;
-    double b_local = b_atoms + j_local * s_pt;
-    double b_local_lo = b_atoms + j_local * s_lo, b_local_hi = b_atoms_hi + j_local * s_hi;
     res->util_local = b_local / T;
-    res->util_remote = b_remote / T;
-    res->busy = fmax(b_local, b_remote);
+    res->util_remote = rb.b / T;
+    res->busy = fmax(b_local, rb.b);
     res->util = res->busy / T;
     res->flags &= ~(AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS | AU_F_OVER_100);
     res->flags |= AU_F_DSMEM;
-    double lo = fmax(b_local_lo, b_remote), hi_local = fmax(b_local_hi, b_remote);
-    double hi_row = fmax(b_local_hi, b_remote_hi);
+    /* the busiest SM (local wavefronts counted): its local unit's share, and at least U */
+    if (res->imbalance > 0 && (gpu->have & AU_C_ACTIVE_MAX) && gpu->active_max > 0)
+        res->util_busiest = fmax(res->util, b_local * res->imbalance / gpu->active_max);
+    double lo = fmax(b_local_lo, rb.b), hi_local = fmax(b_local_hi, rb.b);
+    double hi_row = fmax(b_local_hi, rb.hi_row);
     if (hi_local > lo * 1.005 + 1e-9)
         res->flags |= AU_F_DSMEM_LOCAL_ESTIMATED;
     if (hi_row > hi_local * 1.005 + 1e-9)
         res->flags |= AU_F_DSMEM_ROW_RANGE;
-    double lo_all = fmax(b_local_lo, b_remote_lo), hi_all = fmax(b_local_hi, b_all_hi);
+    double lo_all = fmax(b_local_lo, rb.lo), hi_all = fmax(b_local_hi, rb.hi_all);
     if (mixed && (lo_all < lo * 0.995 || hi_all > hi_row * 1.005 + 1e-9))
         res->flags |= AU_F_DSMEM_MIXED;
     const unsigned ranged = AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED;

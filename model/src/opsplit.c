@@ -281,7 +281,7 @@ int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t
         o->cls[c].busy = share[c];
     r.flags |= AU_F_OPCODES | o->flags |
                (l->res.flags & (AU_F_QUEUE_ESTIMATED | AU_F_SM_FROM_TABLE | AU_F_TABLE_OTHER_GPU |
-                                AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS));
+                                AU_F_TABLE_OTHER_ARCH | AU_F_NO_WAVEFRONTS | AU_F_REPLAYED));
     r.missing = l->res.missing;
     /* the SM count au_report_eval used: the launch's, else the table's */
     int sm = l->sm_count > 0 ? l->sm_count : au_table_get_meta(t)->sm_count;

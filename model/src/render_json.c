@@ -86,6 +86,9 @@ static void json_head(const au_report *r, const char *list, FILE *out)
     } else {
         fprintf(out, "null");
     }
+    /* the launches measured by kernel replay (flag replayed): their driver calls' seconds */
+    if (r->replayed > 0)
+        fprintf(out, ",\n  \"replay\": {\"launches\": %lld, \"call_s\": %.6g}", r->replayed, r->replay_s);
     fprintf(out,
             ",\n  \"family\": \"%s\", \"busy_mode\": \"%s\",\n  \"thresholds_pct\": {\"atomic_bound\": %.6g, "
             "\"significant\": %.6g},\n  \"%s\": [",

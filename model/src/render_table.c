@@ -476,6 +476,31 @@ static void render_ranges(const au_report *r, FILE *out)
 
 /* Launches with clusters: U of the local unit and of the DSMEM path, and DSMEM traffic without
  * atomics (library kernels with clusters): seen, not priced. */
+/* The launches measured by kernel replay (flag replayed) and what their calls cost. */
+static void render_replay(const au_report *r, FILE *out)
+{
+    size_t n = 0;
+    double max_passes = 0, kernel_ns = 0;
+    for (size_t i = 0; i < r->count; ++i) {
+        const au_launch *l = &r->launches[i];
+        if (!(l->res.flags & AU_F_REPLAYED))
+            continue;
+        n++;
+        max_passes = l->ctr.passes > max_passes ? l->ctr.passes : max_passes;
+        kernel_ns += l->duration_ns > 0 ? l->duration_ns : 0;
+    }
+    if (!n)
+        return;
+    fprintf(out,
+            "\n%zu launch%s measured in up to %.0f passes by kernel replay (flag replayed): the kernel ran once "
+            "per pass,\nits memory saved and restored between",
+            n, n == 1 ? "" : "es", max_passes);
+    if (r->replayed > 0)
+        fprintf(out, "; the replayed calls took %.3f s in all, their kernels %.3f ms per pass", r->replay_s,
+                kernel_ns / 1e6);
+    fputs("\n", out);
+}
+
 static void render_dsmem(const au_report *r, FILE *out)
 {
     int dsmem = 0;
@@ -653,6 +678,7 @@ int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *
         render_processes(r, s, &nm, out);
         render_ranges(r, out);
         render_dsmem(r, out);
+        render_replay(r, out);
         render_opcodes_human(r, s, &nm, out);
     }
     names_free(&nm);

@@ -109,6 +109,8 @@ int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au
     if (rc)
         return rc;
     l->res.flags |= extra;
+    if ((l->ctr.have & AU_C_PASSES) && l->ctr.passes > 1)
+        l->res.flags |= AU_F_REPLAYED;
     if (l->device[0] && strcmp(l->device, m->gpu_name) != 0)
         l->res.flags |= AU_F_TABLE_OTHER_GPU;
     if (l->cc_major > 0 && (l->cc_major != m->cc_major || l->cc_minor != m->cc_minor))

@@ -447,6 +447,10 @@ int au_pipeline_report(const cli_options *o, run_files *f, timing *tm)
         rc = report_code(o, rep, fc, f->nfiles, tm);
     if (rc == EXIT_OK && !o->quiet)
         warn_unusable(rep); /* after the opcodes' warnings */
+    for (size_t i = 0; rc == EXIT_OK && i < f->nfiles; ++i) {
+        rep->replayed += f->runs[i].timing.replayed;
+        rep->replay_s += f->runs[i].timing.replay_s;
+    }
     if (rc == EXIT_OK)
         rc = write_report(o, f, rep, tm);
     /* the injection library's figures, read with each file */

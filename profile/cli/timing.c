@@ -35,6 +35,8 @@ void au_timing_add_inject(timing *tm, const au_cf_sums *t)
     s->launches += t->launches;
     s->callbacks_s += t->callbacks_s;
     s->module_loads_s += t->module_loads_s;
+    s->replayed += t->replayed;
+    s->replay_s += t->replay_s;
     if (!s->setup_bad[0])
         au_strlcpy(s->setup_bad, t->setup_bad, sizeof s->setup_bad);
     if (!s->launch_bad[0])
@@ -70,6 +72,9 @@ void au_timing_print(const timing *tm)
         fprintf(stderr, "%s: timing: launch-callbacks n/a\n", prog);
         fprintf(stderr, "%s: timing: module-loads n/a\n", prog);
     }
+    if (tm->have_inject && it->replayed)
+        fprintf(stderr, "%s: timing: replay %.3f s (%lld launch%s measured in several passes, their driver calls)\n",
+                prog, it->replay_s, it->replayed, it->replayed == 1 ? "" : "es");
     fprintf(stderr, "%s: timing: report %.3f s\n", prog, tm->report_s);
     if (tm->opcodes_ran) {
         const au_opcodes_stats *op = &tm->op;

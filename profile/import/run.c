@@ -84,8 +84,20 @@ static void timing_launches(const au_cf_timing *tr, au_cf_sums *t, const char *p
     }
 }
 
-/* A timing line (its fields read by name: cf_timing.def): setup and launches records into the
- * sums; a modules record with not_kept > 0 and a filter text gives -k's module filter (the
+/* A replay record's figures added to the sums (implausible ones left out). */
+static void timing_replay(const au_cf_timing *tr, au_cf_sums *t)
+{
+    long long n;
+    double v = tr->v[AU_CF_F_REPLAY_call_s];
+    if (!au_cf_timing_count(tr, AU_CF_F_REPLAY_launches, &n) || !tr->have[AU_CF_F_REPLAY_call_s] || !(v >= 0) ||
+        v > TIMING_MAX_S || n > TIMING_MAX_LAUNCHES)
+        return;
+    t->replayed += n;
+    t->replay_s += v;
+}
+
+/* A timing line (its fields read by name: cf_timing.def): setup, launches and replay records into
+ * the sums; a modules record with not_kept > 0 and a filter text gives -k's module filter (the
  * injection library's, cubins.c). */
 static void timing_line(const au_cf_line *l, run_state *st)
 {
@@ -97,6 +109,8 @@ static void timing_line(const au_cf_line *l, run_state *st)
         timing_setup(&tr, &st->run->timing, st->name, l->lineno);
     else if (tr.rec == AU_CF_REC_LAUNCHES)
         timing_launches(&tr, &st->run->timing, st->name, l->lineno);
+    else if (tr.rec == AU_CF_REC_REPLAY)
+        timing_replay(&tr, &st->run->timing);
     else if (tr.rec == AU_CF_REC_MODULES && tr.text[0] &&
              au_cf_timing_count(&tr, AU_CF_F_MODULES_not_kept, &not_kept) && not_kept > 0)
         au_strlcpy(st->run->filter, tr.text, sizeof st->run->filter);

@@ -25,6 +25,8 @@ typedef struct au_cf_sums {
     int launch_lines;
     long long launches;
     double callbacks_s, module_loads_s;
+    long long replayed; /* launches measured in several passes (kernel replay), and */
+    double replay_s;    /* ... the seconds inside their driver calls (record replay) */
     char setup_bad[512], launch_bad[512];
 } au_cf_sums;
 

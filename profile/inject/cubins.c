@@ -226,11 +226,13 @@ int au_cubin_forms(const char *mangled)
     return cb ? au_sass_scan(cb->data, cb->size, mangled) : -1;
 }
 
-int au_cubin_generic(const void *func)
+/* The atomic forms (AU_SASS_* bits) of kernel func's code, kept in its au_kernel_info; -1 while
+ * not known. */
+static int kernel_forms(const void *func)
 {
     au_kernel_info *k = au_kernel_info_of(func);
     if (!k || !k->mangled)
-        return 0;
+        return -1;
     if (k->forms == 0 && k->scans < 3) {
         int f = au_cubin_forms(k->mangled);
         if (f >= 0)
@@ -238,7 +240,13 @@ int au_cubin_generic(const void *func)
         else
             k->scans++;
     }
-    return k->forms > 0 && ((k->forms - 1) & AU_SASS_GENERIC) != 0;
+    return k->forms > 0 ? k->forms - 1 : -1;
+}
+
+int au_cubin_generic(const void *func)
+{
+    int f = kernel_forms(func);
+    return f > 0 && (f & AU_SASS_GENERIC) != 0;
 }
 
 void au_cubin_note_launch(const char *mangled)

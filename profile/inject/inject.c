@@ -145,6 +145,7 @@ static void pause_all(void);
  * callbacks), NULL outside one: ctx_state.inflight counts such launches for share.c. */
 static __thread ctx_state *tl_in_launch;
 static __thread double tl_driver_t0; /* when this thread's measured launch call went to the driver */
+static __thread size_t tl_passes;    /* ... and the passes its counter set takes (> 1: replayed) */
 
 /* A measured launch's counters are decoded by CUPTI inside that launch's driver call (auto range,
  * kernel replay), into its context's counter-data image, after au_g.lock was released.  Another
@@ -200,6 +201,22 @@ static void run_unmeasured(ctx_state *c)
         disable_ctx(c);
     else
         au_range_pause(c);
+}
+
+/* The counter set of a launch, from its clusters and its kernel's code (docs/counters.md, "Counter
+ * sets by kernel").  With clusters: the cluster set, in one pass, for every launch (a launch that
+ * sent nothing says nothing of the next: the traffic probe's one kernel, once its barrier-only
+ * launch sent it to the standard set, read its remote atomics at 5-47 % instead of about 100 %),
+ * and where the code has generic atomics, which may go to the SM's own shared memory or to
+ * another's, the dsmem set, replayed, which counts both exactly.  Without clusters, code with
+ * generic atomics that can land in shared memory gets the generic set, which counts their
+ * instructions (docs/counters.md, "The generic counter set"). */
+static int launch_set(const void *func, unsigned cluster)
+{
+    int generic = au_cubin_generic(func);
+    if (cluster > 1)
+        return generic ? AU_INJECT_SET_DSMEM : AU_INJECT_SET_CLUSTER;
+    return generic ? AU_INJECT_SET_GENERIC : AU_INJECT_SET_STD;
 }
 
 /* Kernels launched unmeasured since c's last measured launch may still run on other streams, and a
@@ -267,23 +284,15 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
     char *kernel = au_kernel_name(l.func, cb->symbolName);
     if (!kernel)
         return;
-    /* every launch with clusters gets the cluster set: a kernel's launch that sent nothing says
-     * nothing of its next (docs/counters.md, "The cluster counter set": one kernel for every mode, once its
-     * barrier-only launch sent the kernel to the standard set, its remote atomics read 5-47 %
-     * instead of about 100 %) */
-    l.set = l.cluster > 1 ? AU_INJECT_SET_CLUSTER : AU_INJECT_SET_STD;
-    /* a kernel whose code has generic atomics that can land in shared memory gets the generic
-     * set, which counts their instructions: with their wavefronts that prices them exactly
-     * (docs/counters.md, "The generic counter set") */
-    if (l.set == AU_INJECT_SET_STD && au_cubin_generic(l.func))
-        l.set = AU_INJECT_SET_GENERIC;
+    l.set = launch_set(l.func, l.cluster);
     /* a launch without clusters of a kernel whose measured launches all ran no atomics stays in
      * the set configured when that is the cluster or the generic set: both count shared and
      * generic atomic jobs too, so atomics that appear are still seen (in the cluster set U then
      * gets a range, and the kernel's next launch goes back to its own set); a switch costs about
-     * 0.2 s (docs/counters.md) */
+     * 0.2 s (docs/counters.md).  Not in the dsmem set, whose launches are replayed. */
     int cur = c->enabled ? au_range_current_set(c) : AU_INJECT_SET_STD;
-    if (l.set == AU_INJECT_SET_STD && cur != AU_INJECT_SET_STD && au_kernel_quiet(l.func)) {
+    if (l.set == AU_INJECT_SET_STD && cur != AU_INJECT_SET_STD && cur != AU_INJECT_SET_DSMEM &&
+        au_kernel_quiet(l.func)) {
         l.set = cur;
         au_stats_count(AU_N_SET_KEPT);
     }
@@ -309,12 +318,15 @@ static void on_launch_enter(const CUpti_CallbackData *cb, CUpti_CallbackId id)
             return;
         }
     }
-    /* the counter set of this launch: switching stops and restarts the profiler between launches */
+    /* the counter set of this launch: switching stops and restarts the profiler between launches
+     * (the dsmem set falls back to the cluster set on a chip that cannot configure it) */
     if (au_range_use_set(c, l.set) != 0 || au_range_resume(c) != 0 ||
         au_grow(&c->pend, &c->cap, c->npend, sizeof *c->pend, 16) != 0) {
         free(kernel);
         return;
     }
+    l.set = au_range_current_set(c);
+    tl_passes = au_range_passes(c, l.set);
     if (stream)
         cuptiGetStreamId(cb->context, stream, &l.stream_id);
     l.kernel = kernel;
@@ -329,7 +341,12 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
 {
     ctx_state *c = au_ctx_find(cb->context);
     if (tl_in_launch) { /* this thread's launch call (enter and exit nest on one thread) is over */
-        au_stats_add(AU_T_DRIVER, au_now() - tl_driver_t0);
+        double dt = au_now() - tl_driver_t0;
+        au_stats_add(AU_T_DRIVER, dt);
+        if (tl_passes > 1) { /* the call ran the kernel once per pass (kernel replay) */
+            au_stats_add(AU_T_REPLAYED, dt);
+            au_stats_count(AU_N_REPLAYED);
+        }
         if (tl_in_launch->inflight > 0)
             tl_in_launch->inflight--;
         tl_in_launch = NULL;

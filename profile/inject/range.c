@@ -37,14 +37,24 @@ static struct {
 } sets;
 static size_t max_ranges;
 
+static const struct {
+    unsigned bit;
+    const char *name;
+} set_info[AU_INJECT_NSETS] = {
+    [AU_INJECT_SET_STD] = {AU_SET_STD, "standard"},
+    [AU_INJECT_SET_CLUSTER] = {AU_SET_CLUSTER, "cluster"},
+    [AU_INJECT_SET_GENERIC] = {AU_SET_GENERIC, "generic"},
+    [AU_INJECT_SET_DSMEM] = {AU_SET_DSMEM, "dsmem"},
+};
+
 unsigned au_range_set_bit(int set)
 {
-    return set == AU_INJECT_SET_CLUSTER ? AU_SET_CLUSTER : set == AU_INJECT_SET_GENERIC ? AU_SET_GENERIC : AU_SET_STD;
+    return set >= 0 && set < AU_INJECT_NSETS ? set_info[set].bit : AU_SET_STD;
 }
 
 const char *au_range_set_name(int set)
 {
-    return set == AU_INJECT_SET_CLUSTER ? "cluster" : set == AU_INJECT_SET_GENERIC ? "generic" : "standard";
+    return set >= 0 && set < AU_INJECT_NSETS ? set_info[set].name : "standard";
 }
 
 void au_range_init(void)
@@ -63,8 +73,7 @@ void au_range_init(void)
             if (!(defs[i].sets & au_range_set_bit(set)))
                 continue;
             /* descriptive metrics come from the driver (write_launch), the duration excepted */
-            if ((!defs[i].counter && strcmp(defs[i].name, AU_METRIC_DURATION) != 0) ||
-                strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) == 0)
+            if (!au_metric_collected(&defs[i]))
                 continue;
             if (sets.nmetrics[set] == AU_INJECT_MAX_METRICS) {
                 au_diag(AU_CF_WARNING, "more metrics than AU_INJECT_MAX_METRICS: %s and later not collected",
@@ -99,7 +108,8 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     const char *const *metrics = c->range.metrics[l->set];
     size_t nm = c->range.nmetrics[l->set];
     size_t klen = strlen(l->kernel), qsize = 2 * klen + 1, psize = qsize + 512;
-    size_t cap = 4096 + (nm + 3) * psize, used = 0;
+    size_t cap = 4096 + (nm + 4) * psize, used = 0;
+    size_t passes = au_range_passes(c, l->set);
     char *buf = malloc(cap), *kq = malloc(qsize), *prefix = malloc(psize);
     if (!buf || !kq || !prefix) {
         free(buf);
@@ -113,20 +123,24 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
              "\"(%u, %u, %u)\",\"%d\",\"%d.%d\",\"atomutil\",",
              l->id, au_pid(), au_proc_name(), kq, c->ctx_id, l->stream_id, l->block[0], l->block[1], l->block[2],
              l->grid[0], l->grid[1], l->grid[2], (int)c->dev, c->cc_major, c->cc_minor);
-    for (size_t i = 0; i < nm + 3; ++i) {
+    for (size_t i = 0; i < nm + 4; ++i) {
         char *row = buf + used;
         size_t room = cap - used;
         int n;
         if (i < nm && !isfinite(values[i]))
             continue; /* not evaluated: the counter is missing from this launch's record */
+        if (i == nm + 3 && passes <= 1)
+            continue; /* one pass: no replay to tell */
         if (i < nm)
             n = snprintf(row, room, "%s\"%s\",\"\",\"%.17g\"\n", prefix, metrics[i], values[i]);
         else if (i == nm)
             n = snprintf(row, room, "%s\"%s\",\"\",\"%s\"\n", prefix, AU_METRIC_DEVICE_NAME, c->dev_name);
         else if (i == nm + 1)
             n = snprintf(row, room, "%s\"%s\",\"\",\"%d\"\n", prefix, AU_METRIC_SM_COUNT, c->sm_count);
-        else
+        else if (i == nm + 2)
             n = snprintf(row, room, "%s\"%s\",\"\",\"%u\"\n", prefix, AU_METRIC_CLUSTER_SIZE, l->cluster);
+        else
+            n = snprintf(row, room, "%s\"%s\",\"pass\",\"%zu\"\n", prefix, AU_METRIC_PASSES, passes);
         if (n < 0 || (size_t)n >= room)
             break; /* cap holds every row: not reached */
         used += (size_t)n;
@@ -136,6 +150,11 @@ static void write_launch(const ctx_state *c, const pending_launch *l, const doub
     free(buf);
     free(kq);
     free(prefix);
+}
+
+size_t au_range_passes(const ctx_state *c, int set)
+{
+    return set >= 0 && set < AU_INJECT_NSETS && c->range.config[set] ? c->range.passes[set] : 1;
 }
 
 int au_range_current_set(const ctx_state *c)
@@ -407,10 +426,13 @@ static int configure(ctx_state *c, int set, int user_range)
     return 0;
 }
 
-/* Enables the range profiler on c (auto or user range) with counter set `set`. */
+/* Enables the range profiler on c (auto or user range) with counter set `set`; the dsmem set
+ * falls back to the cluster set on a chip that cannot configure it (said once, ensure_set). */
 static int enable_set(ctx_state *c, int set, int user_range)
 {
     double t0 = au_now();
+    if (set == AU_INJECT_SET_DSMEM && ensure_set(c, set, 0) != 0 && c->range.set_failed[set])
+        set = AU_INJECT_SET_CLUSTER;
     if (ensure_set(c, set, 0) != 0)
         return -1;
     double t1 = au_now();
@@ -451,6 +473,8 @@ int au_range_prepare(ctx_state *c)
  * config's counters (CUDA 13.0, driver 580: the other set's metrics evaluated to NaN). */
 int au_range_use_set(ctx_state *c, int set)
 {
+    if (set == AU_INJECT_SET_DSMEM && c->range.set_failed[set])
+        set = AU_INJECT_SET_CLUSTER; /* as enable_set falls back */
     if (!c->range.rp || c->range.cur == set)
         return 0;
     double t0 = au_now();

@@ -21,6 +21,9 @@ int au_range_prepare(ctx_state *c);
 int au_range_enable(ctx_state *c, int set);
 /* The counter set configured on c's profiler (-1 before the first). */
 int au_range_current_set(const ctx_state *c);
+/* Passes counter set `set` takes on c's chip (more than 1: each launch is replayed); 1 before
+ * the set is configured. */
+size_t au_range_passes(const ctx_state *c, int set);
 void au_range_flush(ctx_state *c); /* writes what finished launches measured */
 void au_range_pause(ctx_state *c); /* stops collecting (stream capture, graph launch) */
 int au_range_resume(ctx_state *c);

@@ -12,15 +12,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100. */
-enum { AU_INJECT_SET_STD = 0, AU_INJECT_SET_CLUSTER = 1, AU_INJECT_SET_GENERIC = 2, AU_INJECT_NSETS = 3 };
+/* Counter sets (model/src/metrics.c, AU_SET_*): one pass each on GH100 but the dsmem set (four:
+ * kernel replay). */
+enum {
+    AU_INJECT_SET_STD = 0,
+    AU_INJECT_SET_CLUSTER = 1,
+    AU_INJECT_SET_GENERIC = 2,
+    AU_INJECT_SET_DSMEM = 3,
+    AU_INJECT_NSETS = 4
+};
 /* The AU_SET_* bit and the name of counter set `set` (AU_INJECT_SET_*). */
 unsigned au_range_set_bit(int set);
 const char *au_range_set_name(int set);
 
 /* Metrics one range collects at most (model/src/metrics.c lists them; au_range_init warns when
  * they do not fit). */
-#define AU_INJECT_MAX_METRICS 16
+#define AU_INJECT_MAX_METRICS 20
 
 typedef struct au_range_ctx {
     int started; /* collecting (stopped while a stream is being captured) */

@@ -58,6 +58,12 @@ void au_stats_write_timing(double t_loads, const au_stats_modules *modules)
     t.v[AU_CF_F_DRIVER_enter_s] = secs[AU_T_ENTER];
     t.v[AU_CF_F_DRIVER_exit_s] = secs[AU_T_EXIT];
     au_timing(&t);
+    if (counts[AU_N_REPLAYED] > 0) {
+        t = (au_cf_timing){.rec = AU_CF_REC_REPLAY};
+        t.v[AU_CF_F_REPLAY_launches] = (double)counts[AU_N_REPLAYED];
+        t.v[AU_CF_F_REPLAY_call_s] = secs[AU_T_REPLAYED];
+        au_timing(&t);
+    }
     t = (au_cf_timing){.rec = AU_CF_REC_ENABLE};
     t.v[AU_CF_F_ENABLE_enables] = (double)counts[AU_N_ENABLES];
     t.v[AU_CF_F_ENABLE_sets_s] = secs[AU_T_SETS];

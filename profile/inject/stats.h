@@ -19,6 +19,7 @@ typedef enum {
     AU_T_REINIT,      /* ... */
     AU_T_WRITE,       /* ... */
     AU_T_DRIVER,      /* inside measured launches' driver calls (between our callbacks, inject.c) */
+    AU_T_REPLAYED,    /* ... of which launches replayed (a counter set of several passes) */
     AU_T_ENTER,       /* in the kernel-launch callbacks at entry (inject.c) */
     AU_T_EXIT,        /* ... and at exit */
     AU_T_SETS,        /* the range profiler's enables (range.c): the sets' host configuration */
@@ -37,6 +38,7 @@ typedef enum {
     AU_N_MEASURED,             /* launches measured (rows written, range.c) */
     AU_N_SET_SWITCHES,         /* counter-set switches (disable and enable, range.c) */
     AU_N_SET_KEPT,             /* launches without clusters measured with the cluster set (quiet kernels) */
+    AU_N_REPLAYED,             /* launches replayed: measured with a set of several passes (inject.c) */
     AU_N_ENABLES,              /* the range profiler's enables (range.c) */
     AU_N_DISABLES,             /* ... and disables */
     AU_N_LAUNCH_WAITS,         /* launches that waited for another thread's launch in their context */

@@ -40,8 +40,7 @@ static void report_set(const char *chip, unsigned set, const char *set_name)
     const char *all[MAX_SET], *ok[MAX_SET];
     char missing[2048] = "";
     for (size_t i = 0; i < ndefs && n < MAX_SET; ++i)
-        if ((defs[i].sets & set) && strcmp(defs[i].name, AU_METRIC_CLUSTER_SIZE) != 0 &&
-            (defs[i].counter || strcmp(defs[i].name, AU_METRIC_DURATION) == 0))
+        if ((defs[i].sets & set) && au_metric_collected(&defs[i]))
             all[n++] = defs[i].name;
     /* the injection library's own fallback (profile/inject/chip_metrics.c, range.c) */
     size_t kept = au_chip_usable(chip, NULL, all, n, ok, note_missing, missing);
@@ -64,6 +63,7 @@ int main(void)
         report_set(sc.ppChipNames[i], AU_SET_STD, "standard");
         report_set(sc.ppChipNames[i], AU_SET_CLUSTER, "cluster");
         report_set(sc.ppChipNames[i], AU_SET_GENERIC, "generic");
+        report_set(sc.ppChipNames[i], AU_SET_DSMEM, "dsmem");
     }
     return 0;
 }

@@ -2,14 +2,15 @@
 # tests/validate: validation/validate.py on data/, a results directory whose answers were computed by
 # hand (README.md).  Run by CTest (validate.*):
 #   run_test.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
-# Checks the exact summary line, the excluded point's row, validation_tables.md and
-# validation_points.csv in --out DIR (or a temporary directory named on stderr) and nothing written
-# into the results directory, the --doc markers, the same summary from compressed raw files, and
-# the one-line errors for a missing raw file, a missing atomutil-profile and an --out that cannot
-# be made.
+# Checks the exact summary line and the line exact: before it (no generic or dsmem point), the
+# excluded point's row, validation_tables.md and validation_points.csv in --out DIR (or a temporary
+# directory named on stderr) and nothing written into the results directory, the --doc markers,
+# the same summary from compressed raw files, and the one-line errors for a missing raw file, a
+# missing atomutil-profile and an --out that cannot be made.
 set -u
 py=$1 script=$2 prof=$3 data=$4 work=$5
 want='summary: points 5 families 4 MAE 2.8 max 8.5 saturated 3/5'
+exact='exact: generic points 0 MAE - max - uncertain 0 dsmem points 0 MAE - max - uncertain 0'
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -29,6 +30,9 @@ grep -qx '| add_d8_L32 | alu | add | 0.895 | add/bank8 | 8.000 | 8.900 | 0.899 |
 grep -q '^| \*\*all\*\* | 5 | 14-73 % | 2.8 | 8.5 | 89.6 / 104.3 / 124.4 | 3 of 5 | 0.96 | 1 |$' "$work/out" ||
     fail "the per-family total row differs"
 [ "$(tail -n 1 "$work/o/validation_tables.md")" = "$want" ] || fail "validation_tables.md does not end with the summary"
+# no point of family generic or dsmem: the line exact: before the summary, in the tables too
+[ "$(tail -n 3 "$work/out" | head -n 1)" = "$exact" ] && [ "$(tail -n 3 "$work/o/validation_tables.md" | head -n 1)" = "$exact" ] ||
+    fail "the line before the summary is not '$exact'"
 [ "$(wc -l < "$work/o/validation_points.csv")" -eq 7 ] || fail "validation_points.csv: not 6 points"
 diff -r "$data" "$res" > "$work/diff" || fail "the results directory was changed: $(head -c 300 "$work/diff")"
 # without --out: a temporary directory, named in the one line on stderr

@@ -3,7 +3,7 @@
 # device run (README.md).  Run by CTest (validate.dsmem):
 #   run_test_dsmem.sh PYTHON VALIDATE_PY ATOMUTIL_PROFILE DATA_DIR WORK_DIR
 # Checks what validate.py itself decides for DSMEM points, not the model's U: family dsmem in the
-# summary's counts, the half-warps check (the edited point excluded, listed with its numbers), the
+# summary's counts and in the line exact: (against validation_points.csv), the half-warps check (the edited point excluded, listed with its numbers), the
 # DSMEM table's counts, "in range" against the report's util_pct_lo..util_pct_hi, --dsmem-truth,
 # that no unit_bound.csv is needed, and the one-line error when no dsmem point can be priced.
 set -u
@@ -12,6 +12,9 @@ py=$1 script=$2 prof=$3 data=$4 work=$5
 start "$data" "$work" "$data/table.csv"
 tail -n 1 "$work/out" | grep -Eqx 'summary: points 3 families 1 MAE [0-9]+\.[0-9] max [0-9]+\.[0-9] saturated [0-3]/3' ||
     fail "last line '$(tail -n 1 "$work/out")', expected 3 points of 1 family"
+grep -Eqx 'exact: generic points 0 MAE - max - uncertain 0 dsmem points 3 MAE [0-9.]+ max [0-9.]+ uncertain [0-3]' \
+    "$work/out" || fail "the exact: line does not count 3 dsmem points and no generic point"
+check_exact
 grep -q '^GPU: .* 4 points (3 counted, 1 excluded: reference not shown to be bound by the unit or the DSMEM path)' \
     "$work/out" || fail "the header line does not count 4 points, 3 counted, 1 excluded"
 grep -qx '| dsmem_c2_ring_bank32_L384 | dsmem | dsmem | - | 16 warps per block | 106.600 | 95.928 | 0.900 |' "$work/out" ||

@@ -37,6 +37,11 @@ enum {
                                       operation: loads, stores, atomics (cluster set, optional) */
     AU_C_DSHARED_SECT_ATOM = 1u << 16, /* ... of which atomics' (cluster set, optional) */
     AU_C_GENERIC_CAS = 1u << 17,       /* of the generic atomics, ATOM.CAS (generic set, optional) */
+    AU_C_XBAR_STALLED = 1u << 18,      /* cycles the SM's requests to the crossbar were stalled, every
+                                        * memory (dsmem set) */
+    AU_C_XBAR_ACTIVE = 1u << 19,       /* cycles they were active, every memory (dsmem set) */
+    AU_C_DSHARED_REQ_ATOM = 1u << 20,  /* atomic requests to other SMs' shared memory (dsmem set) */
+    AU_C_PASSES = 1u << 21,            /* passes the launch was measured in (> 1: replayed) */
 };
 /* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
 #define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
@@ -44,6 +49,9 @@ enum {
 #define AU_C_DSHARED_PATH    (AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
 /* The counters that price distributed-shared-memory atomics (docs/model.md, "DSMEM"). */
 #define AU_C_DSMEM           (AU_C_GENERIC | AU_C_DSHARED_WF | AU_C_DSHARED_XBAR)
+/* The counters that make the DSMEM path's busy time and the local jobs exact: the stalls behind
+ * the receiving SMs and the remote requests (docs/model.md, "DSMEM"). */
+#define AU_C_DSMEM_EXACT     (AU_C_XBAR_STALLED | AU_C_XBAR_ACTIVE | AU_C_DSHARED_REQ_ATOM)
 /* The counters that price the loads of CAS loops (docs/model.md, "CAS loops"). */
 #define AU_C_LOOP_LOADS      (AU_C_SHARED_WAVEFRONTS | AU_C_LD_INST | AU_C_ST_INST)
 #define AU_C_REQUIRED        (AU_C_JOBS | AU_C_CAS | AU_C_WAVEFRONTS | AU_C_ACTIVE_CYCLES | AU_C_WARPS)
@@ -72,6 +80,10 @@ typedef struct au_counters {
     double dshared_sectors;      /* sectors of requests to other SMs' shared memory */
     double dshared_sectors_atom; /* ... of atomic requests */
     unsigned wrong_unit;         /* AU_C_* bits of counters given in a unit of another kind (not in have) */
+    double xbar_stalled;         /* cycles the SM's requests to the crossbar were stalled (every memory) */
+    double xbar_active;          /* cycles they were active (every memory; dshared_xbar is DSMEM's) */
+    double dshared_requests;     /* atomic requests to other SMs' shared memory */
+    double passes;               /* passes the launch was measured in (kernel replay when > 1) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -100,17 +112,25 @@ typedef struct au_metric_def {
  * for launches with clusters, which trades the local shared-atomic wavefronts and the CAS-loop
  * load counters for the counters that see distributed-shared-memory atomics; the generic set for
  * kernels whose code has generic atomics that can land in shared memory, which trades the CAS-loop
- * load instruction counters for the generic atomics' instruction counters. */
-enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_GENERIC = 4u, AU_SET_ALL = 7u };
+ * load instruction counters for the generic atomics' instruction counters; and the dsmem set for
+ * launches with clusters of kernels whose code has generic atomics: the cluster set's counters,
+ * the local ones and those that make DSMEM exact, in several passes (kernel replay). */
+enum { AU_SET_STD = 1u, AU_SET_CLUSTER = 2u, AU_SET_GENERIC = 4u, AU_SET_DSMEM = 8u, AU_SET_ALL = 15u };
 /* Set lists of metrics: the standard set's that the generic set keeps. */
-#define AU_SET_STD_GENERIC (AU_SET_STD | AU_SET_GENERIC)
+#define AU_SET_STD_GENERIC   (AU_SET_STD | AU_SET_GENERIC)
+/* ... the cluster set's that the dsmem set keeps. */
+#define AU_SET_CLUSTER_DSMEM (AU_SET_CLUSTER | AU_SET_DSMEM)
 /* The metric list, in the order printed by `atomutil-profile --print-ncu-metrics`. */
 const au_metric_def *au_metric_defs(size_t *count);
+/* 1 for a metric a profiler collects per launch (the model's counters and the duration); 0 for
+ * those the launch or the driver tells (device name, SM count, cluster size, passes). */
+int au_metric_collected(const au_metric_def *d);
 /* Well-known descriptive metrics (not counters of the model). */
 #define AU_METRIC_DEVICE_NAME  "device__attribute_display_name"
 #define AU_METRIC_SM_COUNT     "device__attribute_multiprocessor_count"
 #define AU_METRIC_DURATION     "gpu__time_duration.sum"
 #define AU_METRIC_CLUSTER_SIZE "launch__cluster_size"
+#define AU_METRIC_PASSES       "profiler__replayer_passes"
 /* Stores value v of metric `name` into c (sets the have bit); returns 1 if the metric is one of
  * the model's counters, 0 otherwise. */
 int au_counters_set(au_counters *c, const char *name, double v);
@@ -234,6 +254,13 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* With the DSMEM sector counters: a launch whose atomic sectors are at least this share of all its
  * DSMEM sectors sent atomics only; at most 1 - this share, none (docs/model.md, "DSMEM"). */
 #define AU_DSMEM_ALL_ATOMIC       0.995
+/* The dsmem set's row test (docs/model.md, "DSMEM"): requests of at least AU_DSMEM_ROW_WAVEFRONTS
+ * dshared wavefronts each (same-word lanes) whose stalls give an M/D/1 service time of at least
+ * AU_DSMEM_ROW_SERVICE cycles share their receiver's rows, unless the row's price would exceed
+ * AU_DSMEM_ROW_FIT times the active cycles (measured on GH100: docs/results/dsmem-exact-h200-2026-11-28). */
+#define AU_DSMEM_ROW_WAVEFRONTS   16.0
+#define AU_DSMEM_ROW_SERVICE      40.0
+#define AU_DSMEM_ROW_FIT          1.1
 /* Table family of a launch's remote requests by its cluster size: of the registry's remote ring
  * families (shift > 0, row 0: dsmem_remote, _c4, _c8, _c16), the one the table holds whose
  * cluster size is nearest (in log2; the first on a tie); NULL when the table has none. */

@@ -145,6 +145,8 @@ typedef struct au_report {
     size_t nfiles;       /* launch's file indexes; NULL, 0 with one (source names it) */
     unsigned name_width; /* the human tables' kernel column (AU_NAME_WIDTH_DEFAULT; 0: the widest name) */
     int wide;            /* the human tables with every column (--wide); else within AU_REPORT_COLUMNS */
+    long long replayed;  /* launches the injection library measured by kernel replay, and the */
+    double replay_s;     /* seconds of their driver calls (the counters files' replay lines; 0: none) */
 } au_report;
 
 void au_report_init(au_report *r);

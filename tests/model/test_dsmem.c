@@ -1,0 +1,117 @@
+/*
+ * test_dsmem.c - DSMEM pricing from the dsmem counter set (docs/model.md, "DSMEM"): with the
+ * crossbar stall and active cycles and the remote requests, remote atomics whose warps' words
+ * share a row and own-rank generic atomics are priced without a range, from what the counters
+ * measured; the same launch measured with the cluster set keeps its range.  The counters are
+ * those an H200 gave (per SM) for validation's ring one-row and own-rank 32-way points
+ * (docs/results/dsmem-exact-h200-2026-11-28).
+ * Usage: test_dsmem tables/nvidia-h100.csv (a table with the dsmem families).
+ */
+#include "check.h"
+
+#include "atomutil/model.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { SMS = 132 };
+
+/* GPU-wide counters of a launch of G generic atomics per SM; the rest per job of an SM. */
+static au_counters dsmem_launch(double G, double w, double rw, double xc, double T)
+{
+    au_counters c;
+    memset(&c, 0, sizeof c);
+    c.have = AU_C_REQUIRED | AU_C_DSMEM | AU_C_CLUSTER | AU_C_DSHARED_SECTORS;
+    c.active_cycles = T * G;
+    c.warps = 32;
+    c.generic_jobs = G * SMS;
+    c.wavefronts = w * G * SMS;
+    c.dshared_wavefronts = rw * G * SMS;
+    c.dshared_xbar = xc * G * SMS;
+    c.dshared_sectors = c.dshared_sectors_atom = G * SMS;
+    c.cluster_size = 2;
+    return c;
+}
+
+static void with_exact(au_counters *c, double stalled, double active, double requests)
+{
+    double G = c->generic_jobs;
+    c->have |= AU_C_DSMEM_EXACT;
+    c->xbar_stalled = stalled * G;
+    c->xbar_active = active * G;
+    c->dshared_requests = requests * G;
+}
+
+/* U of a ring launch of one-word requests (32 dshared wavefronts, 64 xbar cycles, one local
+ * wavefront and one request per job) with `stalled` cycles per job and T cycles per job. */
+static au_result ring_word(const au_table *t, double stalled, double T, int exact)
+{
+    au_counters c = dsmem_launch(2560, 1, 32, 64, T);
+    if (exact)
+        with_exact(&c, stalled, 64, 1);
+    au_result r;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    return r;
+}
+
+static void test_row(const au_table *t)
+{
+    /* saturated, every warp's word in one 128-byte row: 161.3 cycles stalled per job */
+    au_result r = ring_word(t, 161.3, 243.5, 0);
+    CHECK(r.flags & AU_F_DSMEM_ROW_RANGE); /* the cluster set: the rows are not known */
+    double own = r.util, row_hi = r.util_hi;
+    CHECK(own < 0.5 && row_hi > 0.9);
+    r = ring_word(t, 161.3, 243.5, 1);
+    CHECK(r.flags & AU_F_DSMEM);
+    CHECK(!(r.flags & (AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_RANGE)));
+    CHECK(fabs(r.util - row_hi) < 1e-9); /* the row's price */
+    CHECK(r.util >= (64 + 161.3) / 243.5 && r.util < 1.05);
+    CHECK_EQ_INT(r.verdict, AU_VERDICT_BOUND);
+    /* at 72 % of the path the stalls are few (5.55 cycles per job) but say the same */
+    r = ring_word(t, 5.55, 314.3, 1);
+    CHECK(fabs(r.util - row_hi * 243.5 / 314.3) < 1e-9 && !(r.flags & AU_F_RANGE));
+    /* a word per warp in its own row: 0.46 cycles stalled per job at 35 %; saturated, 43.7 */
+    r = ring_word(t, 0.46, 312.5, 1);
+    CHECK(fabs(r.util - own * 243.5 / 312.5) < 1e-9);
+    r = ring_word(t, 43.7, 109.7, 1);
+    CHECK(r.util > 0.97 && r.util < 1.05); /* the measured busy time, not the row's price */
+}
+
+static void test_own_rank(const au_table *t)
+{
+    /* own rank, 32 lanes on one word: 32 local wavefronts per job, nothing sent; 32.4 cycles */
+    au_counters c = dsmem_launch(18944, 32, 0, 0, 32.4);
+    c.dshared_sectors = c.dshared_sectors_atom = 0;
+    au_result r;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    au_counters cl = c;
+    cl.have &= ~(unsigned)(AU_C_WAVEFRONTS);
+    CHECK_EQ_INT(au_model_eval(t, "add", &cl, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(r.flags & AU_F_DSMEM_LOCAL_ESTIMATED); /* the cluster set: the passes are not counted */
+    with_exact(&c, 0, 0, 0);
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(!(r.flags & (AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_RANGE)));
+    CHECK(r.util > 0.9 && r.util < 1.1); /* 32 passes of about a cycle each */
+    CHECK(r.util_remote == 0);
+    /* half the jobs sent to another SM with distinct words (one local wavefront each): the other
+     * half keeps its 32 */
+    au_counters h = dsmem_launch(18944, 16.5, 0.5, 4.5, 40);
+    with_exact(&h, 0, 4.5, 0.5);
+    CHECK_EQ_INT(au_model_eval(t, "add", &h, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(!(r.flags & AU_F_RANGE));
+    CHECK(r.util_local > 0.35 && r.util_local < 0.45 && r.util_remote < 0.25);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2)
+        return 2;
+    au_table *t = NULL;
+    CHECK(au_table_load(argv[1], &t) == AU_OK);
+    if (!t)
+        return 1;
+    test_row(t);
+    test_own_rank(t);
+    au_table_free(t);
+    return check_report("test_dsmem");
+}
