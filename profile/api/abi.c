@@ -214,7 +214,9 @@ AU_ABI_EXPORT int au_abi_metrics(char **json, char **error)
     static const struct {
         unsigned bit;
         const char *name;
-    } sets[] = {{AU_SET_STD, "standard"}, {AU_SET_CLUSTER, "cluster"}, {AU_SET_GENERIC, "generic"}};
+    } sets[] = {
+        {AU_SET_STD, "standard"}, {AU_SET_CLUSTER, "cluster"}, {AU_SET_GENERIC, "generic"}, {AU_SET_DSMEM, "dsmem"}};
+    _Static_assert(AU_SET_ALL == 15, "a counter set without its name here");
     if (error)
         *error = NULL;
     if (!json)
@@ -233,7 +235,9 @@ AU_ABI_EXPORT int au_abi_metrics(char **json, char **error)
         for (size_t s = 0, k = 0; s < sizeof sets / sizeof sets[0]; ++s)
             if (d[i].sets & sets[s].bit)
                 fprintf(f, "%s\"%s\"", k++ ? ", " : "", sets[s].name);
-        fputs("], \"unit\": ", f);
+        /* ncu reports the passes itself and takes no such metric to collect, as
+         * --print-ncu-metrics says (profile/cli/options.c) */
+        fprintf(f, "], \"ncu\": %s, \"unit\": ", strcmp(d[i].name, AU_METRIC_PASSES) ? "true" : "false");
         json_string(f, d[i].unit);
         fputs(", \"meaning\": ", f);
         json_string(f, d[i].meaning);

@@ -46,7 +46,8 @@ int au_abi_table_info(const au_abi_table *t, char **json, char **error);
 void au_abi_table_free(au_abi_table *t);
 
 /* The metrics atomutil reads, as a JSON array of objects: name, required, sets (of "standard",
- * "cluster", "generic"), unit, meaning; in the order of `atomutil-profile --print-ncu-metrics`. */
+ * "cluster", "generic", "dsmem"), ncu (true for those `atomutil-profile --print-ncu-metrics` lists,
+ * in its order), unit, meaning. */
 int au_abi_metrics(char **json, char **error);
 
 /* How a launch is priced: family prices the non-CAS jobs where the kernel's code is unknown (NULL:

@@ -196,20 +196,22 @@ def read(path, table=None, family=None, busy=None, bound=None, significant=None,
 
 
 def metrics(metric_set=None):
-    """The metrics atomutil reads (dicts: name, required, sets, unit, meaning), in the order of
-    `atomutil-profile --print-ncu-metrics`; metric_set "standard", "cluster" or "generic" keeps those
-    of one counter set."""
+    """The metrics atomutil reads (dicts: name, required, sets, ncu, unit, meaning); metric_set
+    ("standard", "cluster", "generic", "dsmem": docs/counters.md) keeps those of one counter set.
+    ncu is False for the one Nsight Compute reports by itself (its replay passes)."""
     defs = json.loads(_lib.call("au_abi_metrics"))
     if metric_set is not None:
-        if metric_set not in ("standard", "cluster", "generic"):
-            raise ValueError("metric_set is standard, cluster or generic, not %r" % (metric_set,))
+        known = sorted({s for d in defs for s in d["sets"]})
+        if metric_set not in known:
+            raise ValueError("metric_set is one of %s, not %r" % (", ".join(known), metric_set))
         defs = [d for d in defs if metric_set in d["sets"]]
     return defs
 
 
 def metric_names(metric_set=None):
-    """The names of metrics(metric_set)."""
-    return [d["name"] for d in metrics(metric_set)]
+    """The names of the metrics(metric_set) that Nsight Compute collects when asked, in the order of
+    `atomutil-profile --print-ncu-metrics`: the list for `ncu --metrics`."""
+    return [d["name"] for d in metrics(metric_set) if d["ncu"]]
 
 
 def library_path():

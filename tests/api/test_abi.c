@@ -161,7 +161,9 @@ static void test_read(const au_abi_table *t, const char *src)
     au_abi_free(err);
     CHECK_EQ_INT(au_abi_metrics(&json, &err), AU_ABI_OK);
     CHECK(has(json, "{\"name\": \"smsp__inst_executed_op_shared_atom.sum\", \"required\": true, \"sets\": "
-                    "[\"standard\", \"cluster\", \"generic\"], \"unit\": \"inst\""));
+                    "[\"standard\", \"cluster\", \"generic\", \"dsmem\"], \"ncu\": true, \"unit\": \"inst\""));
+    CHECK(has(json, "{\"name\": \"profiler__replayer_passes\", \"required\": false, \"sets\": [\"standard\", "
+                    "\"cluster\", \"generic\", \"dsmem\"], \"ncu\": false"));
     au_abi_free(json);
 }
 
