@@ -1,0 +1,28 @@
+# exports.cmake - libatomutil.so exports the functions of its ABI (profile/api/abi.h) and nothing
+# else: the model and readers built into it stay private, so that a caller can rely on no other name.
+#   cmake -DNM=nm -DLIB=libatomutil.so -DHEADER=abi.h -P exports.cmake
+execute_process(COMMAND ${NM} -D --defined-only ${LIB} OUTPUT_VARIABLE _out RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "nm -D ${LIB} failed (${_rc})")
+endif()
+string(REGEX MATCHALL "[0-9a-f]+ [TDBRW] [A-Za-z_][A-Za-z0-9_]*" _lines "${_out}")
+set(_got)
+foreach(_l IN LISTS _lines)
+  string(REGEX REPLACE "^[0-9a-f]+ [TDBRW] " "" _name "${_l}")
+  list(APPEND _got ${_name})
+endforeach()
+list(SORT _got)
+# the functions the header declares
+file(STRINGS ${HEADER} _decls REGEX "^[a-z].* \\**au_abi_[a-z_]+\\(")
+set(_want)
+foreach(_d IN LISTS _decls)
+  string(REGEX MATCH "au_abi_[a-z_]+\\(" _name "${_d}")
+  string(REPLACE "(" "" _name "${_name}")
+  list(APPEND _want ${_name})
+endforeach()
+list(SORT _want)
+if(NOT _got STREQUAL _want)
+  message(FATAL_ERROR "libatomutil.so exports [${_got}]\nabi.h declares [${_want}]")
+endif()
+list(LENGTH _got _n)
+message("libatomutil.so exports the ${_n} functions of abi.h and nothing else")
