@@ -78,6 +78,11 @@ const au_metric_def *au_metric_defs(size_t *count)
     return defs;
 }
 
+int au_metric_for_ncu(const au_metric_def *d)
+{
+    return strcmp(d->name, AU_METRIC_PASSES) != 0; /* ncu reports it itself, not as a metric to collect */
+}
+
 int au_metric_collected(const au_metric_def *d)
 {
     if (strcmp(d->name, AU_METRIC_CLUSTER_SIZE) == 0 || strcmp(d->name, AU_METRIC_PASSES) == 0)

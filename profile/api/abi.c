@@ -237,7 +237,7 @@ AU_ABI_EXPORT int au_abi_metrics(char **json, char **error)
                 fprintf(f, "%s\"%s\"", k++ ? ", " : "", sets[s].name);
         /* ncu reports the passes itself and takes no such metric to collect, as
          * --print-ncu-metrics says (profile/cli/options.c) */
-        fprintf(f, "], \"ncu\": %s, \"unit\": ", strcmp(d[i].name, AU_METRIC_PASSES) ? "true" : "false");
+        fprintf(f, "], \"ncu\": %s, \"unit\": ", au_metric_for_ncu(&d[i]) ? "true" : "false");
         json_string(f, d[i].unit);
         fputs(", \"meaning\": ", f);
         json_string(f, d[i].meaning);

@@ -153,9 +153,8 @@ static void print_ncu_metrics(void)
 {
     size_t n;
     const au_metric_def *d = au_metric_defs(&n);
-    /* ncu reports the passes itself (and does not take them as a metric to collect) */
     for (size_t i = 0, k = 0; i < n; ++i)
-        if (strcmp(d[i].name, AU_METRIC_PASSES) != 0)
+        if (au_metric_for_ncu(&d[i]))
             printf("%s%s", k++ ? "," : "", d[i].name);
     printf("\n");
 }

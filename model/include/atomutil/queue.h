@@ -125,6 +125,8 @@ const au_metric_def *au_metric_defs(size_t *count);
 /* 1 for a metric a profiler collects per launch (the model's counters and the duration); 0 for
  * those the launch or the driver tells (device name, SM count, cluster size, passes). */
 int au_metric_collected(const au_metric_def *d);
+/* 1 for a metric ncu's --metrics takes (every one but the passes, which ncu writes itself). */
+int au_metric_for_ncu(const au_metric_def *d);
 /* Well-known descriptive metrics (not counters of the model). */
 #define AU_METRIC_DEVICE_NAME  "device__attribute_display_name"
 #define AU_METRIC_SM_COUNT     "device__attribute_multiprocessor_count"
