@@ -1,7 +1,9 @@
 /*
  * atomutil/csvline.h - one CSV line split into NUL-terminated fields with libcsv in strict mode;
  * shared by atomutil's readers (tables, Nsight Compute exports, SASS files), which all read line
- * by line so that errors can name the line.
+ * by line so that errors can name the line.  au_csv_line holds up to AU_CSV_MAX_FIELDS fields in
+ * place; au_csv_wide grows its field arrays on the heap, for lines of thousands of fields (Nsight
+ * Compute's raw page: one column per metric).
  */
 #ifndef ATOMUTIL_CSVLINE_H
 #define ATOMUTIL_CSVLINE_H
@@ -31,6 +33,25 @@ typedef struct au_csv_line {
 int au_csv_split(struct csv_parser *p, const char *s, size_t len, au_csv_line *line);
 /* Frees the fields (max is kept). */
 void au_csv_line_clear(au_csv_line *line);
+
+typedef struct au_csv_wide {
+    char **f; /* the fields, malloc'ed copies, in arrays that grow as lines need */
+    size_t *len;
+    int n;   /* fields kept */
+    int cap; /* room in f and len */
+    int max; /* fields wanted at most (>= 1); a line with more sets overflow */
+    int overflow;
+    int nomem;
+    int csv_err;
+} au_csv_wide;
+
+/* As au_csv_split, for a line of any width up to line->max fields (set before the first call; the
+ * rest zero). */
+int au_csv_split_wide(struct csv_parser *p, const char *s, size_t len, au_csv_wide *line);
+/* Frees the fields (the arrays and max are kept for the next line). */
+void au_csv_wide_clear(au_csv_wide *line);
+/* Frees the fields and the arrays. */
+void au_csv_wide_free(au_csv_wide *line);
 
 #ifdef __cplusplus
 }
