@@ -1,14 +1,16 @@
 /*
- * ncu_import.c - Nsight Compute CSV export reader (the "details" page in long format).
+ * ncu_import.c - Nsight Compute CSV export reader: the details page (long format) and the raw page.
  *
- * ncu writes a header row ("ID","Process ID",...,"Metric Name","Metric Unit","Metric Value") and
- * then one fully quoted row per launch and metric; the profiled application's stdout and ncu's
- * ==PROF== / ==WARNING== lines can appear before and between those rows.  Rule: before the header
- * every line is skipped; after it, a line that starts with '"' (after blanks) is a CSV row and must
- * parse with exactly the header's columns, any other line is foreign output and skipped.  Values
- * carry thousands separators ("1,980,000"), units may be scaled ("Kinst", "usecond") and "n/a"
- * marks a metric the GPU lacks; a counter given in a unit of another kind ("%" on cycles) is not
- * stored (au_counters.wrong_unit).
+ * The details page: a header row ("ID","Process ID",...,"Metric Name","Metric Unit","Metric Value")
+ * and then one fully quoted row per launch and metric.  The raw page (--page raw): a header with
+ * one column per metric ("sm__cycles_active.avg"), a units line (its ID empty), then one row per
+ * launch; only the columns of the metrics the model reads are looked at, each value as a details
+ * row's.  The profiled application's stdout and ncu's ==PROF== / ==WARNING== lines can appear
+ * before and between those rows.  Rule: before the header every line is skipped; after it, a line
+ * that starts with '"' (after blanks) is a CSV row and must parse with exactly the header's columns,
+ * any other line is foreign output and skipped.  Values carry thousands separators ("1,980,000"),
+ * units may be scaled ("Kinst", "usecond") and "n/a" marks a metric the GPU lacks; a counter given
+ * in a unit of another kind ("%" on cycles) is not stored (au_counters.wrong_unit).
  */
 #include "ncu_import.h"
 
@@ -32,13 +34,16 @@
     "file; pass it with --table"
 #define EXPORT_NOT_TABLE \
     "this is an Nsight Compute export or counters file, not a service-time table; pass it with --import"
-#define MAX_COLS 64
+/* The widest header read: the raw page of a report of every section has a few thousand columns. */
+#define MAX_COLS 65536
+/* seen_bits and the raw page's columns: one slot per metric the model reads (au_metric_defs). */
+#define MAX_DEFS 32
 
 /* Columns we read; index into col[] */
 enum { C_ID, C_PID, C_KERNEL, C_BLOCK, C_GRID, C_CC, C_METRIC, C_UNIT, C_VALUE, C_N };
 static const char *const col_names[C_N] = {"ID", "Process ID",  "Kernel Name", "Block Size",  "Grid Size",
                                            "CC", "Metric Name", "Metric Unit", "Metric Value"};
-static const int col_required[C_N] = {1, 0, 1, 0, 0, 0, 1, 0, 1};
+static const int col_required[C_N] = {1, 0, 1, 0, 0, 0, 2, 0, 2}; /* 2: of the details page only */
 
 /* One error message format for the whole reader. */
 static int fail(const char *name, long line, const char *fmt, ...)
@@ -195,7 +200,7 @@ static slot *map_find(launch_map *m, long long pid, long long id)
 
 /* Per-launch bookkeeping kept beside the report: which metrics were seen (for duplicates). */
 typedef struct {
-    unsigned seen_bits; /* one bit per au_metric_defs entry */
+    unsigned seen_bits; /* one bit per au_metric_defs entry (at most MAX_DEFS) */
 } launch_extra;
 
 /* ---------------------------------------------------------------- reader */
@@ -268,7 +273,7 @@ struct au_ncu_reader {
     const au_metric_def *defs;
     size_t ndefs;
     struct csv_parser p;
-    au_csv_line fs; /* the fields of the current line */
+    au_csv_wide fs; /* the fields of the current line */
     launch_map map;
     launch_extra *extra; /* per launch read from this export, from first_launch on */
     size_t extra_cap, first_launch;
@@ -279,15 +284,36 @@ struct au_ncu_reader {
     char *header;         /* the header line as read */
     char *line;           /* the current row, copied */
     size_t line_cap;
+    /* the raw page: its header has a column per metric and no metric name, unit or value */
+    int raw, want_units;      /* want_units: the row after a header, its units line */
+    int def_col[MAX_DEFS];    /* the column of each metric the model reads, -1 none */
+    char *def_unit[MAX_DEFS]; /* ... its unit, from the units line */
+    char *units;              /* the first units line as read, and */
+    long units_line;          /* ... its number */
 };
 typedef struct au_ncu_reader import_state;
 
-/* The header line: finds the columns read (col[]).  AU_OK or the error. */
+/* The raw page's header in st->fs: the column of each metric the model reads (def_col). */
+static int raw_columns(import_state *st)
+{
+    for (int i = 0; i < st->fs.n; ++i)
+        for (size_t di = 0; di < st->ndefs; ++di)
+            if (strcmp(st->fs.f[i], st->defs[di].name) == 0) {
+                if (st->def_col[di] >= 0)
+                    return fail(st->name, st->lineno, "column \"%s\" appears twice in the header", st->defs[di].name);
+                st->def_col[di] = i;
+            }
+    st->want_units = 1;
+    return AU_OK;
+}
+
+/* The header line: finds the columns read (col[]), and whether it is the raw page's.  AU_OK or the
+ * error. */
 static int read_header(import_state *st, const char *line, size_t ll)
 {
     int rc;
-    au_csv_line *fs = &st->fs;
-    if ((rc = au_csv_split(&st->p, line, ll, fs)) != AU_OK || fs->overflow)
+    au_csv_wide *fs = &st->fs;
+    if ((rc = au_csv_split_wide(&st->p, line, ll, fs)) != AU_OK || fs->overflow)
         return rc == AU_E_NOMEM ? au_set_error(AU_E_NOMEM, "out of memory")
                : fs->overflow   ? fail(st->name, st->lineno, "header has more than %d columns", MAX_COLS)
                                 : fail(st->name, st->lineno, "malformed CSV header");
@@ -301,19 +327,17 @@ static int read_header(import_state *st, const char *line, size_t ll)
     int metric_cols = 0; /* --page raw names one column per metric: "sm__cycles_active.avg" */
     for (int i = 0; i < fs->n; ++i)
         metric_cols += strstr(fs->f[i], "__") != NULL;
+    st->raw = metric_cols > 0 && st->col[C_METRIC] < 0 && st->col[C_UNIT] < 0 && st->col[C_VALUE] < 0;
     for (int k = 0; k < C_N; ++k)
-        if (col_required[k] && st->col[k] < 0)
-            return fail(st->name, st->lineno,
-                        st->col[C_METRIC] < 0 && (fs->n > 20 || metric_cols > 0)
-                            ? "column \"%s\" missing: this looks like a --page raw export; "
-                              "export the default details page (ncu --csv --metrics ...)"
-                            : "column \"%s\" missing from the header",
-                        col_names[k]);
+        if (col_required[k] && st->col[k] < 0 && !(st->raw && col_required[k] == 2))
+            return fail(st->name, st->lineno, "column \"%s\" missing from the header", col_names[k]);
+    if (st->raw && (rc = raw_columns(st)) != AU_OK)
+        return rc;
     st->ncols = fs->n;
     st->header_line = st->lineno;
     if (!(st->header = strdup(line)))
         return au_set_error(AU_E_NOMEM, "out of memory");
-    au_csv_line_clear(fs);
+    au_csv_wide_clear(fs);
     return AU_OK;
 }
 
@@ -383,21 +407,14 @@ static int row_launch(import_state *st, au_launch **out, size_t *idx, long long 
     return AU_OK;
 }
 
-/* The row's metric into launch l (slot index idx): a counter, the SM count, the duration or the
- * device name; a metric the model does not use is skipped. */
-static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
+/* Metric di of the model (au_metric_defs), value in unit, into launch l (slot index idx): a
+ * counter, the SM count, the duration or the device name.  A details row's or a raw column's. */
+static int put_metric(import_state *st, au_launch *l, size_t idx, long long id, size_t di, const char *unit,
+                      const char *value)
 {
-    const char *const *f = (const char *const *)st->fs.f;
-    const char *metric = f[st->col[C_METRIC]], *value = f[st->col[C_VALUE]];
-    const char *unit = st->col[C_UNIT] >= 0 ? f[st->col[C_UNIT]] : "";
+    const char *metric = st->defs[di].name;
     const char *name = st->name;
     long lineno = st->lineno;
-    size_t di;
-    for (di = 0; di < st->ndefs; ++di)
-        if (strcmp(st->defs[di].name, metric) == 0)
-            break;
-    if (di == st->ndefs)
-        return AU_OK; /* a metric the model does not use */
     launch_extra *ex = &st->extra[idx - 1 - st->first_launch];
     if (ex->seen_bits & (1u << di))
         return fail(name, lineno, "duplicate row for metric %s of launch ID %lld%s", metric, id,
@@ -435,6 +452,70 @@ static int row_metric(import_state *st, au_launch *l, size_t idx, long long id)
     return AU_OK;
 }
 
+/* A details page's row: one metric of one launch; a metric the model does not use is skipped. */
+static int details_row(import_state *st)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    const char *metric = f[st->col[C_METRIC]];
+    au_launch *l = NULL;
+    size_t idx = 0;
+    long long id = 0;
+    int rc = row_launch(st, &l, &idx, &id);
+    for (size_t di = 0; di < st->ndefs && rc == AU_OK; ++di)
+        if (strcmp(st->defs[di].name, metric) == 0)
+            return put_metric(st, l, idx, id, di, st->col[C_UNIT] >= 0 ? f[st->col[C_UNIT]] : "", f[st->col[C_VALUE]]);
+    return rc;
+}
+
+/* The raw page's units line in st->fs (line: its text), the row after a header: each metric's
+ * unit, checked as a details row's unit is; after a repeated header, the first one again. */
+static int read_units(import_state *st, const char *line)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    st->want_units = 0;
+    if (f[st->col[C_ID]][0])
+        return fail(st->name, st->lineno, "no units line (ID empty) after the --page raw header on line %ld",
+                    st->header_again ? st->header_again : st->header_line);
+    if (st->units)
+        return strcmp(line, st->units) == 0 ? AU_OK
+                                            : fail(st->name, st->lineno,
+                                                   "a second units line, unlike the one on line %ld (two exports "
+                                                   "appended?)",
+                                                   st->units_line);
+    for (size_t di = 0; di < st->ndefs; ++di) {
+        int c = st->def_col[di];
+        double scale;
+        if (c < 0)
+            continue;
+        if (unit_scale(f[c], st->defs[di].name, &scale) != AU_OK)
+            return fail(st->name, st->lineno, "unknown unit '%.20s' of %s", f[c], st->defs[di].name);
+        if (!(st->def_unit[di] = strdup(f[c])))
+            return au_set_error(AU_E_NOMEM, "out of memory");
+    }
+    st->units_line = st->lineno;
+    if (!(st->units = strdup(line)))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    return AU_OK;
+}
+
+/* A raw page's row: one launch, its metrics in their columns; an empty field is a metric not
+ * collected for that launch (left missing, as a details page without its row). */
+static int raw_row(import_state *st)
+{
+    const char *const *f = (const char *const *)st->fs.f;
+    au_launch *l = NULL;
+    size_t idx = 0, before = st->r->count;
+    long long id = 0;
+    int rc = row_launch(st, &l, &idx, &id);
+    if (rc == AU_OK && st->r->count == before)
+        return fail(st->name, st->lineno, "launch ID %lld on a second row%s", id,
+                    appended_hint(st->header_again, st->hint, sizeof st->hint));
+    for (size_t di = 0; di < st->ndefs && rc == AU_OK; ++di)
+        if (st->def_col[di] >= 0 && f[st->def_col[di]][0])
+            rc = put_metric(st, l, idx, id, di, st->def_unit[di], f[st->def_col[di]]);
+    return rc;
+}
+
 /* 1 when line (len bytes) begins as the CSV header does: how the reader finds it, among a
  * program's output, and how a file is told to be an export (au_ncu_given_as_table). */
 static int header_start(const char *line, size_t len)
@@ -452,9 +533,10 @@ static int read_row(import_state *st, const char *line, size_t ll)
             return fail(st->name, st->lineno, "a second CSV header, unlike the one on line %ld (two exports appended?)",
                         st->header_line);
         st->header_again = st->lineno;
+        st->want_units = st->raw;
         return AU_OK;
     }
-    int rc = au_csv_split(&st->p, line, ll, &st->fs);
+    int rc = au_csv_split_wide(&st->p, line, ll, &st->fs);
     if (rc == AU_E_NOMEM)
         return au_set_error(AU_E_NOMEM, "out of memory");
     if (rc != AU_OK)
@@ -462,14 +544,15 @@ static int read_row(import_state *st, const char *line, size_t ll)
     if (st->fs.overflow || st->fs.n != st->ncols)
         return fail(st->name, st->lineno, "expected %d fields as in the header (line %ld), got %s%d", st->ncols,
                     st->header_line, st->fs.overflow ? "more than " : "", st->fs.n);
-    ++st->rows;
-    au_launch *l = NULL;
-    size_t idx = 0;
-    long long id = 0;
-    if ((rc = row_launch(st, &l, &idx, &id)) != AU_OK || (rc = row_metric(st, l, idx, id)) != AU_OK)
-        return rc;
-    au_csv_line_clear(&st->fs);
-    return AU_OK;
+    if (st->want_units) {
+        rc = read_units(st, line);
+    } else {
+        ++st->rows;
+        rc = st->raw ? raw_row(st) : details_row(st);
+    }
+    if (rc == AU_OK)
+        au_csv_wide_clear(&st->fs);
+    return rc;
 }
 
 /* Names of the absent required metrics, per launch read. */
@@ -505,10 +588,18 @@ int au_ncu_begin(const char *name, au_report *r, au_ncu_reader **out)
     st->name = name;
     st->r = r;
     st->defs = au_metric_defs(&st->ndefs);
-    st->fs = (au_csv_line){.max = MAX_COLS};
+    st->fs = (au_csv_wide){.max = MAX_COLS};
     st->first_launch = r->count;
     for (int i = 0; i < C_N; ++i)
         st->col[i] = -1;
+    for (int i = 0; i < MAX_DEFS; ++i)
+        st->def_col[i] = -1;
+    if (st->ndefs > MAX_DEFS) { /* seen_bits and def_col hold MAX_DEFS */
+        size_t n = st->ndefs;
+        free(st);
+        *out = NULL;
+        return au_set_error(AU_E_INVAL, "the model reads %zu metrics, the CSV reader at most %d", n, MAX_DEFS);
+    }
     if (csv_init(&st->p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         free(st);
         *out = NULL;
@@ -549,6 +640,11 @@ int au_ncu_line(au_ncu_reader *st, const char *ls, size_t ll)
     return read_row(st, st->line, ll);
 }
 
+int au_ncu_raw(const au_ncu_reader *st)
+{
+    return st->raw;
+}
+
 int au_ncu_end(au_ncu_reader *st, int status)
 {
     if (!st)
@@ -564,7 +660,10 @@ int au_ncu_end(au_ncu_reader *st, int status)
         rc = fail(st->name, st->lineno, "header but no metric rows: no kernel launch was profiled");
     if (rc == AU_OK)
         note_missing(st);
-    au_csv_line_clear(&st->fs);
+    au_csv_wide_free(&st->fs);
+    for (int i = 0; i < MAX_DEFS; ++i)
+        free(st->def_unit[i]);
+    free(st->units);
     free(st->header);
     free(st->line);
     free(st->map.s);
@@ -589,11 +688,8 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
     return au_ncu_end(rd, rc);
 }
 
-/* *(int *)out = 1 when buf is an export (or counters file), as the reader would take it: its CSV
- * header on a line, and its first line not a table's. */
-static int sniff_export(const char *name, char *buf, size_t len, void *out)
+int au_ncu_has_header(const char *buf, size_t len)
 {
-    (void)name;
     long lineno = 0;
     int seen_text = 0;
     for (const char *s = buf, *end = buf + len; s < end;) {
@@ -602,12 +698,18 @@ static int sniff_export(const char *name, char *buf, size_t len, void *out)
         const char *t = line_text(s, &ll, ++lineno);
         s = nl ? nl + 1 : end;
         if (ll && !seen_text++ && au_table_magic_line(t, ll))
-            return AU_OK;
-        if (header_start(t, ll)) {
-            *(int *)out = 1;
-            return AU_OK;
-        }
+            return 0;
+        if (header_start(t, ll))
+            return 1;
     }
+    return 0;
+}
+
+/* *(int *)out = 1 when buf is an export (or counters file), as the reader would take it. */
+static int sniff_export(const char *name, char *buf, size_t len, void *out)
+{
+    (void)name;
+    *(int *)out = au_ncu_has_header(buf, len);
     return AU_OK;
 }
 

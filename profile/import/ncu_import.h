@@ -1,7 +1,8 @@
 /*
- * ncu_import.h - reads an Nsight Compute CSV export (`ncu --csv --metrics ...`, long format: one
- * row per launch and metric) into an au_report.  Application output and ==PROF== lines around and
- * between the CSV rows are skipped; everything else must be well formed.
+ * ncu_import.h - reads an Nsight Compute CSV export into an au_report: the details page (`ncu --csv
+ * --metrics ...`, long format: one row per launch and metric) or the raw page (`--page raw`: one
+ * row per launch, one column per metric, a units line).  Application output and ==PROF== lines
+ * around and between the CSV rows are skipped; everything else must be well formed.
  */
 #ifndef ATOMUTIL_NCU_IMPORT_H
 #define ATOMUTIL_NCU_IMPORT_H
@@ -32,6 +33,10 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
  * message kept.  (The reverse, a table read as an export, the reader says itself.) */
 int au_ncu_table_error(const char *path, int status);
 
+/* 1 when buf[0..len) is an export or counters file, as the reader would take it: the CSV header on
+ * a line (after any program output), and its first line not a service-time table's. */
+int au_ncu_has_header(const char *buf, size_t len);
+
 /* The same export line by line, for a reader that reads other lines of the file too (run.h):
  * au_ncu_begin (r->source set to name), au_ncu_check on the whole text, au_ncu_line for each line
  * (without its '\n') while AU_OK, then au_ncu_end with the status so far, which checks the whole
@@ -41,6 +46,8 @@ int au_ncu_begin(const char *name, au_report *r, au_ncu_reader **out);
 int au_ncu_check(const char *name, const char *buf, size_t len);
 int au_ncu_line(au_ncu_reader *rd, const char *line, size_t len);
 int au_ncu_end(au_ncu_reader *rd, int status);
+/* 1 when the header read so far is the raw page's (one column per metric), 0 otherwise. */
+int au_ncu_raw(const au_ncu_reader *rd);
 
 #ifdef __cplusplus
 }

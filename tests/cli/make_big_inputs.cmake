@@ -1,5 +1,6 @@
-# make_big_inputs.cmake - writes the inputs with a megabyte-long field for the bad-input suite
-# (and two accepted ones) into OUT_DIR, at test time, so that the repository stays small.
+# make_big_inputs.cmake - writes the inputs with a megabyte-long field (or a header too wide) for
+# the bad-input suite (and two accepted ones) into OUT_DIR, at test time, so that the repository
+# stays small.
 # They are copies of tests/data/golden-table.csv and of the first launch of the recorded export
 # examples/data/histogram-h200.ncu.csv with one field blown up to 1 MiB.
 #   cmake -DSOURCE_DIR=<repository root> -DOUT_DIR=<dir> -P make_big_inputs.cmake
@@ -95,6 +96,11 @@ write_export(ncu-megabyte-value.csv 6 "\"[^\"]*\"$" "\"${big_1}\"")
 write_export(ncu-megabyte-id.csv 0 "^\"0\"" "\"${big_1}\"")
 # the unit of sm__cycles_active.avg (line 10)
 write_export(ncu-megabyte-unit.csv 4 "\"cycle\"" "\"${big_x}\"")
+
+# a header of 65551 columns, more than the reader keeps (line 5)
+string(REPEAT ",\"x__filler.sum\"" 65536 wide)
+join(body ${rows})
+file(WRITE "${OUT_DIR}/ncu-header-65551-columns.csv" "${app}${header}${wide}\n${body}")
 
 # accepted: a 1 MiB kernel name in every row of the launch, a 1 MiB line of program output
 set(r "")

@@ -1,13 +1,14 @@
 /*
  * test_ncu_import.c - the Nsight Compute CSV importer on small in-memory exports: thousands
  * separators, scaled units, "n/a", application output between rows, several processes, and
- * launches missing metrics.
+ * launches missing metrics; a raw page (--page raw) thousands of columns wide.
  */
 #include "atomutil/model.h"
 #include "check.h"
 #include "ncu_import.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HDR                                                                                            \
@@ -65,6 +66,84 @@ static void test_dims(void)
     }
 }
 
+/* Appends the fields of a raw page's line: the 11 columns before the metrics (id[0..11), cycled
+ * when shorter), nfill filler metric columns (fill, with %d for their number), the named ones. */
+static void raw_line(char **buf, size_t *len, const char *const *id, int nid, const char *fill, int nfill,
+                     const char *const *named, int nnamed)
+{
+    size_t need = *len + 64 * (size_t)(11 + nfill + nnamed) + 2;
+    char *b = realloc(*buf, need);
+    if (!b)
+        return;
+    size_t o = *len;
+    for (int i = 0; i < 11 + nfill + nnamed; ++i) {
+        char f[64];
+        if (i < 11)
+            snprintf(f, sizeof f, "%s", id[i % nid]);
+        else if (i < 11 + nfill)
+            snprintf(f, sizeof f, fill, i);
+        else
+            snprintf(f, sizeof f, "%s", named[i - 11 - nfill]);
+        o += (size_t)snprintf(b + o, need - o, "%s\"%s\"", i ? "," : "", f);
+    }
+    o += (size_t)snprintf(b + o, need - o, "\n");
+    *buf = b;
+    *len = o;
+}
+
+/* The raw page: thousands of columns, each metric's unit from the units line, the rest of the
+ * columns not looked at; a header wider than the reader's limit is refused with its line. */
+static void test_raw_wide(void)
+{
+    static const char *const ids[] = {"ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                                      "Stream", "Block Size", "Grid Size",    "Device",    "CC"};
+    static const char *const names[] = {"smsp__inst_executed_op_shared_atom.sum",
+                                        "smsp__inst_executed_op_shared_atom_dot_cas.sum",
+                                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+                                        "sm__cycles_active.avg",
+                                        "sm__warps_active.avg.per_cycle_active",
+                                        "sm__cycles_active.max",
+                                        "gpu__time_duration.sum",
+                                        "device__attribute_display_name"};
+    static const char *const units[] = {"Kinst", "inst", "", "Kcycle", "warp", "%", "usecond", ""};
+    static const char *const values[] = {"1.5", "0", "48,000", "1.2345", "12.25", "50", "2.5", "NVIDIA H100"};
+    static const char *const none[] = {""};
+    static const char *const launch[] = {"7",           "11",         "app", "h",  "void k1(int *)", "1", "7",
+                                         "(128, 1, 1)", "(66, 1, 1)", "0",   "9.0"};
+    char *text = NULL;
+    size_t len = 0;
+    raw_line(&text, &len, ids, 11, "x__filler_%d.sum", 5000, names, 8);
+    raw_line(&text, &len, none, 1, "", 5000, units, 8);
+    raw_line(&text, &len, launch, 11, "%d", 5000, values, 8);
+    au_report r;
+    au_report_init(&r);
+    CHECK(text != NULL);
+    CHECK_EQ_INT(au_ncu_import_buffer("wide.csv", text ? text : "", len, &r), AU_OK);
+    CHECK_EQ_INT(r.count, 1);
+    if (r.count == 1) {
+        const au_launch *l = &r.launches[0];
+        CHECK_EQ_INT(l->id, 7);
+        CHECK_EQ_INT(l->pid, 11);
+        CHECK(strcmp(l->device, "NVIDIA H100") == 0);
+        CHECK_EQ_INT(l->ctr.have, AU_C_REQUIRED);
+        CHECK_EQ_INT(l->ctr.wrong_unit, AU_C_ACTIVE_MAX);
+        CHECK_NEAR(l->ctr.jobs, 1500, 0);
+        CHECK_NEAR(l->ctr.wavefronts, 48000, 0);
+        CHECK_NEAR(l->ctr.active_cycles, 1234.5, 1e-9);
+        CHECK_NEAR(l->duration_ns, 2500, 1e-9);
+    }
+    au_report_free(&r);
+    free(text);
+    text = NULL;
+    len = 0;
+    raw_line(&text, &len, ids, 11, "x__filler_%d.sum", 65536 - 11 - 7, names, 8);
+    au_report_init(&r);
+    CHECK_EQ_INT(au_ncu_import_buffer("huge.csv", text ? text : "", len, &r), AU_E_PARSE);
+    CHECK(strcmp(au_last_error(), "huge.csv:1: header has more than 65536 columns") == 0);
+    au_report_free(&r);
+    free(text);
+}
+
 static const char export_text[] =
     "==PROF== Connected to process 11 (/tmp/app)\n"
     "some \"app\" output, with commas\n" HDR ROW("0", "11", "void k1(int *)", "smsp__inst_executed_op_shared_atom.sum",
@@ -86,6 +165,7 @@ static const char export_text[] =
 int main(void)
 {
     test_dims();
+    test_raw_wide();
     au_report r;
     au_report_init(&r);
     CHECK_EQ_INT(au_ncu_import_buffer("mem.csv", export_text, strlen(export_text), &r), AU_OK);
