@@ -33,6 +33,8 @@ static void usage_input(FILE *f)
             "  -i, --import FILE...   Nsight Compute CSV export (or a counters file of an earlier run), made with\n"
             "                         ncu --csv --clock-control none --cache-control none \\\n"
             "                           --metrics $(%s --print-ncu-metrics) ./app > FILE\n"
+            "                         (details or --page raw), or an Nsight Compute report (.ncu-rep), read\n"
+            "                         through ncu --import FILE --csv --page raw (ncu: $ATOMUTIL_NCU, else PATH)\n"
             "                         several files (after one --import, or -i each) make one report: each\n"
             "                         launch keeps its file; --summary shows each file and all together\n"
             "      --compare A B      compare two counters files or exports kernel by kernel (options may\n"

@@ -124,20 +124,23 @@ static int choose_table(const char *const *paths, const cli_options *o, const au
 }
 
 /* EXIT_OK when a launch of rep has a U; else EXIT_NOLAUNCH after one line (no warnings before
- * it): the metrics missing, or why the first launch could not be evaluated. */
-static int check_usable(const char *const *paths, size_t n, const au_report *rep)
+ * it): the metrics missing (for Nsight Compute's raw page, the ncu options that collect them), or
+ * why the first launch could not be evaluated. */
+static int check_usable(const char *const *paths, size_t n, const au_report *rep, const au_cf_run *runs)
 {
     for (size_t i = 0; i < rep->count; ++i)
         if (!(rep->launches[i].res.flags & AU_F_UNUSABLE))
             return EXIT_OK;
-    char where[64];
-    if (n > 1)
-        snprintf(where, sizeof where, "%zu files", n);
-    else
-        au_strlcpy(where, paths[0], sizeof where);
+    char files[32];
+    snprintf(files, sizeof files, "%zu files", n);
+    const char *where = n > 1 ? files : paths[0]; /* a path in full, however long */
     const au_launch *l = &rep->launches[0];
     if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)\n", prog, where, l->missing_names);
+        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)%s\n", prog, where, l->missing_names,
+                runs[l->file].ncu_raw ? ": collect them with ncu --section AtomicUnit (with atomutil's section "
+                                        "folder: docs/nsight-compute.md) or ncu --metrics "
+                                        "$(atomutil-profile --print-ncu-metrics)"
+                                      : "");
     else
         fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld%s%s: %s)\n", prog, where, l->id,
                 n > 1 ? " of " : "", n > 1 ? paths[l->file] : "", l->res.why);
@@ -332,7 +335,7 @@ static int load_and_eval(const char *const *paths, size_t n, const cli_options *
     if (rc == EXIT_OK)
         rc = evaluate(o, rep, *table);
     if (rc == EXIT_OK)
-        rc = check_usable(paths, n, rep);
+        rc = check_usable(paths, n, rep, runs);
     if (rc == EXIT_OK && !o->quiet)
         warn_table(rep, *table, picked ? picked : o->table_path, tflags);
     free(picked);

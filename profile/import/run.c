@@ -2,11 +2,13 @@
  * run.c - au_cf_run_read (run.h): a counters file or export read once and passed over once; each
  * line goes to the Nsight Compute CSV reader (ncu_import.c: the rows) and is classified
  * (counters_file.c: the injection library's lines), so that a live run's relay, the report, the
- * opcodes and --timing need no second read.
+ * opcodes and --timing need no second read.  An Nsight Compute report is read as the raw page that
+ * ncu writes of it (ncu_report.c).
  */
 #include "run.h"
 
 #include "ncu_import.h"
+#include "ncu_report.h"
 
 #include "atomutil/util.h"
 
@@ -215,6 +217,13 @@ static int run_line(const au_cf_line *l, void *ud)
     return rc != AU_OK;
 }
 
+/* A report's CSV error names the line of ncu's output, not of the report: says so. */
+static void note_report_line(au_cf_run *run)
+{
+    size_t n = strlen(run->error);
+    snprintf(run->error + n, sizeof run->error - n, " (a line of ncu --import's --page raw CSV of the report)");
+}
+
 int au_cf_run_read(const char *path, unsigned file, au_report *rep, au_cf_run *run)
 {
     memset(run, 0, sizeof *run);
@@ -222,7 +231,10 @@ int au_cf_run_read(const char *path, unsigned file, au_report *rep, au_cf_run *r
     size_t len, first = rep->count;
     run_state st = {path, run, NULL, AU_OK};
     au_ncu_reader *ncu = NULL;
-    int rc = au_read_file(path, RUN_MAX_BYTES, &buf, &len);
+    run->ncu_report = au_ncu_is_report(path);
+    int rc = run->ncu_report ? au_ncu_report_csv(path, RUN_MAX_BYTES, &buf, &len)
+                             : au_read_file(path, RUN_MAX_BYTES, &buf, &len);
+    int text = rc == AU_OK; /* the error after this is the CSV's */
     if (rc == AU_OK && (rc = au_ncu_begin(path, rep, &ncu)) == AU_OK)
         rc = au_ncu_check(path, buf, len);
     if (rc == AU_OK)
@@ -234,6 +246,7 @@ int au_cf_run_read(const char *path, unsigned file, au_report *rep, au_cf_run *r
         free(buf);
     }
     if (st.ncu) {
+        run->ncu_raw = au_ncu_raw(st.ncu);
         st.ncu_status = au_ncu_end(st.ncu, st.ncu_status);
         if (st.ncu_status != AU_OK && run->status == AU_OK)
             au_strlcpy(run->error, au_last_error(), sizeof run->error);
@@ -242,6 +255,8 @@ int au_cf_run_read(const char *path, unsigned file, au_report *rep, au_cf_run *r
         rc = st.ncu_status;
     if (run->status != AU_OK) /* out of memory: its message is run->error */
         rc = run->status;
+    if (rc == AU_E_PARSE && text && run->ncu_report)
+        note_report_line(run);
     run->rows -= run->rows > 0; /* the header */
     for (size_t i = first; i < rep->count; ++i)
         rep->launches[i].file = file;

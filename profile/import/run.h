@@ -65,6 +65,8 @@ typedef struct au_cf_run {
     au_cf_sums timing;
     char filter[256]; /* -k's text where the injection library kept only the modules that name it
                          and left others out (its modules timing line); "" otherwise */
+    int ncu_report;   /* the file is an Nsight Compute report, read as ncu's raw page of it */
+    int ncu_raw;      /* its rows are Nsight Compute's raw page (a report's, or a raw page export) */
 } au_cf_run;
 
 /* Reads path (named so in messages) once: its launches appended to rep with au_launch.file = file

@@ -1,34 +1,97 @@
 #!/bin/sh
 # ncu_raw.sh - Nsight Compute's raw page (`ncu --import REPORT --csv --page raw`) read by
-# atomutil-profile, on the recorded pages of tests/data/ncu-raw-h100 (README.md there).
+# atomutil-profile, and a report (.ncu-rep) read through ncu, on the recorded pages of
+# tests/data/ncu-raw-h100 (README.md there).  The ncu of the report cases is a stand-in that
+# checks its arguments, logs its runs and prints what $FAKE_NCU_OUT names (exits $FAKE_NCU_STATUS).
 #   ncu_raw.sh ATOMUTIL_PROFILE DATA_DIR TABLE WORKDIR CASE
-#   CASE: same-report  the raw page and the details page of the same launches give the same
-#                      report: CSV byte for byte, the table (--wide) and JSON but for their source
-#                      line; 16 launches, each read with its 5 passes (flag replayed)
+#   CASE: same-report    the raw page and the details page of the same launches give the same
+#                        report: CSV byte for byte, the table (--wide) and JSON but for their
+#                        source line; 16 launches, each read with its 5 passes (flag replayed)
+#         report         a report (its first bytes a report's) with ncu on PATH: the raw page's
+#                        report, byte for byte; ncu run once, as ncu --import FILE --csv --page raw
+#         report-env     the same with $ATOMUTIL_NCU (a failing ncu on PATH), named other than
+#                        .ncu-rep; and a file named .ncu-rep of other first bytes, sent to ncu
+#         csv-no-ncu     CSV exports are read without ncu, also where a failing ncu is on PATH
+#         no-ncu         no ncu on PATH: exit 1, one line naming the file, ncu and the command
+#                        that exports the CSV by hand; the same for an $ATOMUTIL_NCU not there
+#         ncu-fails      ncu exits 1: its ==ERROR== line; ncu writes no CSV: said so
+#         lacks-metrics  a report without atomutil's metrics: exit 5, the missing metrics and the
+#                        ncu options that collect them
+#         bad-line       ncu's CSV malformed: exit 3, its line named as a line of ncu's output
 prof=$1 data=$2 table=$3 work=$4 case=$5
 raw=$data/histogram-raw.ncu.csv details=$data/histogram-details.ncu.csv
 fail() {
     echo "FAIL ($case): $*"
     exit 1
 }
-rm -rf "$work" && mkdir -p "$work" || exit 1
+rm -rf "$work" && mkdir -p "$work/bin" "$work/empty" || exit 1
+unset ATOMUTIL_NCU FAKE_NCU_OUT FAKE_NCU_STATUS
+path0=$PATH
+
+# run_env: NAME=VALUE words added to atomutil-profile's environment (PATH, ATOMUTIL_NCU and the
+# stand-in's FAKE_NCU_*) for the next report or refused; the functions' own tools keep the PATH
+run_env=
 
 # report NAME FILE OPTION...: atomutil-profile --import FILE into $work/NAME (stderr NAME.err),
 # which must succeed with nothing on stderr
 report() {
     name=$1 file=$2
     shift 2
-    # shellcheck disable=SC2086 # the wrapper is a command and its options
-    ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$file" --table "$table" -q "$@" > "$work/$name" 2> "$work/$name.err"
+    # shellcheck disable=SC2086 # run_env and the wrapper are words
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$file" --table "$table" -q "$@" > "$work/$name" 2> "$work/$name.err"
     st=$?
     [ "$st" -eq 0 ] || fail "$file $*: exit status $st: $(head -n 1 "$work/$name.err")"
     [ -s "$work/$name.err" ] && fail "$file $*: stderr: $(head -n 1 "$work/$name.err")"
     return 0
 }
 
+# refused STATUS FILE TEXT...: atomutil-profile --import FILE exits STATUS with nothing on stdout
+# and one line on stderr that holds each TEXT (fixed strings)
+refused() {
+    want=$1 file=$2
+    shift 2
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$file" --table "$table" --csv > "$work/out" 2> "$work/err"
+    st=$?
+    [ "$st" -eq "$want" ] || fail "$file: exit status $st, want $want: $(head -n 1 "$work/err")"
+    [ -s "$work/out" ] && fail "$file: stdout: $(head -n 1 "$work/out")"
+    [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$file: $(wc -l < "$work/err") lines on stderr, want 1: $(cat "$work/err")"
+    for t; do
+        grep -qF -- "$t" "$work/err" || fail "$file: stderr lacks '$t': $(cat "$work/err")"
+    done
+    return 0
+}
+
 # without_source FILE: FILE without the report's source line (table and JSON)
 without_source() {
     grep -v -e '^source: ' -e '^  "source": ' "$1"
+}
+
+# the stand-in ncu (also as $work/other/ncu-2025, off PATH) and one that always fails
+cat > "$work/bin/ncu" <<'FAKE'
+#!/bin/sh
+log=$(dirname "$0")/../ncu.log
+echo "$*" >> "$log"
+if [ $# -ne 5 ] || [ "$1" != --import ] || [ ! -f "$2" ] || [ "$3" != --csv ] || [ "$4" != --page ] || [ "$5" != raw ]; then
+    echo "==ERROR== stand-in ncu: unexpected arguments: $*" >&2
+    exit 2
+fi
+[ -n "$FAKE_NCU_OUT" ] && cat "$FAKE_NCU_OUT"
+exit "${FAKE_NCU_STATUS:-0}"
+FAKE
+mkdir -p "$work/other" "$work/failbin" || exit 1
+cp "$work/bin/ncu" "$work/other/ncu-2025" || exit 1
+printf '#!/bin/sh\necho run >> "%s"\necho "==ERROR== this ncu must not run" >&2\nexit 1\n' "$work/fail.log" > "$work/failbin/ncu"
+chmod +x "$work/bin/ncu" "$work/other/ncu-2025" "$work/failbin/ncu" || exit 1
+# a report: its first bytes as a report's ("NVR", a NUL, the header's size), then anything
+rep=$work/hist.ncu-rep
+printf 'NVR\000\020\000\000\000not a real report' > "$rep" || exit 1
+
+# ncu_runs N: the stand-in ran N times (since the last call), each as ncu --import $rep ...
+ncu_runs() {
+    n=$(cat "$work/ncu.log" 2> /dev/null | wc -l)
+    [ "$n" -eq "$1" ] || fail "ncu ran $n times, want $1: $(cat "$work/ncu.log" 2> /dev/null)"
+    rm -f "$work/ncu.log"
 }
 
 case $case in
@@ -46,6 +109,76 @@ same-report)
         without_source "$work/details.$fmt" > "$work/details.$fmt.cut"
         cmp "$work/raw.$fmt.cut" "$work/details.$fmt.cut" || fail "the --$fmt reports differ beyond their source line"
     done
+    ;;
+report)
+    report raw.csv "$raw" --csv
+    run_env="FAKE_NCU_OUT=$raw PATH=$work/bin:$path0"
+    report rep.csv "$rep" --csv
+    ncu_runs 1
+    cmp "$work/raw.csv" "$work/rep.csv" || fail "the report's CSV differs from its raw page's"
+    run_env="FAKE_NCU_OUT=$raw PATH=$work/bin:$path0"
+    report rep.json "$rep" --json
+    grep -qF "\"source\": \"$rep\"" "$work/rep.json" || fail "the JSON's source is not the report"
+    ncu_runs 1
+    ;;
+report-env)
+    report raw.csv "$raw" --csv
+    cp "$rep" "$work/hist.bin" || exit 1
+    run_env="FAKE_NCU_OUT=$raw ATOMUTIL_NCU=$work/other/ncu-2025 PATH=$work/failbin:$path0"
+    report rep.csv "$work/hist.bin" --csv
+    ncu_runs 1
+    [ -s "$work/fail.log" ] && fail "the ncu on PATH ran, not \$ATOMUTIL_NCU's"
+    cmp "$work/raw.csv" "$work/rep.csv" || fail "the report's CSV differs from its raw page's"
+    printf 'PK\003\004 another format' > "$work/other.ncu-rep"
+    run_env="FAKE_NCU_OUT=$raw PATH=$work/bin:$path0"
+    report rep2.csv "$work/other.ncu-rep" --csv
+    ncu_runs 1
+    cmp "$work/raw.csv" "$work/rep2.csv" || fail "a .ncu-rep of other first bytes: not read through ncu"
+    ;;
+csv-no-ncu)
+    run_env="PATH=$work/failbin:$path0"
+    report raw.csv "$raw" --csv
+    run_env="PATH=$work/failbin:$path0"
+    report details.csv "$details" --csv
+    [ -s "$work/fail.log" ] && fail "ncu ran for a CSV export"
+    ;;
+no-ncu)
+    run_env="PATH=$work/empty"
+    refused 1 "$rep" \
+        "atomutil-profile: $rep: an Nsight Compute report: reading it needs ncu, Nsight Compute's command line (no ncu on PATH)" \
+        "ncu --import $rep --csv --page raw > $rep.csv"
+    run_env="ATOMUTIL_NCU=$work/no-such-ncu"
+    refused 1 "$rep" "atomutil-profile: $rep: " \
+        "(ATOMUTIL_NCU=$work/no-such-ncu: No such file or directory)" "ncu --import $rep --csv --page raw > $rep.csv"
+    ;;
+ncu-fails)
+    run_env="PATH=$work/failbin:$path0"
+    refused 1 "$rep" \
+        "atomutil-profile: $rep: ncu --import $rep --csv --page raw failed (exit status 1): ==ERROR== this ncu must not run"
+    run_env="FAKE_NCU_OUT=/dev/null PATH=$work/bin:$path0"
+    refused 1 "$rep" \
+        "atomutil-profile: $rep: ncu --import $rep --csv --page raw wrote no CSV table (no kernel launch in the report?)"
+    ncu_runs 1
+    ;;
+lacks-metrics)
+    # the raw page without the columns of atomutil's metrics (those of --set basic would do the same)
+    awk -F '","' '
+        NR == 1 { for (i = 1; i <= NF; ++i) keep[i] = i <= 11 || $i ~ /^(device__|launch__|gpu__time)/ }
+        { s = ""; n = 0
+          for (i = 1; i <= NF; ++i) if (keep[i]) s = s (n++ ? "\",\"" : "") $i
+          if (!keep[NF]) s = s "\""
+          print s }' "$raw" > "$work/basic.csv"
+    run_env="FAKE_NCU_OUT=$work/basic.csv PATH=$work/bin:$path0"
+    refused 5 "$rep" \
+        "atomutil-profile: $rep: no launch has all required metrics (smsp__inst_executed_op_shared_atom.sum," \
+        ": collect them with ncu --section AtomicUnit (with atomutil's section folder: docs/nsight-compute.md) or ncu --metrics \$(atomutil-profile --print-ncu-metrics)"
+    ncu_runs 1
+    ;;
+bad-line)
+    sed '3s/"26501.507576"/"2x"/' "$raw" > "$work/bad.csv"
+    run_env="FAKE_NCU_OUT=$work/bad.csv PATH=$work/bin:$path0"
+    refused 3 "$rep" \
+        "atomutil-profile: $rep:3: value '2x' of sm__cycles_active.avg is not a finite number (a line of ncu --import's --page raw CSV of the report)"
     ;;
 *)
     echo "ncu_raw.sh: unknown case '$case'" >&2
