@@ -166,15 +166,15 @@ static int start_ncu(const char *ncu, const char *path, pid_t *pid, int fds[2])
     return rc;
 }
 
-/* ncu could not be started (errno value e): which ncu is needed, and the command that exports the
- * report's CSV by hand. */
+/* ncu could not be started (errno value e; 0: not known): which ncu is needed, and the command
+ * that exports the report's CSV by hand. */
 static int no_ncu(const char *path, const char *env, int e)
 {
     char why[600];
     if (env)
-        snprintf(why, sizeof why, "ATOMUTIL_NCU=%s: %s", env, strerror(e));
+        snprintf(why, sizeof why, "ATOMUTIL_NCU=%s: %s", env, e ? strerror(e) : "cannot be run");
     else
-        snprintf(why, sizeof why, "%s", e == ENOENT ? "no ncu on PATH" : strerror(e));
+        snprintf(why, sizeof why, "%s", e == ENOENT || !e ? "no ncu on PATH" : strerror(e));
     return au_set_error(AU_E_IO,
                         "%s: an Nsight Compute report: reading it needs ncu, Nsight Compute's command line (%s): put "
                         "ncu on PATH or its path in ATOMUTIL_NCU, or export the CSV by hand and import that: ncu "
@@ -212,7 +212,10 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
     *len = 0;
     pid_t pid;
     int fds[2], status = 0;
-    int e = start_ncu(env ? env : "ncu", path, &pid, fds);
+    /* a path that is not there is said so also where the spawn cannot tell (below) */
+    int e = env && strchr(env, '/') && access(env, X_OK) != 0 ? errno : 0;
+    if (e == 0)
+        e = start_ncu(env ? env : "ncu", path, &pid, fds);
     if (e != 0)
         return no_ncu(path, env, e);
     sink out = {.lim = max}, err = {.lim = ERR_KEEP};
@@ -222,7 +225,10 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
     close(fds[1]);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    int rc = ncu_result(path, got, e, status, &out, &err);
+    /* where posix_spawn cannot report a failed exec (valgrind, some C libraries) the child exits
+     * with 127, as a shell does for a command not found, and writes nothing */
+    int not_run = got == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !out.len && !err.len;
+    int rc = not_run ? no_ncu(path, env, 0) : ncu_result(path, got, e, status, &out, &err);
     free(err.b);
     if (rc != AU_OK) {
         free(out.b);
