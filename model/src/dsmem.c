@@ -104,7 +104,7 @@ typedef struct {
  * M/D/1 queue at the requests' rate lam, give that queue's service time s (lam s^2 / (2 (1 -
  * lam s)) = stall per request); a receiver that serializes the warps' words of one row serves
  * slower than one that does not, at any load (H100, H200: s 52-61 cycles against 13-33 for
- * every other lane pattern at 3-72 % of the path; saturated 154-167 against 53-84).  The row's
+ * every other lane pattern at 3-72 % of the path; saturated 154-167 against 8-84).  The row's
  * price must fit the active cycles (at saturation the other patterns stall as much). */
 static int rows_shared(double requests, double stalled, double T, double b_row)
 {
