@@ -136,10 +136,11 @@ static int check_usable(const char *const *paths, size_t n, const au_report *rep
     const char *where = n > 1 ? files : paths[0]; /* a path in full, however long */
     const au_launch *l = &rep->launches[0];
     if ((l->res.flags & AU_F_MISSING) && l->missing_names[0])
-        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)%s\n", prog, where, l->missing_names,
-                runs[l->file].ncu_raw ? ": collect them with ncu --section AtomicUnit (with atomutil's section "
-                                        "folder: docs/nsight-compute.md) or ncu --metrics "
-                                        "$(atomutil-profile --print-ncu-metrics)"
+        fprintf(stderr, "%s: %s: no launch has all required metrics (%s)%s%s%s\n", prog, where, l->missing_names,
+                runs[l->file].ncu_raw ? ": add --metrics " : "", runs[l->file].ncu_raw ? l->missing_names : "",
+                runs[l->file].ncu_raw ? " to the ncu command that made it (none of ncu's sets holds them all), or "
+                                        "collect every metric atomutil reads with ncu --section AtomicUnit "
+                                        "(docs/nsight-compute.md)"
                                       : "");
     else
         fprintf(stderr, "%s: %s: no launch could be evaluated (launch %lld%s%s: %s)\n", prog, where, l->id,

@@ -191,8 +191,10 @@ static int ncu_result(const char *path, int got, int e, int status, const sink *
         return e == ENOMEM ? au_set_error(AU_E_NOMEM, "%s: out of memory", path)
                            : au_set_error(AU_E_IO, "%s: reading ncu's output: %s", path, strerror(e));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return au_set_error(AU_E_IO, "%s: ncu --import %s --csv --page raw failed (%s %d): %s", path, path,
-                            WIFEXITED(status) ? "exit status" : "signal",
+        return au_set_error(AU_E_IO,
+                            "%s: ncu --import %s --csv --page raw failed (%s %d): %s (a damaged report, or one "
+                            "made by a newer Nsight Compute than this ncu: ncu --version)",
+                            path, path, WIFEXITED(status) ? "exit status" : "signal",
                             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                             error_line(out, err, line, sizeof line));
     if (out->over)

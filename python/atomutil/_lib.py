@@ -33,9 +33,17 @@ _lib = None
 _path = None
 
 
+def _multiarch():
+    # Nsight Compute's embedded Python lacks sysconfig's data module: the first call raises there
+    try:
+        return sysconfig.get_config_var("MULTIARCH")
+    except Exception:
+        return getattr(sys.implementation, "_multiarch", None)
+
+
 def _libdirs():
     dirs = ["lib", "lib64"]
-    multiarch = sysconfig.get_config_var("MULTIARCH")
+    multiarch = _multiarch()
     if multiarch:
         dirs.append("lib/" + multiarch)
     return dirs

@@ -154,7 +154,7 @@ no-ncu)
 ncu-fails)
     run_env="PATH=$work/failbin:$path0"
     refused 1 "$rep" \
-        "atomutil-profile: $rep: ncu --import $rep --csv --page raw failed (exit status 1): ==ERROR== this ncu must not run"
+        "atomutil-profile: $rep: ncu --import $rep --csv --page raw failed (exit status 1): ==ERROR== this ncu must not run (a damaged report, or one made by a newer Nsight Compute than this ncu: ncu --version)"
     run_env="FAKE_NCU_OUT=/dev/null PATH=$work/bin:$path0"
     refused 1 "$rep" \
         "atomutil-profile: $rep: ncu --import $rep --csv --page raw wrote no CSV table (no kernel launch in the report?)"
@@ -171,7 +171,8 @@ lacks-metrics)
     run_env="FAKE_NCU_OUT=$work/basic.csv PATH=$work/bin:$path0"
     refused 5 "$rep" \
         "atomutil-profile: $rep: no launch has all required metrics (smsp__inst_executed_op_shared_atom.sum," \
-        ": collect them with ncu --section AtomicUnit (with atomutil's section folder: docs/nsight-compute.md) or ncu --metrics \$(atomutil-profile --print-ncu-metrics)"
+        "): add --metrics smsp__inst_executed_op_shared_atom.sum," \
+        " to the ncu command that made it (none of ncu's sets holds them all), or collect every metric atomutil reads with ncu --section AtomicUnit (docs/nsight-compute.md)"
     ncu_runs 1
     ;;
 bad-line)

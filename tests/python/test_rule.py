@@ -172,8 +172,8 @@ class FailsSoft(unittest.TestCase):
         self.assertEqual([k for k, _ in ctx.fe.messages], ["OPTIMIZATION", "WARNING"])
         self.assertIn("its result could not be written: ValueError", ctx.fe.messages[1][1])
 
-    def in_subprocess(self, rule_file, env, *flags):
-        code = ("import importlib.util, json, sys\nsys.path.insert(0, %r)\n"
+    def in_subprocess(self, rule_file, env, *flags, prelude=""):
+        code = (prelude + "import importlib.util, json, sys\nsys.path.insert(0, %r)\n"
                 "import fake_nvrules\nfake_nvrules.install()\n"
                 "spec = importlib.util.spec_from_file_location('AtomicUnit', %r)\n"
                 "rule = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(rule)\n"
@@ -182,6 +182,14 @@ class FailsSoft(unittest.TestCase):
         out = subprocess.run([sys.executable, *flags, "-c", code], capture_output=True, text=True, env=env)
         self.assertEqual(out.returncode, 0, out.stderr)
         return [tuple(m) for m in json.loads(out.stdout)]
+
+    def test_no_sysconfig_data(self):
+        # as in Nsight Compute's embedded Python, where the rule's first launch failed on it
+        prelude = ("import sysconfig\ndef _missing(*a):\n    raise ModuleNotFoundError(\"No module named "
+                   "'_sysconfigdata__unknown_'\")\nsysconfig.get_config_var = _missing\n")
+        (kind, text), = self.in_subprocess(RULE_FILE, dict(os.environ), prelude=prelude)
+        self.assertEqual(kind, "OPTIMIZATION", text)
+        self.assertIn("atomic-bound", text)
 
     def test_no_library(self):
         env = dict(os.environ, ATOMUTIL_LIB="/nonexistent/libatomutil.so")
