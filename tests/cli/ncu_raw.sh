@@ -18,6 +18,8 @@
 #         lacks-metrics  a report without atomutil's metrics: exit 5, the missing metrics and the
 #                        ncu options that collect them
 #         bad-line       ncu's CSV malformed: exit 3, its line named as a line of ncu's output
+#         other-gpu      a report of a GPU without a table: exit 4, one line naming the GPU and where
+#                        tables were looked for
 prof=$1 data=$2 table=$3 work=$4 case=$5
 raw=$data/histogram-raw.ncu.csv details=$data/histogram-details.ncu.csv
 fail() {
@@ -173,6 +175,25 @@ lacks-metrics)
         "atomutil-profile: $rep: no launch has all required metrics (smsp__inst_executed_op_shared_atom.sum," \
         "): add --metrics smsp__inst_executed_op_shared_atom.sum," \
         " to the ncu command that made it (none of ncu's sets holds them all), or collect every metric atomutil reads with ncu --section AtomicUnit (docs/nsight-compute.md)"
+    ncu_runs 1
+    ;;
+other-gpu)
+    # another name and compute capability: no table of the same architecture either
+    awk -F '","' -v OFS='","' '
+        NR == 1 { for (i = 1; i <= NF; ++i) { if ($i == "device__attribute_compute_capability_major") ma = i
+                                              if ($i == "device__attribute_compute_capability_minor") mi = i } }
+        # column 11: "CC"
+        NR > 2 { $ma = "5"; $mi = "2"; $11 = "5.2" }
+        { gsub(/NVIDIA H100 80GB HBM3/, "NVIDIA Z100"); print }' "$raw" > "$work/z100.csv"
+    # shellcheck disable=SC2086
+    env FAKE_NCU_OUT="$work/z100.csv" PATH="$work/bin:$path0" ATOMUTIL_TABLES_DIR="$(dirname "$table")" \
+        ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$rep" --csv > "$work/out" 2> "$work/err"
+    st=$?
+    [ "$st" -eq 4 ] || fail "exit status $st, want 4: $(head -n 1 "$work/err")"
+    [ -s "$work/out" ] && fail "stdout: $(head -n 1 "$work/out")"
+    [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$(wc -l < "$work/err") lines on stderr, want 1: $(cat "$work/err")"
+    grep -qF "atomutil-profile: no service-time table for NVIDIA Z100 (compute capability 5.2) in $(dirname "$table")" \
+        "$work/err" || fail "stderr: $(cat "$work/err")"
     ncu_runs 1
     ;;
 bad-line)
