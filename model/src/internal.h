@@ -56,6 +56,10 @@ void au_classes_sort(au_class_share *cls, size_t n);
  * jobs; "" without jobs). */
 void au_classes_text(const au_class_share *cls, size_t n, double jobs, char *buf, size_t size);
 
+/* advisor.c: l->adv, what each cure would buy launch l once it is priced (NULL where nothing is to
+ * cure); family is the one it was priced as where its code did not price it.  AU_OK or < 0. */
+int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_busy_mode busy);
+
 /* text.c: au_text_fit of the len bytes at s (no NUL needed). */
 char *au_text_fit_n(const char *s, size_t len, char *buf, size_t size, size_t width, int pad);
 /* text.c: au_text_width of the len bytes at s. */

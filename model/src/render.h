@@ -19,6 +19,9 @@ void au_render_json(const au_report *r, FILE *out); /* render_json.c */
 int au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out);
 int au_render_summary_json(const au_report *r, const au_summary *s, FILE *out);
 
+/* render_advice.c: the "what would help" block and the kernels to fix first (s: the report's
+ * kernels, any order); nothing where no kernel with atomic-bound or significant launches has a cure. */
+void au_render_advice(const au_report *r, const au_summary *s, FILE *out);
 /* report.c: a GPU time as Nsight Compute writes durations, in ns, us, ms or s ("17.38 us"; "-" when
  * ns < 0: unknown). */
 char *au_duration_text(double ns, char *buf, size_t size);

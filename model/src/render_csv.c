@@ -20,6 +20,23 @@ static void csv_opt(FILE *out, int present, const char *fmt, double v)
         fprintf(out, fmt, v);
 }
 
+/* the advisor's columns (docs/advisor.md): empty where a cure does not apply or no duration is known */
+static void csv_advice(FILE *out, const au_launch *l)
+{
+    const au_advice *a = l->adv;
+    int best = a && a->best >= 0, timed = l->duration_ns > 0;
+    csv_opt(out, best && timed, "%.0f", best ? a->saves_ns : 0);
+    fprintf(out, ",%s", best ? au_cure_name(a->best) : "");
+    for (int k = 0; k < AU_CURE_COUNT; ++k) {
+        const au_whatif *w = a ? &a->w[k] : NULL;
+        int on = w && w->applies;
+        csv_opt(out, on, "%.1f", on ? w->busy : 0);
+        csv_opt(out, on && timed, "%.0f", on ? w->time_ns : 0);
+        csv_opt(out, on && timed, "%.0f", on ? w->time_lo_ns : 0);
+        csv_opt(out, on && timed, "%.0f", on ? w->time_hi_ns : 0);
+    }
+}
+
 void au_render_csv(const au_report *r, FILE *out)
 {
     const au_table_meta *m = r->table ? au_table_get_meta(r->table) : NULL;
@@ -31,8 +48,12 @@ void au_render_csv(const au_report *r, FILE *out)
           "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
           "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi,"
           "generic_jobs,dshared_wavefronts,dshared_xbar_cycles,cluster_size,util_pct_local,util_pct_dsmem,"
-          "dshared_sectors,dshared_sectors_atom\n",
+          "dshared_sectors,dshared_sectors_atom,could_save_ns,best_cure",
           out);
+    for (int k = 0; k < AU_CURE_COUNT; ++k)
+        fprintf(out, ",whatif_%s_busy_cycles,whatif_%s_time_ns,whatif_%s_time_lo_ns,whatif_%s_time_hi_ns",
+                au_cure_name(k), au_cure_name(k), au_cure_name(k), au_cure_name(k));
+    fputc('\n', out);
     for (size_t i = 0; i < r->count; ++i) {
         const au_launch *l = &r->launches[i];
         const au_result *x = &l->res;
@@ -93,6 +114,7 @@ void au_render_csv(const au_report *r, FILE *out)
         csv_opt(out, x->flags & AU_F_DSMEM, "%.3f", x->util_remote * 100);
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT, "%.0f", l->ctr.dshared_sectors);
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT_ATOM, "%.0f", l->ctr.dshared_sectors_atom);
+        csv_advice(out, l);
         fputc('\n', out);
     }
 }
@@ -116,7 +138,8 @@ static void summary_rows(const au_summary *s, const char *file, FILE *out)
         csv_opt(out, k->evaluated > 0, "%.3f", k->util_max * 100);
         fprintf(out, ",%s,%s,", au_verdict_name(k->worst), au_verdict_name(k->common));
         csv_str(out, k->classes);
-        fputc('\n', out);
+        csv_opt(out, k->best >= 0, "%.0f", k->save_ns);
+        fprintf(out, ",%s\n", k->best >= 0 ? au_cure_name(k->best) : "");
     }
 }
 
@@ -127,7 +150,7 @@ int au_render_summary_csv(const au_report *r, const au_summary *s, FILE *out)
     int several = r->nfiles > 1;
     fputs(several ? "file," : "", out);
     fputs("kernel,launches,launches_evaluated,time_ns,mean_time_ns,time_pct,util_pct,util_pct_min,util_pct_max,"
-          "verdict_worst,verdict_common,opcode_classes\n",
+          "verdict_worst,verdict_common,opcode_classes,could_save_ns,best_cure\n",
           out);
     for (size_t f = 0; several && f < r->nfiles; ++f) {
         au_summary one;

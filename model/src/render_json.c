@@ -23,6 +23,36 @@ static void json_num(FILE *out, const char *key, double v, int last)
         fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
 }
 
+/* "advice": what each cure that applies would buy (docs/advisor.md); times null without a duration */
+static void json_advice(FILE *out, const au_launch *l)
+{
+    const au_advice *a = l->adv;
+    double t = l->duration_ns > 0 ? 1 : NAN;
+    fprintf(out, ",\n     \"advice\": {\"best\": \"%s\", ", au_cure_name(a->best));
+    json_num(out, "could_save_ns", a->saves_ns * t, 0);
+    json_num(out, "could_save_cycles", a->saves, 0);
+    fprintf(out, "\"whatif\": {");
+    for (int k = 0, first = 1; k < AU_CURE_COUNT; ++k) {
+        const au_whatif *w = &a->w[k];
+        if (!w->applies)
+            continue;
+        fprintf(out, "%s\n       \"%s\": {", first ? "" : ",", au_cure_name(k));
+        first = 0;
+        json_num(out, "busy_cycles", w->busy, 0);
+        json_num(out, "busy_cycles_lo", w->busy_lo, 0);
+        json_num(out, "busy_cycles_hi", w->busy_hi, 0);
+        json_num(out, "active_cycles", w->active, 0);
+        json_num(out, "active_cycles_lo", w->active_lo, 0);
+        json_num(out, "active_cycles_hi", w->active_hi, 0);
+        json_num(out, "time_ns", w->time_ns * t, 0);
+        json_num(out, "time_lo_ns", w->time_lo_ns * t, 0);
+        json_num(out, "time_hi_ns", w->time_hi_ns * t, 0);
+        json_num(out, "speedup_pct", 100 * (l->res.active - w->active) / l->res.active, 1);
+        fputc('}', out);
+    }
+    fprintf(out, "}}");
+}
+
 /* ok: the launch has a U (its price by --family is not printed otherwise) */
 static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
 {
@@ -164,6 +194,8 @@ void au_render_json(const au_report *r, FILE *out)
         json_str(out, l->missing_names);
         if (l->ops)
             json_opcodes(out, l->ops, ok);
+        if (l->adv && l->adv->best >= 0)
+            json_advice(out, l);
         fputc('}', out);
     }
     fprintf(out, "\n  ]\n}\n");
@@ -188,6 +220,13 @@ static void summary_body(const au_summary *s, const char *indent, FILE *out)
         fprintf(out, "\n%s   \"verdict_worst\": \"%s\", \"verdict_common\": \"%s\", \"opcode_classes\": ", indent,
                 au_verdict_name(k->worst), au_verdict_name(k->common));
         json_str(out, k->classes);
+        fprintf(out, ", ");
+        json_num(out, "could_save_ns", k->best >= 0 ? k->save_ns : NAN, 0);
+        fprintf(out, "\"best_cure\": ");
+        if (k->best >= 0)
+            fprintf(out, "\"%s\"", au_cure_name(k->best));
+        else
+            fprintf(out, "null");
         fputc('}', out);
     }
     fprintf(out, "\n%s],\n%s\"launches\": %zu, ", indent, indent, s->launches);

@@ -557,13 +557,16 @@ static void names_free(au_names *nm)
 
 /* The summary's figures of kernel k as text. */
 typedef struct {
-    char t[24], mean[24], share[16], u[16], range[48];
+    char t[24], mean[24], share[16], save[24], u[16], range[48];
 } kernel_cells;
 
 static void kernel_cells_of(const au_kernel_stat *k, const au_summary *s, kernel_cells *c)
 {
     char lo[16], hi[16];
     strcpy(c->t, "-"), strcpy(c->mean, "-"), strcpy(c->share, "-"), strcpy(c->u, "-"), strcpy(c->range, "-");
+    strcpy(c->save, "-");
+    if (k->best >= 0 && k->save_ns > 0)
+        au_duration_text(k->save_ns, c->save, sizeof c->save);
     if (k->timed) {
         au_duration_text(k->time_ns, c->t, sizeof c->t);
         au_duration_text(k->time_ns / (double)k->timed, c->mean, sizeof c->mean);
@@ -583,27 +586,28 @@ static void kernel_cells_of(const au_kernel_stat *k, const au_summary *s, kernel
 static void render_summary_rows(const au_report *r, const au_summary *s, const au_summary *all, au_names *nm, FILE *out)
 {
     int w = (int)nm->width;
-    size_t used = nm->width + 9 + 11 + 7 + 7 + 2 + 13 + 2 + 12 + 2;
+    size_t used = nm->width + 9 + 11 + 7 + 11 + 7 + 2 + 13 + 2 + 12 + 2;
     size_t room = used + 12 < AU_REPORT_COLUMNS ? AU_REPORT_COLUMNS - used : 12;
     if (r->wide)
-        fprintf(out, "%-*s %8s %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", w, "kernel", "launches", "time", "mean",
-                "time%", "U%", "U% range", "worst", "most common", "classes");
+        fprintf(out, "%-*s %8s %10s %10s %6s %10s %6s  %-13s  %-12s  %-12s  %s\n", w, "kernel", "launches", "time",
+                "mean", "time%", "could save", "U%", "U% range", "worst", "most common", "classes");
     else
-        fprintf(out, "%-*s %8s %10s %6s %6s  %-13s  %-12s  %s\n", w, "kernel", "launches", "time", "time%", "U%",
-                "U% range", "worst", "classes");
+        fprintf(out, "%-*s %8s %10s %6s %10s %6s  %-13s  %-12s  %s\n", w, "kernel", "launches", "time", "time%",
+                "could save", "U%", "U% range", "worst", "classes");
     for (size_t j = 0; j < s->n; ++j) {
         const au_kernel_stat *k = &s->k[j];
         kernel_cells c;
         kernel_cells_of(k, s, &c);
         au_names_put(nm, all->of_launch[k->first], 1, out);
         if (r->wide) {
-            fprintf(out, " %8zu %10s %10s %6s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, c.t, c.mean, c.share, c.u,
-                    c.range, au_verdict_name(k->worst), au_verdict_name(k->common), k->classes[0] ? k->classes : "-");
+            fprintf(out, " %8zu %10s %10s %6s %10s %6s  %-13s  %-12s  %-12s  %s\n", k->launches, c.t, c.mean, c.share,
+                    c.save, c.u, c.range, au_verdict_name(k->worst), au_verdict_name(k->common),
+                    k->classes[0] ? k->classes : "-");
             continue;
         }
         char cl[sizeof k->classes * 3];
         au_text_fit(k->classes[0] ? k->classes : "-", cl, sizeof cl, room, 0);
-        fprintf(out, " %8zu %10s %6s %6s  %-13s  %-12s  %s\n", k->launches, c.t, c.share, c.u, c.range,
+        fprintf(out, " %8zu %10s %6s %10s %6s  %-13s  %-12s  %s\n", k->launches, c.t, c.share, c.save, c.u, c.range,
                 au_verdict_name(k->worst), cl);
     }
     if (s->time_ns > 0)
@@ -655,6 +659,10 @@ static int render_summary(const au_report *r, const au_summary *all, au_names *n
                 "not-limiting); classes: the table families its jobs were priced as, by share.\n"
                 "--wide adds the mean time per launch and the most common verdict.\n",
                 r->thr.bound * 100, r->thr.significant * 100);
+    fprintf(
+        out,
+        "could save: the most GPU time the kernel's best cure of its shared atomics would save (docs/advisor.md).\n");
+    au_render_advice(r, all, out);
     return AU_OK;
 }
 
@@ -680,6 +688,7 @@ int au_render_table(const au_report *r, const au_summary *s, int summary, FILE *
         render_dsmem(r, out);
         render_replay(r, out);
         render_opcodes_human(r, s, &nm, out);
+        au_render_advice(r, s, out);
     }
     names_free(&nm);
     return rc;

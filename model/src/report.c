@@ -26,6 +26,7 @@ void au_report_free(au_report *r)
     for (size_t i = 0; i < r->count; ++i) {
         free(r->launches[i].kernel);
         au_opsplit_free(r->launches[i].ops);
+        free(r->launches[i].adv);
     }
     for (size_t f = 0; f < r->nfiles; ++f)
         free(r->files[f]);
@@ -93,10 +94,8 @@ int au_launch_may_want_code(const au_launch *l, const au_table *t, au_busy_mode 
     return l->ctr.jobs > 0 || ((l->ctr.have & AU_C_WAVEFRONTS) && l->ctr.wavefronts > 0);
 }
 
-int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au_thresholds *thr, au_busy_mode busy)
+static int launch_eval(au_launch *l, const au_table *t, const char *family, const au_thresholds *thr, au_busy_mode busy)
 {
-    if (!l || !t || !family || !thr)
-        return au_set_error(AU_E_INVAL, "au_launch_eval: invalid argument");
     const au_launch_code *code = l->code;
     l->code = NULL;
     if (code && !code->instr && code->n)
@@ -122,6 +121,14 @@ int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au
     if (code->nodes && l->ops && !(l->ops->nodes = strdup(code->nodes)))
         return au_set_error(AU_E_NOMEM, "out of memory");
     return AU_OK;
+}
+
+int au_launch_eval(au_launch *l, const au_table *t, const char *family, const au_thresholds *thr, au_busy_mode busy)
+{
+    if (!l || !t || !family || !thr)
+        return au_set_error(AU_E_INVAL, "au_launch_eval: invalid argument");
+    int rc = launch_eval(l, t, family, thr, busy);
+    return rc ? rc : au_launch_advise(l, t, family, busy);
 }
 
 int au_report_eval(au_report *r, const au_table *t, const char *family, const au_thresholds *thr)

@@ -36,7 +36,7 @@ static size_t hash_span(const char *s, size_t n)
  * in a launch's own classes). */
 static void add_classes(au_kernel_stat *k, const au_launch *l, const char *family)
 {
-    au_class_share one = {.jobs = l->ctr.jobs};
+    au_class_share one = {.jobs = l->ctr.jobs, .busy = l->res.busy};
     const au_class_share *cls = &one;
     size_t n = 1;
     if (l->ops && (l->res.flags & AU_F_OPCODES))
@@ -62,6 +62,23 @@ static void add_classes(au_kernel_stat *k, const au_launch *l, const char *famil
     }
 }
 
+/* Launch l's cures into its kernel k: a timed launch counts with each cure's time, or its own where
+ * the cure does not apply. */
+static void add_advice(au_kernel_stat *k, const au_launch *l)
+{
+    if (!(l->duration_ns >= 0))
+        return;
+    k->advised += l->adv && l->adv->best >= 0;
+    for (int c = 0; c < AU_CURE_COUNT; ++c) {
+        const au_whatif *w = l->adv ? &l->adv->w[c] : NULL;
+        int on = w && w->applies && l->duration_ns > 0;
+        k->cure_ns[c] += on ? w->time_ns : l->duration_ns;
+        k->cure_lo_ns[c] += on ? w->time_lo_ns : l->duration_ns;
+        k->cure_hi_ns[c] += on ? w->time_hi_ns : l->duration_ns;
+        k->cure_busy[c] += on ? w->busy : l->res.busy;
+    }
+}
+
 /* Launch l into its kernel k and the summary's totals. */
 static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, const char *family)
 {
@@ -79,6 +96,7 @@ static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, con
         else if (x->verdict == AU_VERDICT_SIGNIFICANT)
             s->time_significant_ns += l->duration_ns;
     }
+    add_advice(k, l);
     if ((x->flags & AU_F_UNUSABLE) || x->verdict == AU_VERDICT_UNKNOWN)
         return;
     if (!k->evaluated++ || x->util < k->util_min)
@@ -108,6 +126,8 @@ static void finish_kernel(au_kernel_stat *k, const au_thresholds *thr)
             (k->verdicts[v] == k->verdicts[k->common] && severity((au_verdict)v) > severity(k->common)))
             k->common = (au_verdict)v;
     }
+    k->best = k->advised ? au_best_cure(k->cure_ns, k->time_ns) : -1;
+    k->save_ns = k->best >= 0 ? k->time_ns - k->cure_ns[k->best] : 0;
     double jobs = 0;
     for (size_t c = 0; c < k->nclass; ++c)
         jobs += k->cls[c].jobs;

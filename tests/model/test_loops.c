@@ -11,39 +11,26 @@
 #include "atomutil/model.h"
 #define CHECK_WANT_INSTR
 #include "check.h"
+#include "mem_table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const au_thresholds thr = {0.80, 0.40};
 
-static void put(au_table *t, const char *fam, int n, int a, int c, double s)
-{
-    au_sample x = {s, s, s, 0};
-    CHECK_EQ_INT(au_table_add(t, fam, n, a, c, &x), AU_OK);
-}
-
 static au_table *make_table(void)
 {
-    au_table_meta m;
-    memset(&m, 0, sizeof m);
-    strcpy(m.gpu_name, "NVIDIA H100 80GB HBM3");
-    m.cc_major = 9;
-    m.sm_count = 132;
-    m.max_warps_per_sm = 64;
-    strcpy(m.method, "steady");
-    strcpy(m.status, "provisional");
-    au_table *t = NULL;
-    if (au_table_new(&m, &t) != AU_OK)
+    au_table *t = mem_table_new();
+    if (!t)
         return NULL;
     for (int n = 1; n <= 64; n += 63) {
-        put(t, "add", n, 1, 0, n == 1 ? 10 : 1.02);
-        put(t, "add", n, 1, n, n == 1 ? 20 : 2.04);
-        put(t, "cast_spin", n, 1, 0, n == 1 ? 200 : 3.06);
-        put(t, "cast_spin", n, 1, n, n == 1 ? 200 : 3.06);
+        mem_put(t, "add", n, 1, 0, n == 1 ? 10 : 1.02);
+        mem_put(t, "add", n, 1, n, n == 1 ? 20 : 2.04);
+        mem_put(t, "cast_spin", n, 1, 0, n == 1 ? 200 : 3.06);
+        mem_put(t, "cast_spin", n, 1, n, n == 1 ? 200 : 3.06);
         for (int a = 1; a <= 2; ++a) {
-            put(t, "cast_spin64", n, a, 0, n == 1 ? 100 * a : 3.06 * a);
-            put(t, "cast_spin64", n, a, n, n == 1 ? 100 * a : 3.06 * a);
+            mem_put(t, "cast_spin64", n, a, 0, n == 1 ? 100 * a : 3.06 * a);
+            mem_put(t, "cast_spin64", n, a, n, n == 1 ? 100 * a : 3.06 * a);
         }
     }
     if (au_table_finalize(t) != AU_OK) {

@@ -15,6 +15,7 @@
 #include "atomutil/errors.h"
 #include "atomutil/table.h"
 #include "atomutil/queue.h"
+#include "atomutil/advisor.h"
 #include "atomutil/report.h"
 #include "atomutil/select.h"
 

@@ -5,6 +5,7 @@
 #ifndef ATOMUTIL_REPORT_H
 #define ATOMUTIL_REPORT_H
 
+#include "atomutil/advisor.h"
 #include "atomutil/queue.h"
 
 #include <stddef.h>
@@ -89,6 +90,8 @@ typedef struct au_launch {
     const struct au_launch_code *code; /* the kernel's code, attached before au_launch_eval (not
                                           owned; NULL: unknown); the evaluation clears it */
     unsigned evals;                    /* times evaluated: 1 after au_launch_eval */
+    au_advice *adv;                    /* what each cure would buy (atomutil/advisor.h), set by
+                                          au_launch_eval; NULL where nothing is to cure */
 } au_launch;
 
 /* The code of a launch's kernel (atomutil-profile --opcodes), attached before its evaluation:
@@ -190,6 +193,14 @@ typedef struct au_kernel_stat {
                                            priced as (opcode classes, else the report's family),
                                            largest first */
     char classes[128];                  /* "add 98%, cas 2%" (shares of those jobs) */
+    /* the advisor (docs/advisor.md), over its timed launches: each cure's predicted time and busy
+     * cycles, summed (a launch the cure does not apply to counts as it is), and the cure that saves
+     * the most (-1: none), with what it saves */
+    double cure_ns[AU_CURE_COUNT], cure_lo_ns[AU_CURE_COUNT], cure_hi_ns[AU_CURE_COUNT];
+    double cure_busy[AU_CURE_COUNT];
+    size_t advised; /* its timed launches with advice */
+    int best;
+    double save_ns;
 } au_kernel_stat;
 
 /* The kernels of a report and the measured GPU time. */

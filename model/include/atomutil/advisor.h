@@ -1,0 +1,64 @@
+/*
+ * atomutil/advisor.h - what each cure of shared-atomic contention would buy a launch: the unit's
+ * busy time after the cure, priced with the table as the launch itself is, and the kernel time it
+ * would leave, with a range (docs/advisor.md; part of atomutil/model.h).
+ */
+#ifndef ATOMUTIL_ADVISOR_H
+#define ATOMUTIL_ADVISOR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The cures, each a change to the kernel's code or data (docs/advisor.md, "Cures"). */
+typedef enum au_cure {
+    AU_CURE_ONE_PASS = 0, /* no two lanes of a warp in one bank: one pass per job */
+    AU_CURE_HASHED,       /* bins hashed or rotated: lanes in random banks */
+    AU_CURE_REPLICATE_2,  /* R copies with padding, lanes spread over them */
+    AU_CURE_REPLICATE_4,
+    AU_CURE_REPLICATE_8,
+    AU_CURE_REPLICATE_32,
+    AU_CURE_AGGREGATE, /* warp pre-aggregation: one job per warp and distinct word */
+    AU_CURE_POPC,      /* increments whose result is unused (ATOMS.POPC.INC): same-word lanes fold */
+    AU_CURE_NATIVE,    /* CAS loops replaced by a native atomic */
+    AU_CURE_COUNT
+} au_cure;
+
+/* "one_pass", "hashed", "replicate_2", ... (the CSV's and JSON's names) */
+const char *au_cure_name(au_cure c);
+/* the cure in a few words, for the human report */
+const char *au_cure_words(au_cure c);
+
+/* Expected most lanes in one of `banks` banks when `lanes` lanes pick banks uniformly at random
+ * (balls into bins): the passes of a job whose lanes fall in random banks. */
+double au_random_max_load(int lanes, int banks);
+
+/* One cure priced for one launch.  Cycles are per SM (as au_result's), times in the launch's
+ * duration unit (ns) where it has one, else 0. */
+typedef struct au_whatif {
+    int applies;             /* 0: the cure changes nothing here, or the launch cannot be priced */
+    double busy;             /* B' after the cure (point) */
+    double busy_lo, busy_hi; /* its range (the same where the counters settle it) */
+    double active;           /* T' (point), active cycles */
+    double active_lo, active_hi;
+    double time_ns, time_lo_ns, time_hi_ns; /* the duration scaled by T'/T (0: no duration) */
+} au_whatif;
+
+/* A launch's cures. */
+typedef struct au_advice {
+    au_whatif w[AU_CURE_COUNT];
+    int best;        /* the cure with the shortest point time (-1: none applies) */
+    double saves;    /* T - T' of the best cure, active cycles per SM (0: none) */
+    double saves_ns; /* its share of the duration (0: no duration) */
+} au_advice;
+
+/* The cure to name first among times t[AU_CURE_COUNT] against the time now: the shortest, where a
+ * later cure in the list must be shorter by more than 1 % of now to pass an earlier one (the list
+ * runs from the simplest cure); -1 where none saves at least 0.5 % of now. */
+int au_best_cure(const double *t, double now);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * advisor.c - what each cure would buy a launch (docs/advisor.md): every class of its jobs priced
+ * again with the table at the passes the cure leaves, the busy time B' that gives, and the kernel
+ * time it leaves.  The counters say how many passes a job takes, not why (lanes on one word and
+ * lanes on different words of one bank cost the same: docs/advisor.md, "What the counters cannot
+ * tell"), so a cure that folds same-word lanes gets a range of B'.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The highest U measured on kernels that do nothing but shared atomics (docs/validation.md): a
+ * unit never keeps busy for the whole active time, so T' is at least B' / AU_U_SATURATED. */
+#define AU_U_SATURATED    0.975
+/* A cure that changes B by less than this share changes nothing worth a line. */
+#define AU_CURE_MIN_SHARE 0.005
+
+static const char *const cure_names[AU_CURE_COUNT] = {
+    "one_pass", "hashed", "replicate_2", "replicate_4", "replicate_8", "replicate_32", "aggregate", "popc", "native",
+};
+
+static const char *const cure_words[AU_CURE_COUNT] = {
+    "one pass per job: no two lanes of a warp in one bank",
+    "bins hashed or rotated: lanes in random banks",
+    "2 copies with padding, lanes spread over them",
+    "4 copies with padding, lanes spread over them",
+    "8 copies with padding, lanes spread over them",
+    "a copy per lane (32, padded): per-lane privatization",
+    "warp pre-aggregation (__match_any_sync): one job per warp and distinct word",
+    "increments with unused results (ATOMS.POPC.INC): same-word lanes fold",
+    "CAS loops replaced by a native atomic (integer or fixed-point values)",
+};
+
+const char *au_cure_name(au_cure c)
+{
+    return (unsigned)c < AU_CURE_COUNT ? cure_names[c] : "";
+}
+
+const char *au_cure_words(au_cure c)
+{
+    return (unsigned)c < AU_CURE_COUNT ? cure_words[c] : "";
+}
+
+/* P(no bin holds more than k of `lanes` balls in `banks` bins) = lanes! / banks^lanes times the
+ * coefficient of x^lanes in (sum_{j<=k} x^j / j!)^banks. */
+static double p_max_at_most(int lanes, int banks, int k)
+{
+    double poly[AU_A_MAX + 1] = {1}, next[AU_A_MAX + 1], term[AU_A_MAX + 1];
+    for (int j = 0; j <= lanes; ++j)
+        term[j] = j <= k ? (j ? term[j - 1] / j : 1.0) : 0.0;
+    for (int b = 0; b < banks; ++b) {
+        for (int d = 0; d <= lanes; ++d) {
+            next[d] = 0;
+            for (int j = 0; j <= d; ++j)
+                next[d] += poly[d - j] * term[j];
+        }
+        memcpy(poly, next, sizeof poly);
+    }
+    double p = poly[lanes];
+    for (int i = 1; i <= lanes; ++i)
+        p *= (double)i / banks;
+    return p;
+}
+
+double au_random_max_load(int lanes, int banks)
+{
+    if (lanes <= 0 || banks <= 0 || lanes > AU_A_MAX)
+        return 0;
+    double e = 0;
+    for (int m = 1; m <= lanes; ++m)
+        e += 1 - p_max_at_most(lanes, banks, m - 1);
+    return e;
+}
+
+/* One class of the launch's jobs as the cures see it. */
+typedef struct cls {
+    const char *family;
+    au_family_kind kind;
+    double busy, jobs; /* per SM */
+} cls;
+
+/* The launch's classes: its opcode classes where the code priced it, else its one family. */
+static size_t launch_classes(const au_launch *l, const char *family, cls *out)
+{
+    size_t n = 0;
+    if (l->ops && (l->res.flags & AU_F_OPCODES) && l->ops->nclass) {
+        double J = l->ctr.jobs > 0 ? l->ctr.jobs : 0;
+        for (size_t c = 0; c < l->ops->nclass; ++c) {
+            const au_class_share *s = &l->ops->cls[c];
+            out[n++] = (cls){s->family, au_family_kind_of(s->family), s->busy, J > 0 ? l->res.jobs * s->jobs / J : 0};
+        }
+        return n;
+    }
+    out[0] = (cls){family, au_family_kind_of(family), l->res.busy, l->res.jobs};
+    return 1;
+}
+
+/* S(n, a, c) of a family at the launch's pricing queue length (0 where the table cannot). */
+static double service(const au_table *t, const char *family, const au_launch *l, au_busy_mode busy, double a)
+{
+    if (!au_table_has_family(t, family))
+        return 0;
+    double n = au_pricing_n(t, family, l->res.queue_len, busy);
+    double share = l->ctr.jobs > 0 ? fmin(fmax(l->ctr.cas_jobs / l->ctr.jobs, 0), 1) : 0;
+    double c = au_family_is_cas_class(family) ? 0 : n * share, s;
+    return au_table_interp(t, family, n, fmin(fmax(a, 1), AU_A_MAX), c, &s, NULL) == AU_OK ? s : 0;
+}
+
+/* The passes a job keeps after cure k, for a plain or CAS job of a passes: *lo..*hi, the point
+ * *lo unless said; 0 where the cure does not apply to such a job. */
+static int passes_after(au_cure k, double a, double *lo, double *hi)
+{
+    static const double copies[] = {
+        [AU_CURE_REPLICATE_2] = 2, [AU_CURE_REPLICATE_4] = 4, [AU_CURE_REPLICATE_8] = 8, [AU_CURE_REPLICATE_32] = 32};
+    switch (k) {
+    case AU_CURE_ONE_PASS: *lo = *hi = 1; break;
+    case AU_CURE_HASHED: *lo = *hi = fmin(a, au_random_max_load(32, 32)); break;
+    case AU_CURE_REPLICATE_2:
+    case AU_CURE_REPLICATE_4:
+    case AU_CURE_REPLICATE_8:
+    case AU_CURE_REPLICATE_32: *lo = *hi = fmax(1, a / copies[k]); break;
+    case AU_CURE_AGGREGATE:
+    case AU_CURE_POPC:
+        /* same-word lanes fold, different words of one bank do not: the counters cannot tell */
+        *lo = 1, *hi = a;
+        break;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* Class x's busy time after cure k into b[0..2] (point, lo, hi); 0 where k does not apply to it. */
+static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[3])
+{
+    double a = l->res.a, lo, hi;
+    if (!(x->busy > 0) || !(x->jobs > 0))
+        return 0;
+    if (x->kind == AU_KIND_CAS_LOOP) {
+        if (k != AU_CURE_NATIVE)
+            return 0;
+        /* each attempt's pass becomes a pass of a native job: at most one single-pass job's price,
+         * at least the cheapest pass of a many-pass job (the lanes' retries become its passes) */
+        double s1 = service(t, "add", l, busy, 1), cheapest = s1;
+        for (int p = 2; p <= AU_A_MAX && s1 > 0; p *= 2)
+            cheapest = fmin(cheapest, service(t, "add", l, busy, p) / p);
+        if (!(s1 > 0))
+            return 0;
+        b[0] = b[2] = x->jobs * s1, b[1] = x->jobs * cheapest;
+        return 1;
+    }
+    if ((x->kind != AU_KIND_PLAIN && x->kind != AU_KIND_CAS) || !passes_after(k, a, &lo, &hi))
+        return 0;
+    if ((k == AU_CURE_AGGREGATE || k == AU_CURE_POPC) && (x->kind != AU_KIND_PLAIN || !strcmp(x->family, "popc_inc")))
+        return 0; /* already folded, or not an increment */
+    const char *to = k == AU_CURE_POPC && au_table_has_family(t, "popc_inc") ? "popc_inc" : x->family;
+    double s = x->busy / x->jobs, s0 = service(t, x->family, l, busy, a);
+    double slo = service(t, to, l, busy, lo), shi = service(t, to, l, busy, hi);
+    if (!(s0 > 0) || !(slo > 0) || !(shi > 0))
+        return 0;
+    /* the class's own price (its loads, its measured share) scaled as the table scales */
+    b[0] = b[1] = x->jobs * s * slo / s0, b[2] = x->jobs * s * shi / s0;
+    return 1;
+}
+
+/* T' of a busy time B' (point) and its range, from the launch's T and B. */
+static void time_after(const au_result *r, double bp, double blo, au_whatif *w)
+{
+    double T = r->active, B = r->busy;
+    w->active = fmin(T, fmax(T - (B - bp), bp / AU_U_SATURATED));
+    w->active_lo = fmin(w->active, fmax(T - (B - blo), blo));
+    w->active_hi = T; /* the rest of the kernel may hide every cycle saved */
+}
+
+static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n, au_cure k,
+                       au_whatif *w)
+{
+    double b[3], sum[3] = {0, 0, 0};
+    int any = 0;
+    memset(w, 0, sizeof *w);
+    for (size_t i = 0; i < n; ++i) {
+        int on = class_after(t, l, busy, &x[i], k, b);
+        for (int j = 0; j < 3; ++j)
+            sum[j] += on ? fmin(b[j], x[i].busy) : x[i].busy;
+        any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
+    }
+    /* jobs the classes do not hold (the generic or DSMEM share of the launch's B) stay */
+    double rest = l->res.busy;
+    for (size_t i = 0; i < n; ++i)
+        rest -= x[i].busy;
+    rest = fmax(rest, 0);
+    if (!any || !(l->res.busy > 0))
+        return;
+    w->applies = 1;
+    w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
+    time_after(&l->res, w->busy, w->busy_lo, w);
+    if (l->duration_ns > 0 && l->res.active > 0) {
+        double ns = l->duration_ns / l->res.active;
+        w->time_ns = w->active * ns, w->time_lo_ns = w->active_lo * ns, w->time_hi_ns = w->active_hi * ns;
+    }
+}
+
+int au_best_cure(const double *t, double now)
+{
+    int best = -1;
+    for (int k = 0; k < AU_CURE_COUNT; ++k)
+        if (t[k] < now * (1 - AU_CURE_MIN_SHARE) && (best < 0 || t[k] < t[best] - 0.01 * now))
+            best = k;
+    return best;
+}
+
+int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_busy_mode busy)
+{
+    free(l->adv);
+    l->adv = NULL;
+    const au_result *r = &l->res;
+    if ((r->flags & (AU_F_UNUSABLE | AU_F_NO_ATOMICS | AU_F_UNPRICED_WAVEFRONTS)) || !(r->busy > 0) ||
+        !(r->active > 0) || ((l->ctr.have & AU_C_CLUSTER) && l->ctr.cluster_size > 1))
+        return AU_OK; /* nothing to cure, or DSMEM, whose cures the table does not price */
+    cls x[AU_MAX_CLASSES];
+    size_t n = launch_classes(l, family, x);
+    au_advice *adv = calloc(1, sizeof *adv);
+    if (!adv)
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    double times[AU_CURE_COUNT];
+    for (int k = 0; k < AU_CURE_COUNT; ++k) {
+        au_whatif *w = &adv->w[k];
+        price_cure(t, l, busy, x, n, (au_cure)k, w);
+        times[k] = w->applies ? w->active : r->active;
+    }
+    adv->best = au_best_cure(times, r->active);
+    if (adv->best >= 0) {
+        adv->saves = r->active - adv->w[adv->best].active;
+        adv->saves_ns = l->duration_ns > 0 ? l->duration_ns * adv->saves / r->active : 0;
+    }
+    l->adv = adv;
+    return AU_OK;
+}

@@ -1,0 +1,131 @@
+/*
+ * render_advice.c - the human report's "what would help" block (docs/advisor.md): for each kernel
+ * with atomic-bound or significant launches, why its jobs take the passes they take and what each
+ * cure would buy; then the kernels whose cure would save the most GPU time.
+ */
+#include "internal.h"
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Cures shown per kernel, by time saved. */
+#define AU_ADVICE_SHOWN 4
+/* Kernels named in the closing lines. */
+#define AU_ADVICE_FIRST 3
+/* Cures whose times differ by less than this share of the kernel's time read as one. */
+#define AU_CURE_SAME    0.01
+
+/* Why a class's jobs take the passes they take, in words. */
+static const char *why_of(const char *family)
+{
+    switch (au_family_kind_of(family)) {
+    case AU_KIND_CAS_LOOP: return "CAS-loop attempts: a lane that loses its word's race retries, each try a job";
+    case AU_KIND_CAS: return "CAS: lanes of a warp in one bank serialize, two wavefronts a pass";
+    case AU_KIND_PLAIN:
+        return strcmp(family, "popc_inc") == 0
+                   ? "unused results: distinct words of one bank serialize, same-word lanes fold"
+                   : "lanes of a warp in one bank serialize, on one word or not";
+    default: return "generic or cluster atomics: the cures below do not price them";
+    }
+}
+
+static int wants_advice(const au_kernel_stat *k)
+{
+    return k->best >= 0 && (k->verdicts[AU_VERDICT_BOUND] || k->verdicts[AU_VERDICT_SIGNIFICANT]);
+}
+
+/* The kernel's cures, the most saving first, into order[]; their number. */
+static int cures_by_saving(const au_kernel_stat *k, int *order)
+{
+    int n = 0;
+    for (int c = 0; c < AU_CURE_COUNT; ++c) {
+        if (!(k->cure_ns[c] < k->time_ns * 0.995))
+            continue;
+        int i = n++; /* a later cure passes an earlier, simpler one only when clearly shorter */
+        for (; i > 0 && k->cure_ns[order[i - 1]] > k->cure_ns[c] + AU_CURE_SAME * k->time_ns; --i)
+            order[i] = order[i - 1];
+        order[i] = c;
+    }
+    return n;
+}
+
+static void render_kernel(const au_kernel_stat *k, FILE *out)
+{
+    char name[160], t[24], lo[24], hi[24], save[24];
+    au_kernel_fit(k->name, name, sizeof name, 60, 0);
+    double a = k->jobs > 0 ? k->wavefronts / (k->jobs + k->cas_jobs) : 0;
+    fprintf(out, "  %s: %zu launch%s, %s, U %.1f %%, a = %.1f passes per job\n", name, k->launches,
+            k->launches == 1 ? "" : "es", au_duration_text(k->time_ns, t, sizeof t), k->util * 100, a);
+    double busy = 0;
+    for (size_t c = 0; c < k->nclass; ++c)
+        busy += k->cls[c].busy;
+    for (size_t c = 0; c < k->nclass && c < 3; ++c)
+        fprintf(out, "    %-12s %3.0f %% of the busy time: %s\n", k->cls[c].family,
+                busy > 0 ? 100 * k->cls[c].busy / busy : 0, why_of(k->cls[c].family));
+    int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0;
+    for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {
+        int c = order[i];
+        /* the cures that leave the same time share one line */
+        char names[128];
+        size_t used = (size_t)snprintf(names, sizeof names, "%s", au_cure_name(c));
+        for (; i + 1 < n && fabs(k->cure_ns[order[i + 1]] - k->cure_ns[c]) <= AU_CURE_SAME * k->time_ns; ++i)
+            if (used < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, ", %s", au_cure_name(order[i + 1]));
+        double db = k->busy > 0 ? 100 * (k->cure_busy[c] - k->busy) / k->busy : 0;
+        au_duration_text(k->cure_ns[c], t, sizeof t);
+        au_duration_text(k->cure_lo_ns[c], lo, sizeof lo);
+        au_duration_text(k->cure_hi_ns[c], hi, sizeof hi);
+        au_duration_text(k->time_ns - k->cure_ns[c], save, sizeof save);
+        char line[256];
+        int w =
+            snprintf(line, sizeof line, "    busy %4.0f %%, time %s (%s..%s), saves up to %s:", db, t, lo, hi, save);
+        if (w > 0 && (size_t)w + 1 + strlen(names) <= AU_REPORT_COLUMNS)
+            fprintf(out, "%s %s\n", line, names);
+        else
+            fprintf(out, "%s\n      %s\n", line, names);
+        lines++;
+    }
+}
+
+void au_render_advice(const au_report *r, const au_summary *s, FILE *out)
+{
+    (void)r;
+    size_t shown = 0;
+    for (size_t j = 0; j < s->n; ++j) {
+        if (!wants_advice(&s->k[j]))
+            continue;
+        if (!shown++)
+            fprintf(out, "\nwhat would help (kernels with atomic-bound or significant launches; docs/advisor.md): "
+                         "the unit's busy\ntime after each cure, the kernel time it leaves (range: every cycle saved "
+                         "to none), what that saves:\n");
+        render_kernel(&s->k[j], out);
+    }
+    /* the kernels whose cure saves the most, the most first */
+    size_t first[AU_ADVICE_FIRST], n = 0;
+    for (; n < AU_ADVICE_FIRST; ++n) {
+        size_t pick = s->n;
+        for (size_t j = 0; j < s->n; ++j) {
+            int taken = 0;
+            for (size_t i = 0; i < n; ++i)
+                taken |= first[i] == j;
+            if (!taken && wants_advice(&s->k[j]) && s->k[j].save_ns > 0 &&
+                (pick == s->n || s->k[j].save_ns > s->k[pick].save_ns))
+                pick = j;
+        }
+        if (pick == s->n)
+            break;
+        first[n] = pick;
+    }
+    if (n)
+        fprintf(out,
+                "\nfix first (the GPU time a cure could save at most, its share of the measured time, the cure):\n");
+    for (size_t i = 0; i < n; ++i) {
+        const au_kernel_stat *k = &s->k[first[i]];
+        char name[160], save[24];
+        au_kernel_fit(k->name, name, sizeof name, 60, 0);
+        fprintf(out, "  %zu. %s  %s  %.1f %%  %s\n", i + 1, name, au_duration_text(k->save_ns, save, sizeof save),
+                s->time_ns > 0 ? 100 * k->save_ns / s->time_ns : 0, au_cure_name(k->best));
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * test_advisor.c - what each cure would buy (model/src/advisor.c, docs/advisor.md): the expected
+ * passes of random lanes, each cure's busy time priced with the table as the launch itself is, the
+ * time it leaves, the cure named first, and the launches no cure applies to.  A small table built
+ * in memory: add S(64, a) = a cycles, popc_inc 0.9 a, cast_spin 3 cycles an attempt.
+ */
+#include "atomutil/model.h"
+#include "check.h"
+#include "mem_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const au_thresholds thr = {0.80, 0.40};
+
+static au_table *make_table(void)
+{
+    au_table *t = mem_table_new();
+    if (!t)
+        return NULL;
+    for (int n = 1; n <= 64; n += 63)
+        for (int c = 0; c <= n; c += n) {
+            for (int a = 1; a <= 32; a *= 2) {
+                mem_put(t, "add", n, a, c, a);
+                mem_put(t, "popc_inc", n, a, c, 0.9 * a);
+            }
+            mem_put(t, "cast_spin", n, 1, c, 3);
+        }
+    if (au_table_finalize(t) != AU_OK) {
+        au_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* A launch of 1000 jobs per SM on 132 SMs, a passes each (cas: all of them CAS-loop attempts),
+ * T active cycles, 100 us. */
+static au_launch launch(double a, double T, int cas)
+{
+    au_launch l;
+    memset(&l, 0, sizeof l);
+    l.sm_count = 132;
+    l.duration_ns = 100000;
+    l.ctr.jobs = 132e3;
+    l.ctr.cas_jobs = cas ? 132e3 : 0;
+    l.ctr.wavefronts = 132e3 * a * (cas ? 2 : 1);
+    l.ctr.active_cycles = T;
+    l.ctr.warps = 32;
+    l.ctr.have = AU_C_REQUIRED;
+    return l;
+}
+
+static void test_random_max_load(void)
+{
+    /* exact, by the same sum in rational arithmetic; 200,000 random draws gave 3.5316 */
+    CHECK_NEAR(au_random_max_load(32, 32), 3.532940993, 1e-8);
+    CHECK_NEAR(au_random_max_load(1, 32), 1, 1e-12);
+    CHECK_NEAR(au_random_max_load(32, 1), 32, 1e-9);
+    CHECK_NEAR(au_random_max_load(2, 2), 1.5, 1e-12);
+    CHECK_NEAR(au_random_max_load(0, 32), 0, 0);
+}
+
+static void test_best(void)
+{
+    double t[AU_CURE_COUNT];
+    for (int k = 0; k < AU_CURE_COUNT; ++k)
+        t[k] = 1000;
+    CHECK_EQ_INT(au_best_cure(t, 1000), -1); /* nothing saves */
+    t[AU_CURE_POPC] = 500, t[AU_CURE_ONE_PASS] = 505;
+    CHECK_EQ_INT(au_best_cure(t, 1000), AU_CURE_ONE_PASS); /* within 1 %: the simpler, earlier cure */
+    t[AU_CURE_POPC] = 490;
+    CHECK_EQ_INT(au_best_cure(t, 1000), AU_CURE_POPC);
+    CHECK(strcmp(au_cure_name(AU_CURE_REPLICATE_32), "replicate_32") == 0);
+    CHECK(au_cure_words(AU_CURE_NATIVE)[0] != '\0');
+    CHECK(strcmp(au_cure_name(AU_CURE_COUNT), "") == 0);
+}
+
+/* a = 32, B = 32000 of T = 40000 cycles */
+static void test_conflicted(const au_table *t)
+{
+    au_launch l = launch(32, 40000, 0);
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(l.res.busy, 32000, 1e-6);
+    const au_advice *a = l.adv;
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    const au_whatif *w = &a->w[AU_CURE_ONE_PASS];
+    CHECK(w->applies);
+    CHECK_NEAR(w->busy, 1000, 1e-6);
+    CHECK_NEAR(w->active, 40000 - 31000, 1e-6); /* every cycle saved shows */
+    CHECK_NEAR(w->active_hi, 40000, 1e-9);      /* ... or none */
+    CHECK_NEAR(w->time_ns, 100000 * 9000 / 40000.0, 1e-6);
+    CHECK_NEAR(a->w[AU_CURE_REPLICATE_4].busy, 8000, 1e-6);
+    CHECK_NEAR(a->w[AU_CURE_REPLICATE_32].busy, 1000, 1e-6);
+    CHECK_NEAR(a->w[AU_CURE_HASHED].busy, 1000 * au_random_max_load(32, 32), 1e-6);
+    /* popc: same-word lanes fold (point) or none do (a range up to a's price as popc_inc) */
+    w = &a->w[AU_CURE_POPC];
+    CHECK_NEAR(w->busy, 900, 1e-6);
+    CHECK_NEAR(w->busy_lo, 900, 1e-6);
+    CHECK_NEAR(w->busy_hi, 28800, 1e-6);
+    CHECK_NEAR(a->w[AU_CURE_AGGREGATE].busy_hi, 32000, 1e-6);
+    CHECK(!a->w[AU_CURE_NATIVE].applies); /* no CAS loop */
+    /* popc's 100 cycles less than one_pass's are within 1 % of T: one_pass is named */
+    CHECK_EQ_INT(a->best, AU_CURE_ONE_PASS);
+    CHECK_NEAR(a->saves, 31000, 1e-6);
+    CHECK_NEAR(a->saves_ns, 100000.0 * 31000 / 40000, 1e-6);
+    free(l.adv);
+}
+
+/* The unit near saturation: T' is at least B' / 0.975 */
+static void test_floor(const au_table *t)
+{
+    au_launch l = launch(32, 32200, 0);
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv && l.adv->w[AU_CURE_REPLICATE_2].applies);
+    if (l.adv)
+        CHECK_NEAR(l.adv->w[AU_CURE_REPLICATE_2].active, 16000 / 0.975, 1e-6); /* above 32200 - 16000 */
+    free(l.adv);
+}
+
+static void test_nothing_to_cure(const au_table *t)
+{
+    /* one pass already: only popc_inc's cheaper pass applies, and saves too little to be named */
+    au_launch l = launch(1, 40000, 0);
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv != NULL && l.adv->best == -1);
+    for (int k = 0; l.adv && k < AU_CURE_COUNT; ++k)
+        CHECK(l.adv->w[k].applies == (k == AU_CURE_POPC));
+    if (l.adv)
+        CHECK_NEAR(l.adv->w[AU_CURE_POPC].busy, 900, 1e-6);
+    free(l.adv);
+    /* clusters: the DSMEM path is not priced by the cures */
+    l = launch(32, 40000, 0);
+    l.ctr.cluster_size = 2;
+    l.ctr.have |= AU_C_CLUSTER;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv == NULL);
+    /* no counters, no U: nothing */
+    l = launch(32, 40000, 0);
+    l.ctr.have &= ~AU_C_JOBS;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv == NULL);
+}
+
+/* CAS-loop attempts (3 cycles each) become native one-pass jobs (1 cycle) */
+static void test_native(const au_table *t)
+{
+    au_launch l = launch(1, 10000, 1);
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_NEAR(l.res.busy, 3000, 1e-6);
+    CHECK(l.adv != NULL);
+    if (!l.adv)
+        return;
+    CHECK(l.adv->w[AU_CURE_NATIVE].applies);
+    CHECK_NEAR(l.adv->w[AU_CURE_NATIVE].busy, 1000, 1e-6);
+    CHECK(!l.adv->w[AU_CURE_ONE_PASS].applies && !l.adv->w[AU_CURE_POPC].applies);
+    CHECK_EQ_INT(l.adv->best, AU_CURE_NATIVE);
+    free(l.adv);
+}
+
+int main(void)
+{
+    au_table *t = make_table();
+    CHECK(t != NULL);
+    if (!t)
+        return 1;
+    test_random_max_load();
+    test_best();
+    test_conflicted(t);
+    test_floor(t);
+    test_nothing_to_cure(t);
+    test_native(t);
+    au_table_free(t);
+    return check_report("test_advisor");
+}
