@@ -61,8 +61,8 @@ PAIR_KERNELS(hist_add_one_lane, hist_add<1024>, hist_add<1024>)       /* ATOMS.A
 PAIR_KERNELS(hist_add_one_rand, hist_add<1024>, hist_add<1024>)       /* ATOMS.ADD, 32 -> ~3.5 */
 PAIR_KERNELS(hist_popc_stride_lane, hist_popc<1024>, hist_popc<1024>) /* ATOMS.POPC.INC, 32 -> 1 */
 PAIR_KERNELS(hist_popc_stride_rand, hist_popc<1024>, hist_popc<1024>) /* ATOMS.POPC.INC, 32 -> ~3.5 */
-PAIR_KERNELS(bincount_skew_rand, hist_add<4096>, hist_add<4096>)      /* ATOMS.ADD, ~14 -> ~2 */
-PAIR_KERNELS(bincount_blocky_lane, hist_add<4096>, hist_add<4096>)    /* ATOMS.ADD, ~8 -> 1 */
+PAIR_KERNELS(bincount_skew_rand, hist_add<4096>, hist_add<4096>)      /* ATOMS.ADD, ~14 -> ~3.5 */
+PAIR_KERNELS(bincount_blocky_lane, hist_add<4096>, hist_add<4096>)    /* ATOMS.ADD, ~9.5 -> 1 */
 PAIR_KERNELS(kmeans_one_lane, kmeans_sum<float>, kmeans_sum<float>)   /* ATOMS.CAST.SPIN loop */
 PAIR_KERNELS(kmeans_skew_rand, kmeans_sum<float>, kmeans_sum<float>)  /* ATOMS.CAST.SPIN loop */
 PAIR_KERNELS(scatter_one_lane, scatter_add, scatter_add)              /* ATOMS.ADD (no result) */
