@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the advisor's validation (docs/validation.md, "Advisor pairs") on the GPU at hand:
+#
+#   validation/advisor_all.sh RESULT_DIR [BUILD_DIR]
+#
+# BUILD_DIR (default build) is configured if needed and atomutil-profile and advisor_pairs are
+# built (incrementally).  Needs a CUDA GPU with counter access and python3.  RESULT_DIR receives
+#   pairs.csv                    advisor_pairs --list: the pairs, their cures and kernels
+#   adv.csv                      atomutil-profile --csv of every launch of advisor_pairs (with the
+#                                advisor's whatif_* columns), from the live run that also keeps
+#   adv.counters.csv, adv.cubins/  its raw counters and kernel code (for --import with a later model)
+#   adv.log                      advisor_pairs' lines (each pair's median times) and the profiler's
+#   advisor.log                  validation/advisor.py adv.csv pairs.csv: the per-pair table and the
+#                                summary lines
+#   env.txt, steps.txt           the GPU, the commit, each step's exit status and seconds
+# The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
+# Exit status 1 if a step failed (a result differing from the CPU's makes advisor_pairs fail).
+set -uo pipefail
+res=${1:?usage: advisor_all.sh RESULT_DIR [BUILD_DIR]}
+build=${2:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$res" || exit 1
+: > "$res/steps.txt"
+failed=0
+run_step() { # run_step NAME SECONDS COMMAND...: with a time limit; logs the status and seconds
+    local name=$1 limit=$2 t0=$SECONDS rc
+    shift 2
+    timeout "$limit" "$@"
+    rc=$?
+    echo "$name: rc $rc, $((SECONDS - t0)) s" >> "$res/steps.txt"
+    [ $rc -eq 0 ] || failed=1
+    return $rc
+}
+
+targets="atomutil-profile advisor_pairs"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    run_step configure 300 cmake -S "$here" -B "$build" -DATOMUTIL_ENABLE_TESTS=OFF > "$res/build.log" 2>&1 ||
+        { cat "$res/steps.txt"; exit 1; }
+fi
+run_step build 600 cmake --build "$build" -j --target $targets >> "$res/build.log" 2>&1 || { cat "$res/steps.txt"; exit 1; }
+P=$build/bin/atomutil-profile
+B=$build/bin
+# the GPU, its driver and clocks, the commit (-dirty: uncommitted changes) and the time
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader; git -C "$here" describe \
+    --always --dirty; date -u +%FT%TZ; } > "$res/env.txt" 2>&1
+
+run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
+# the live run: every launch measured and priced by the opcodes of its code (-o keeps the counters
+# and the cubins beside the report)
+run_step profile 600 "$P" -q --csv --opcodes -o "$res/adv" -- "$B/advisor_pairs" > "$res/adv.log" 2>&1
+run_step advisor 60 python3 "$here/validation/advisor.py" "$res/adv.csv" "$res/pairs.csv" > "$res/advisor.log" 2>&1
+
+cat "$res/steps.txt"
+grep '^advisor:' "$res/advisor.log" || tail -n 3 "$res/advisor.log"
+exit $failed
