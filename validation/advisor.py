@@ -2,10 +2,12 @@
 """Accuracy of atomutil's advisor (its what-if pricing of cures) on the advisor pairs
 (docs/validation.md, "Advisor pairs").
 
-usage: advisor.py REPORT_CSV PAIRS_CSV
+usage: advisor.py REPORT_CSV PAIRS_CSV [REPORT_CSV PAIRS_CSV ...]
 
 REPORT_CSV  atomutil-profile --csv of a run of build/bin/advisor_pairs (per launch; .gz or .xz too)
 PAIRS_CSV   advisor_pairs --list: pair,set,cure,base_kernel,variant_kernel,adds_work
+Several runs (advisor_pairs with other sizes, say) are scored together, each run's pairs named
+"PAIR@RUN", RUN the report's file name without its extensions.
 
 A launch belongs to a kernel by its function name (the report's full name without return type,
 namespaces and parameter list).  Per pair, over all launches of each kernel (warm-up included):
@@ -33,6 +35,7 @@ import gzip
 import io
 import lzma
 import math
+import os
 import statistics
 import sys
 
@@ -158,15 +161,21 @@ def main(argv):
     if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__)
         return 0
-    if len(argv) != 3 or argv[1].startswith("-") or argv[2].startswith("-"):
-        print("usage: advisor.py REPORT_CSV PAIRS_CSV", file=sys.stderr)
+    args = argv[1:]
+    if not args or len(args) % 2 or any(a.startswith("-") for a in args):
+        print("usage: advisor.py REPORT_CSV PAIRS_CSV [REPORT_CSV PAIRS_CSV ...]", file=sys.stderr)
         return 2
-    report, pairs_csv = argv[1], argv[2]
-    pairs = read_pairs(pairs_csv)
-    launches = {}
-    for row in read_csv(report, REPORT_COLUMNS):
-        launches.setdefault(short_name(row["kernel"]), []).append(row)
-    results = [evaluate(p, launches) for p in pairs]
+    pairs, results = [], []
+    for report, pairs_csv in zip(args[0::2], args[1::2]):
+        run_pairs = read_pairs(pairs_csv)
+        launches = {}
+        for row in read_csv(report, REPORT_COLUMNS):
+            launches.setdefault(short_name(row["kernel"]), []).append(row)
+        results += [evaluate(p, launches) for p in run_pairs]
+        if len(args) > 2:
+            run = os.path.basename(report).split(".")[0]
+            run_pairs = [dict(p, pair="%s@%s" % (p["pair"], run)) for p in run_pairs]
+        pairs += run_pairs
     print("| pair | set | cure | pred busy | meas busy | busy err % | base time (us) | pred time [lo, hi] (us) "
           "| meas time (us) | time err % | in range | direction (pred/meas time change) | adds work |")
     print("|" + "---|" * 13)

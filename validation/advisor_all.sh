@@ -9,8 +9,9 @@
 #   adv.csv                      atomutil-profile --csv of every launch of advisor_pairs (with the
 #                                advisor's whatif_* columns), from the live run that also keeps
 #   adv.counters.csv, adv.cubins/  its raw counters and kernel code (for --import with a later model)
+#   adv_l2.*                     the same on 2 Mi elements (8 MB: the inputs stay in L2)
 #   adv.log                      advisor_pairs' lines (each pair's median times) and the profiler's
-#   advisor.log                  validation/advisor.py adv.csv pairs.csv: the per-pair table and the
+#   advisor.log                  validation/advisor.py over both runs: the per-pair table and the
 #                                summary lines
 #   env.txt, steps.txt           the GPU, the commit, each step's exit status and seconds
 # The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
@@ -48,7 +49,12 @@ run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
 # the live run: every launch measured and priced by the opcodes of its code (-o keeps the counters
 # and the cubins beside the report)
 run_step profile 600 "$P" -q --csv --opcodes -o "$res/adv" -- "$B/advisor_pairs" > "$res/adv.log" 2>&1
-run_step advisor 60 python3 "$here/validation/advisor.py" "$res/adv.csv" "$res/pairs.csv" > "$res/advisor.log" 2>&1
+# the same pairs on 2 Mi elements, whose 8 MB stay in L2: loads that hit in L2 share the LSU pipe
+# with the atomics, where the 16 Mi elements' loads wait on DRAM
+run_step profile_l2 600 "$P" -q --csv --opcodes -o "$res/adv_l2" -- "$B/advisor_pairs" --elements 2097152 \
+    > "$res/adv_l2.log" 2>&1
+run_step advisor 60 python3 "$here/validation/advisor.py" "$res/adv.csv" "$res/pairs.csv" "$res/adv_l2.csv" \
+    "$res/pairs.csv" > "$res/advisor.log" 2>&1
 
 cat "$res/steps.txt"
 grep '^advisor:' "$res/advisor.log" || tail -n 3 "$res/advisor.log"

@@ -11,9 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The highest U measured on kernels that do nothing but shared atomics (docs/validation.md): a
- * unit never keeps busy for the whole active time, so T' is at least B' / AU_U_SATURATED. */
+/* The highest U measured on kernels that do nothing but shared atomics (docs/validation.md): the
+ * time model's network runs its unit at U / AU_U_SATURATED, at most AU_U_NETWORK_MAX. */
 #define AU_U_SATURATED    0.975
+#define AU_U_NETWORK_MAX  0.999
+/* The error of U on the validation points (docs/validation.md): the time's range takes U this
+ * much above and below. */
+#define AU_U_ERROR        0.03
+/* A launch's time from run to run and the time model's error on the advisor pairs
+ * (docs/advisor.md, "Measured accuracy"): the time's range is this much wider on each side. */
+#define AU_TIME_ERROR     0.03
+/* Warps an SM holds at most (64 on every architecture since Volta). */
+#define AU_MVA_MAX_WARPS  64
 /* A cure that changes B by less than this share changes nothing worth a line. */
 #define AU_CURE_MIN_SHARE 0.005
 
@@ -137,19 +146,21 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
     double a = l->res.a, lo, hi;
     if (!(x->busy > 0) || !(x->jobs > 0))
         return 0;
-    if (x->kind == AU_KIND_CAS_LOOP) {
-        if (k != AU_CURE_NATIVE)
+    if (k == AU_CURE_NATIVE) {
+        if (x->kind != AU_KIND_CAS_LOOP && x->kind != AU_KIND_CAS)
             return 0;
-        /* each attempt's pass becomes a pass of a native job: at most one single-pass job's price,
-         * at least the cheapest pass of a many-pass job (the lanes' retries become its passes) */
-        double s1 = service(t, "add", l, busy, 1), cheapest = s1;
-        for (int p = 2; p <= AU_A_MAX && s1 > 0; p *= 2)
-            cheapest = fmin(cheapest, service(t, "add", l, busy, p) / p);
+        /* a CAS loop's attempts, retries of other warps' races included, become native jobs of one
+         * pass per lane in a bank: at most one single-pass job per attempt, at least one per 32
+         * attempts.  The loops' entries are not counted, so the point is the middle of that range
+         * on a log scale (docs/advisor.md, "What the counters cannot tell"). */
+        double s1 = service(t, "add", l, busy, 1);
         if (!(s1 > 0))
             return 0;
-        b[0] = b[2] = x->jobs * s1, b[1] = x->jobs * cheapest;
+        b[2] = x->jobs * s1, b[1] = b[2] / AU_A_MAX, b[0] = sqrt(b[1] * b[2]);
         return 1;
     }
+    if (x->kind == AU_KIND_CAS_LOOP)
+        return 0; /* its conflicts are retries, whose number after a cure the counters cannot tell */
     if ((x->kind != AU_KIND_PLAIN && x->kind != AU_KIND_CAS) || !passes_after(k, a, &lo, &hi))
         return 0;
     if ((k == AU_CURE_AGGREGATE || k == AU_CURE_POPC) && (x->kind != AU_KIND_PLAIN || !strcmp(x->family, "popc_inc")))
@@ -164,17 +175,78 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
     return 1;
 }
 
-/* T' of a busy time B' (point) and its range, from the launch's T and B. */
-static void time_after(const au_result *r, double bp, double blo, au_whatif *w)
+/* Throughput (jobs per cycle) of a closed network of N warps, each cycling between the unit (one
+ * server, S cycles a job) and the rest of its work (a delay of Z cycles a job): exact mean value
+ * analysis, linear between the whole numbers of warps around N. */
+static double mva_throughput(double N, double Z, double S)
 {
-    double T = r->active, B = r->busy;
-    w->active = fmin(T, fmax(T - (B - bp), bp / AU_U_SATURATED));
-    w->active_lo = fmin(w->active, fmax(T - (B - blo), blo));
-    w->active_hi = T; /* the rest of the kernel may hide every cycle saved */
+    int hi = (int)ceil(fmin(fmax(N, 1), AU_MVA_MAX_WARPS));
+    double q = 0, x = 0, x_lo = 0;
+    for (int k = 1; k <= hi; ++k) {
+        double r = S * (1 + q);
+        x_lo = x;
+        x = k / (Z + r);
+        q = x * r;
+    }
+    double f = fmin(fmax(N, 1), AU_MVA_MAX_WARPS) - (hi - 1);
+    return hi > 1 ? x_lo + f * (x - x_lo) : x;
 }
 
-static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n, au_cure k,
-                       au_whatif *w)
+/* The delay per job that makes the network run at utilization u (0 where even Z = 0 cannot reach
+ * it: the unit is saturated). */
+static double mva_delay(double N, double S, double u)
+{
+    double want = u / S, lo = 0, hi = S;
+    if (mva_throughput(N, 0, S) <= want)
+        return 0;
+    while (mva_throughput(N, hi, S) > want && hi < 1e12)
+        hi *= 2;
+    for (int i = 0; i < 50; ++i) {
+        double mid = (lo + hi) / 2;
+        *(mva_throughput(N, mid, S) > want ? &lo : &hi) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+/* The launch as a closed network of its N warps (docs/advisor.md, "Kernel time"): the unit serves
+ * a job in S = B / J cycles, the rest of the kernel delays each warp z cycles a job, the z that
+ * gives the measured U; z[1] and z[2] those of U + and - AU_U_ERROR (the time's range). */
+typedef struct network {
+    double N, J, T;
+    double z[3], x[3]; /* the delays, and the throughputs they give with S */
+} network;
+
+static void network_of(const au_result *r, network *net)
+{
+    net->N = r->queue_len > 0 ? r->queue_len : 1, net->J = r->jobs, net->T = r->active;
+    double S = r->busy / r->jobs, u = r->busy / r->active;
+    const double du[3] = {0, AU_U_ERROR, -AU_U_ERROR};
+    for (int i = 0; i < 3; ++i) {
+        /* a measured U is at most AU_U_SATURATED (ramp-up and tail): the network's is U over it.  A
+         * unit saturated within U's error hides the rest of the kernel whatever its size: the point
+         * and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR. */
+        double ui = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
+        int saturated = i < 2 && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
+        net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui) : -1; /* -1: no U that low, no bound */
+        net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S) : 0;
+    }
+}
+
+/* T' of a busy time B': with each z kept, S' = B' / J gives the throughput X', and T' is T scaled
+ * by the throughputs, X / X' (X = u / S, the network's own: T' = T where B' = B). */
+static void time_after(const network *net, double bp, au_whatif *w)
+{
+    double t[3];
+    for (int i = 0; i < 3; ++i)
+        t[i] =
+            net->z[i] >= 0 ? fmin(net->T, net->T * net->x[i] / mva_throughput(net->N, net->z[i], bp / net->J)) : net->T;
+    /* the range also holds a launch's time from run to run and the model's error on the pairs */
+    w->active = t[0], w->active_lo = fmin(t[0], t[1]) * (1 - AU_TIME_ERROR);
+    w->active_hi = fmin(fmax(t[0], t[2]) * (1 + AU_TIME_ERROR), net->T * (1 + AU_TIME_ERROR));
+}
+
+static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,
+                       const network *net, au_cure k, au_whatif *w)
 {
     double b[3], sum[3] = {0, 0, 0};
     int any = 0;
@@ -194,7 +266,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
         return;
     w->applies = 1;
     w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
-    time_after(&l->res, w->busy, w->busy_lo, w);
+    time_after(net, w->busy, w);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;
         w->time_ns = w->active * ns, w->time_lo_ns = w->active_lo * ns, w->time_hi_ns = w->active_hi * ns;
@@ -224,9 +296,11 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
     if (!adv)
         return au_set_error(AU_E_NOMEM, "out of memory");
     double times[AU_CURE_COUNT];
+    network net;
+    network_of(r, &net);
     for (int k = 0; k < AU_CURE_COUNT; ++k) {
         au_whatif *w = &adv->w[k];
-        price_cure(t, l, busy, x, n, (au_cure)k, w);
+        price_cure(t, l, busy, x, n, &net, (au_cure)k, w);
         times[k] = w->applies ? w->active : r->active;
     }
     adv->best = au_best_cure(times, r->active);

@@ -43,8 +43,8 @@ static int cures_by_saving(const au_kernel_stat *k, int *order)
     for (int c = 0; c < AU_CURE_COUNT; ++c) {
         if (!(k->cure_ns[c] < k->time_ns * 0.995))
             continue;
-        int i = n++; /* a later cure passes an earlier, simpler one only when clearly shorter */
-        for (; i > 0 && k->cure_ns[order[i - 1]] > k->cure_ns[c] + AU_CURE_SAME * k->time_ns; --i)
+        int i = n++; /* by time; of equal times the earlier, simpler cure first */
+        for (; i > 0 && k->cure_ns[order[i - 1]] > k->cure_ns[c]; --i)
             order[i] = order[i - 1];
         order[i] = c;
     }
@@ -79,8 +79,7 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         au_duration_text(k->cure_hi_ns[c], hi, sizeof hi);
         au_duration_text(k->time_ns - k->cure_ns[c], save, sizeof save);
         char line[256];
-        int w =
-            snprintf(line, sizeof line, "    busy %4.0f %%, time %s (%s..%s), saves up to %s:", db, t, lo, hi, save);
+        int w = snprintf(line, sizeof line, "    busy %4.0f %%, time %s (%s..%s), saves %s:", db, t, lo, hi, save);
         if (w > 0 && (size_t)w + 1 + strlen(names) <= AU_REPORT_COLUMNS)
             fprintf(out, "%s %s\n", line, names);
         else
@@ -98,8 +97,8 @@ void au_render_advice(const au_report *r, const au_summary *s, FILE *out)
             continue;
         if (!shown++)
             fprintf(out, "\nwhat would help (kernels with atomic-bound or significant launches; docs/advisor.md): "
-                         "the unit's busy\ntime after each cure, the kernel time it leaves (range: every cycle saved "
-                         "to none), what that saves:\n");
+                         "the unit's busy\ntime after each cure, the kernel time it leaves (range: U's error and a "
+                         "launch's time from run to run), what that saves:\n");
         render_kernel(&s->k[j], out);
     }
     /* the kernels whose cure saves the most, the most first */
