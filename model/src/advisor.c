@@ -21,6 +21,9 @@
 /* A launch's time from run to run and the time model's error on the advisor pairs
  * (docs/advisor.md, "Measured accuracy"): the time's range is this much wider on each side. */
 #define AU_TIME_ERROR     0.03
+/* Loads per job that may wait behind the unit's queue in the LSU pipe, for the lower end of the
+ * time: what the advisor pairs on L2-resident inputs needed (docs/advisor.md, "Kernel time"). */
+#define AU_LSU_VISITS     3.0
 /* Warps an SM holds at most (64 on every architecture since Volta). */
 #define AU_MVA_MAX_WARPS  64
 /* A cure that changes B by less than this share changes nothing worth a line. */
@@ -177,15 +180,17 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
 
 /* Throughput (jobs per cycle) of a closed network of N warps, each cycling between the unit (one
  * server, S cycles a job) and the rest of its work (a delay of Z cycles a job): exact mean value
- * analysis, linear between the whole numbers of warps around N. */
-static double mva_throughput(double N, double Z, double S)
+ * analysis, linear between the whole numbers of warps around N.  v: other visits per job that wait
+ * behind the unit's queue without work of their own (loads that share the LSU pipe with the
+ * atomics), each the queue's S q cycles. */
+static double mva_throughput(double N, double Z, double S, double v)
 {
     int hi = (int)ceil(fmin(fmax(N, 1), AU_MVA_MAX_WARPS));
     double q = 0, x = 0, x_lo = 0;
     for (int k = 1; k <= hi; ++k) {
         double r = S * (1 + q);
         x_lo = x;
-        x = k / (Z + r);
+        x = k / (Z + r + v * S * q);
         q = x * r;
     }
     double f = fmin(fmax(N, 1), AU_MVA_MAX_WARPS) - (hi - 1);
@@ -194,41 +199,45 @@ static double mva_throughput(double N, double Z, double S)
 
 /* The delay per job that makes the network run at utilization u (0 where even Z = 0 cannot reach
  * it: the unit is saturated). */
-static double mva_delay(double N, double S, double u)
+static double mva_delay(double N, double S, double u, double v)
 {
     double want = u / S, lo = 0, hi = S;
-    if (mva_throughput(N, 0, S) <= want)
+    if (mva_throughput(N, 0, S, v) <= want)
         return 0;
-    while (mva_throughput(N, hi, S) > want && hi < 1e12)
+    while (mva_throughput(N, hi, S, v) > want && hi < 1e12)
         hi *= 2;
     for (int i = 0; i < 50; ++i) {
         double mid = (lo + hi) / 2;
-        *(mva_throughput(N, mid, S) > want ? &lo : &hi) = mid;
+        *(mva_throughput(N, mid, S, v) > want ? &lo : &hi) = mid;
     }
     return (lo + hi) / 2;
 }
 
 /* The launch as a closed network of its N warps (docs/advisor.md, "Kernel time"): the unit serves
  * a job in S = B / J cycles, the rest of the kernel delays each warp z cycles a job, the z that
- * gives the measured U; z[1] and z[2] those of U + and - AU_U_ERROR (the time's range). */
+ * gives the measured U.  Cases: the point (U), U + and - AU_U_ERROR, and U with AU_LSU_VISITS
+ * loads per job waiting behind the unit's queue (the lower end: such loads get faster too). */
+enum { NET_POINT, NET_U_HI, NET_U_LO, NET_LSU, NET_CASES };
+
 typedef struct network {
     double N, J, T;
-    double z[3], x[3]; /* the delays, and the throughputs they give with S */
+    double z[NET_CASES], x[NET_CASES], v[NET_CASES]; /* delays, the throughputs they give with S, visits */
 } network;
 
 static void network_of(const au_result *r, network *net)
 {
     net->N = r->queue_len > 0 ? r->queue_len : 1, net->J = r->jobs, net->T = r->active;
     double S = r->busy / r->jobs, u = r->busy / r->active;
-    const double du[3] = {0, AU_U_ERROR, -AU_U_ERROR};
-    for (int i = 0; i < 3; ++i) {
+    const double du[NET_CASES] = {0, AU_U_ERROR, -AU_U_ERROR, 0};
+    for (int i = 0; i < NET_CASES; ++i) {
         /* a measured U is at most AU_U_SATURATED (ramp-up and tail): the network's is U over it.  A
          * unit saturated within U's error hides the rest of the kernel whatever its size: the point
          * and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR. */
         double ui = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
-        int saturated = i < 2 && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
-        net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui) : -1; /* -1: no U that low, no bound */
-        net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S) : 0;
+        int saturated = i != NET_U_LO && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
+        net->v[i] = i == NET_LSU ? AU_LSU_VISITS : 0;
+        net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui, net->v[i]) : -1; /* -1: no bound */
+        net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i]) : 0;
     }
 }
 
@@ -236,13 +245,15 @@ static void network_of(const au_result *r, network *net)
  * by the throughputs, X / X' (X = u / S, the network's own: T' = T where B' = B). */
 static void time_after(const network *net, double bp, au_whatif *w)
 {
-    double t[3];
-    for (int i = 0; i < 3; ++i)
-        t[i] =
-            net->z[i] >= 0 ? fmin(net->T, net->T * net->x[i] / mva_throughput(net->N, net->z[i], bp / net->J)) : net->T;
+    double t[NET_CASES];
+    for (int i = 0; i < NET_CASES; ++i)
+        t[i] = net->z[i] >= 0
+                   ? fmin(net->T, net->T * net->x[i] / mva_throughput(net->N, net->z[i], bp / net->J, net->v[i]))
+                   : net->T;
     /* the range also holds a launch's time from run to run and the model's error on the pairs */
-    w->active = t[0], w->active_lo = fmin(t[0], t[1]) * (1 - AU_TIME_ERROR);
-    w->active_hi = fmin(fmax(t[0], t[2]) * (1 + AU_TIME_ERROR), net->T * (1 + AU_TIME_ERROR));
+    w->active = t[NET_POINT];
+    w->active_lo = fmin(t[NET_POINT], fmin(t[NET_U_HI], t[NET_LSU])) * (1 - AU_TIME_ERROR);
+    w->active_hi = fmin(fmax(t[NET_POINT], t[NET_U_LO]), net->T) * (1 + AU_TIME_ERROR);
 }
 
 static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,

@@ -131,6 +131,43 @@ static void test_saturated(const au_table *t)
     free(l.adv);
 }
 
+/* Two warps: the network in closed form, x = 2 / (Z + S (1 + q1) + v S q1), q1 = S / (Z + S) */
+static double two_warps(double Z, double S, double v)
+{
+    double q1 = S / (Z + S);
+    return 2 / (Z + S * (1 + q1) + v * S * q1);
+}
+
+/* T' with the delay that gives utilization u, v loads per job behind the queue */
+static double two_warps_time(double T, double S, double sp, double u, double v)
+{
+    double lo = 0, hi = 1e9;
+    for (int i = 0; i < 200; ++i) {
+        double mid = (lo + hi) / 2;
+        *(two_warps(mid, S, v) > u / S ? &lo : &hi) = mid;
+    }
+    return T * two_warps(lo, S, v) / two_warps(lo, sp, v);
+}
+
+/* The lower end of the time also takes 3 loads per job waiting behind the unit's queue, whose wait
+ * the cure removes too */
+static void test_lsu_visits(const au_table *t)
+{
+    au_launch l = launch(32, 40000, 0);
+    l.ctr.warps = 2;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    const au_whatif *w = l.adv ? &l.adv->w[AU_CURE_ONE_PASS] : NULL;
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    double u = 0.8 / 0.975, point = two_warps_time(40000, 32, 1, u, 0);
+    double lsu = two_warps_time(40000, 32, 1, u, 3), uhi = two_warps_time(40000, 32, 1, 0.83 / 0.975, 0);
+    CHECK_NEAR(w->active, point, 1e-3);
+    CHECK(lsu < uhi);
+    CHECK_NEAR(w->active_lo, fmin(lsu, uhi) * 0.97, 1e-3);
+    free(l.adv);
+}
+
 static void test_nothing_to_cure(const au_table *t)
 {
     /* one pass already: only popc_inc's cheaper pass applies, and saves too little to be named */
@@ -192,6 +229,7 @@ int main(void)
     test_best();
     test_conflicted(t);
     test_saturated(t);
+    test_lsu_visits(t);
     test_nothing_to_cure(t);
     test_native(t);
     au_table_free(t);
