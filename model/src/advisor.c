@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The highest U measured on kernels that do nothing but shared atomics (docs/validation.md): the
- * time model's network runs its unit at U / AU_U_SATURATED, at most AU_U_NETWORK_MAX. */
+/* U of a launch whose warps all queue at the unit but that also loads its data: the histogram
+ * example with every lane on one word reads 97.5 % (ramp-up and tail; kernels of atomics alone
+ * read 99-100 %, docs/validation.md).  The time model's network runs its unit at
+ * U / AU_U_SATURATED, at most AU_U_NETWORK_MAX (docs/advisor.md, "Kernel time"). */
 #define AU_U_SATURATED    0.975
 #define AU_U_NETWORK_MAX  0.999
 /* The error of U on the validation points (docs/validation.md): the time's range takes U this
@@ -230,7 +232,7 @@ static void network_of(const au_result *r, network *net)
     double S = r->busy / r->jobs, u = r->busy / r->active;
     const double du[NET_CASES] = {0, AU_U_ERROR, -AU_U_ERROR, 0};
     for (int i = 0; i < NET_CASES; ++i) {
-        /* a measured U is at most AU_U_SATURATED (ramp-up and tail): the network's is U over it.  A
+        /* a measured U of a kernel that loads its data is at most AU_U_SATURATED: the network's is U over it.  A
          * unit saturated within U's error hides the rest of the kernel whatever its size: the point
          * and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR. */
         double ui = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
