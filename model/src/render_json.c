@@ -28,7 +28,9 @@ static void json_advice(FILE *out, const au_launch *l)
 {
     const au_advice *a = l->adv;
     double t = l->duration_ns > 0 ? 1 : NAN;
-    fprintf(out, ",\n     \"advice\": {\"best\": \"%s\", ", au_cure_name(a->best));
+    fprintf(out, ",\n     \"advice\": {\"best\": \"%s\", \"best_words\": ", au_cure_name(a->best));
+    json_str(out, au_cure_words(a->best));
+    fprintf(out, ", ");
     json_num(out, "could_save_ns", a->saves_ns * t, 0);
     json_num(out, "could_save_cycles", a->saves, 0);
     fprintf(out, "\"whatif\": {");

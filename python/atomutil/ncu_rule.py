@@ -131,8 +131,23 @@ def describe(rec, report):
                 "its time." % (m["a_passes_per_job"], m["service_cycles"])
     if rec["flags"]:
         text += " Flags: %s." % ", ".join(rec["flags"])
+    cure = best_cure(rec)
+    if cure and verdict in ("atomic-bound", "significant", "uncertain"):
+        w = cure["whatif"]
+        text += " What would help most: %s; the unit's busy time %+.0f %%, the kernel's active cycles %.0f " \
+                "(between %.0f and %.0f), %.1f %% fewer (atomutil's advisor)." % (
+                    cure["words"], 100 * (w["busy_cycles"] - m["busy_cycles"]) / m["busy_cycles"],
+                    w["active_cycles"], w["active_cycles_lo"], w["active_cycles_hi"], w["speedup_pct"])
     text += " atomutil's queue model, table %s, family %s." % (table, report["family"])
     return kind, text
+
+
+def best_cure(rec):
+    """The launch's best cure from its record: {name, words, whatif{...}}, or None without one."""
+    adv = rec.get("advice")
+    if not adv or adv.get("best") not in adv.get("whatif", {}):
+        return None
+    return {"name": adv["best"], "words": adv.get("best_words", adv["best"]), "whatif": adv["whatif"][adv["best"]]}
 
 
 def publish(nvrules, fe, action, rec, report):
@@ -147,6 +162,15 @@ def publish(nvrules, fe, action, rec, report):
             action.add_double_metric(PREFIX + key, double_kind, float(m[key]))
     action.add_string_metric(PREFIX + "verdict", string_kind, rec["verdict"])
     action.add_string_metric(PREFIX + "flags", string_kind, ",".join(rec["flags"]))
+    cure = best_cure(rec)
+    if cure:
+        action.add_string_metric(PREFIX + "best_cure", string_kind, cure["name"])
+        action.add_double_metric(PREFIX + "speedup_pct", double_kind, float(cure["whatif"]["speedup_pct"]))
+        if rec["verdict"] in ("atomic-bound", "significant", "uncertain"):
+            # ncu's estimated speedup: the share of this kernel's time the cure would save
+            local = _constant(nvrules, "IFrontend", "SpeedupType_LOCAL", "SpeedupType_LOCAL")
+            if local is not None:
+                fe.speedup(msg_id, local, float(cure["whatif"]["speedup_pct"]))
     if rec["verdict"] in ("atomic-bound", "significant") and m.get("util_pct") is not None:
         high = rec["verdict"] == "atomic-bound"
         severity = _constant(nvrules, "IFrontend", "Severity_SEVERITY_HIGH" if high else "Severity_SEVERITY_DEFAULT",

@@ -110,6 +110,14 @@ class SameAsTheCli(unittest.TestCase):
                 self.assertEqual(ctx.fe.focus[0][1:3], ("atomutil__util_pct", cli["model"]["util_pct"]), where)
             else:
                 self.assertEqual(ctx.fe.focus, [], where)
+            # the advisor's best cure and its speedup, ncu's estimated speedup where the unit matters
+            adv = cli.get("advice")
+            self.assertEqual(ctx.action.added.get("atomutil__best_cure"), adv and adv["best"], where)
+            speedup = adv and adv["whatif"][adv["best"]]["speedup_pct"]
+            self.assertEqual(ctx.action.added.get("atomutil__speedup_pct"), speedup, where)
+            shown = adv and cli["verdict"] in ("atomic-bound", "significant", "uncertain")
+            self.assertEqual(ctx.fe.speedups, [(1, NV.IFrontend.SpeedupType_LOCAL, speedup)] if shown else [], where)
+            self.assertEqual("What would help most" in text, bool(shown), where)
         return len(launches)
 
     def test_exports(self):
@@ -126,7 +134,9 @@ class SameAsTheCli(unittest.TestCase):
         kind, text = bound.fe.messages[0]
         self.assertEqual(kind, "OPTIMIZATION")
         for words in ("busy 97.5 % of the SMs' active cycles", "atomic-bound (U of at least 80 %)",
-                      "a = 32.0 serialized passes", "table nvidia-h200.csv, family add"):
+                      "a = 32.0 serialized passes", "table nvidia-h200.csv, family add",
+                      "What would help most: one pass per job: no two lanes of a warp in one bank; the unit's "
+                      "busy time -97 %"):
             self.assertIn(words, text)
         self.assertEqual(bound.fe.focus[0][3], NV.IFrontend.Severity_SEVERITY_HIGH)
         with open(os.path.join(SRC, "docs/nsight-compute.md"), encoding="utf-8") as f:
