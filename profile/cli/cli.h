@@ -34,6 +34,8 @@ typedef struct {
     int wide;            /* --wide */
     au_thresholds thr;
     au_busy_mode busy;
+    au_kernel_pair pairs[AU_MAX_PAIRS]; /* --pair KA=KB[:CURE] (--compare); names point into argv */
+    size_t npairs;
     const char **args; /* argc of them at most; freed by main */
     int nargs, nimport;
     char **program;

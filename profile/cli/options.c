@@ -39,6 +39,9 @@ static void usage_input(FILE *f)
             "                         launch keeps its file; --summary shows each file and all together\n"
             "      --compare A B      compare two counters files or exports kernel by kernel (options may\n"
             "                         also follow A and B)\n"
+            "      --pair KA=KB[:CURE]  with --compare: kernel KA of A beside kernel KB of B, a variant a cure\n"
+            "                         made of it, with the advisor's prediction for KB from KA (CURE: KA's best\n"
+            "                         by default; docs/advisor.md); repeatable; A and B may be one file\n"
             "      --print-ncu-metrics  print the comma-separated metric list for ncu --metrics and exit\n"
             "Model:\n"
             "  -t, --table FILE       service-time table (default: the installed table for the GPU named in\n"
@@ -182,7 +185,8 @@ enum {
     O_SUMMARY,
     O_PER_LAUNCH,
     O_NAME_WIDTH,
-    O_WIDE
+    O_WIDE,
+    O_PAIR
 };
 
 /* The report's file extension, by au_format. */
@@ -285,6 +289,39 @@ static int apply_value(int c, cli_options *o, int *signif_given)
     }
 }
 
+/* --pair KA=KB[:CURE] into o->pairs, split in place (optarg is argv's); 0, or -1 after the error line. */
+static int parse_pair(char *spec, cli_options *o)
+{
+    char *eq = strchr(spec, '='), *colon = eq ? strrchr(eq, ':') : NULL;
+    if (o->npairs == AU_MAX_PAIRS) {
+        fprintf(stderr, "%s: --pair: at most %d pairs\n", prog, AU_MAX_PAIRS);
+        return -1;
+    }
+    if (!eq || eq == spec || eq[1] == '\0' || eq[1] == ':' || (colon && colon[1] == '\0')) {
+        fprintf(stderr, "%s: --pair takes KERNEL_A=KERNEL_B or KERNEL_A=KERNEL_B:CURE, got '%s'\n", prog, spec);
+        return -1;
+    }
+    au_kernel_pair *p = &o->pairs[o->npairs];
+    p->cure = -1;
+    if (colon) {
+        for (int k = 0; k < AU_CURE_COUNT && p->cure < 0; ++k)
+            if (strcmp(colon + 1, au_cure_name(k)) == 0)
+                p->cure = k;
+        if (p->cure < 0) {
+            fprintf(stderr, "%s: --pair %s: unknown cure '%s' (one of", prog, spec, colon + 1);
+            for (int k = 0; k < AU_CURE_COUNT; ++k)
+                fprintf(stderr, " %s", au_cure_name(k));
+            fprintf(stderr, ")\n");
+            return -1;
+        }
+        *colon = '\0';
+    }
+    *eq = '\0';
+    p->a = spec, p->b = eq + 1;
+    o->npairs++;
+    return 0;
+}
+
 /* One option of the command line into *o (c: next_option's answer; opt_text: the option as
  * written).  -1 to go on, or the exit status (--help, --version, a usage error). */
 static int apply_option(int c, const char *opt_text, cli_options *o, int *signif_given)
@@ -319,6 +356,7 @@ static int apply_option(int c, const char *opt_text, cli_options *o, int *signif
     case O_METRICS: o->metrics = 1; break;
     case O_WIDE: o->wide = 1; break;
     case O_COMPARE: o->compare = 1; break;
+    case O_PAIR: return parse_pair(optarg, o) ? EXIT_USAGE : -1;
     case O_OPCODES: o->opcodes = 1; break;
     case O_NO_OPCODES: o->opcodes = 0; break;
     case O_NO_CACHE: o->no_cache = 1; break;
@@ -370,6 +408,10 @@ static int check_options(cli_options *o, int signif_given)
     int modes = (o->nimport > 0) + o->compare + o->live;
     if (modes > 1) {
         fprintf(stderr, "%s: give only one of --import, --compare, -- PROGRAM (see --help)\n", prog);
+        return EXIT_USAGE;
+    }
+    if (o->npairs && !o->compare) {
+        fprintf(stderr, "%s: --pair works with --compare A B only\n", prog);
         return EXIT_USAGE;
     }
     if (o->opcodes < 0)
@@ -435,6 +477,7 @@ int au_options_parse(int argc, char **argv, cli_options *o)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"print-ncu-metrics", no_argument, 0, O_METRICS},
                                          {"compare", no_argument, 0, O_COMPARE},
+                                         {"pair", required_argument, 0, O_PAIR},
                                          {"busy", required_argument, 0, O_BUSY},
                                          {"opcodes", no_argument, 0, O_OPCODES},
                                          {"no-opcodes", no_argument, 0, O_NO_OPCODES},

@@ -493,8 +493,13 @@ int au_pipeline_compare(const cli_options *o)
         FILE *out = open_output(o->out_base ? base : NULL, o->fmt, o->quiet);
         if (!out)
             rc = EXIT_FAIL;
-        else if (au_compare_render(&ra, &rb, o->fmt, out) != 0)
-            rc = EXIT_FAIL;
+        else {
+            int st = o->npairs ? au_compare_pairs_render(&ra, &rb, o->pairs, o->npairs, o->fmt, out)
+                               : au_compare_render(&ra, &rb, o->fmt, out);
+            if (st == AU_E_NOTFOUND) /* a --pair naming a kernel the report lacks */
+                fprintf(stderr, "%s: %s\n", prog, au_last_error());
+            rc = st == AU_OK ? rc : st == AU_E_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+        }
         rc = close_output(out, rc);
     }
     au_cf_run_free(&run[0]);

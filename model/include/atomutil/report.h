@@ -169,6 +169,20 @@ int au_report_render(const au_report *r, au_format fmt, FILE *out);
  * jobs, a, U, verdict and the change, as a human table (AU_FMT_TABLE) or CSV.  AU_OK, or < 0
  * (AU_E_INVAL: another format). */
 int au_compare_render(const au_report *a, const au_report *b, au_format fmt, FILE *out);
+
+/* A kernel of report A and one of report B that a cure made of it (atomutil-profile --compare A B
+ * --pair KA=KB[:CURE]): kernels by their short names (the summary's); cure the one to predict B by,
+ * or -1 for A's best (docs/advisor.md, "Variant comparison"). */
+typedef struct au_kernel_pair {
+    const char *a, *b;
+    int cure;
+} au_kernel_pair;
+#define AU_MAX_PAIRS 32
+/* The pairs as a table or CSV: per pair the measured time and busy cycles of both kernels (means per
+ * launch) and the advisor's prediction for B from A's launches.  AU_E_NOTFOUND (message naming the
+ * kernel and the report) where a kernel is not in its report. */
+int au_compare_pairs_render(const au_report *a, const au_report *b, const au_kernel_pair *pairs, size_t n,
+                            au_format fmt, FILE *out);
 /* ---------------------------------------------------------------- kernels */
 
 /* One kernel of a report: its launches, grouped by short name (au_kernel_short_dup, as --compare
