@@ -42,10 +42,11 @@ const au_family_def *au_family_resolve(const char *family, au_family_def *buf);
 int au_kind_is_cas_class(au_family_kind kind);
 
 /* opsplit.c: the launch, priced as its family (l->res), priced again by the opcodes of its
- * kernel's instructions in[0..n) (au_launch_eval's second step, report.h): l->res becomes the class
+ * kernel's instructions in[0..n) (counted: their jobs fields hold their executions; au_launch_eval's
+ * second step, report.h): l->res becomes the class
  * result, l->ops holds the classes and the family's result.  AU_OK or < 0. */
-int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
-                     au_busy_mode busy);
+int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, int counted,
+                     const au_thresholds *thr, au_busy_mode busy);
 /* queue.c: 0 when the GPU-wide counters of a launch of sm_count SMs pass the checks that precede
  * any pricing (docs/counters.md, "Counters that cannot be right"), else the AU_F_UNUSABLE flag of
  * the first that fails. */

@@ -87,9 +87,10 @@ static void narrow_by_code(const au_launch *l, double loop_jobs, double *lw)
 }
 
 /* The kernel's shared-atomic (and generic-atomic) instructions into o->instr, its classes into
- * o->cls with their instruction counts; cnt = {CAS-class, other, generic} instructions. */
+ * o->cls with their instruction counts; cnt = {CAS-class, other, generic} instructions; exec[c]
+ * the executions of class c's instructions where the code gives them (their jobs field). */
 static void collect_classes(au_opsplit *o, const au_table *t, const au_launch *l, const au_instr *in, size_t n,
-                            size_t cnt[3])
+                            size_t cnt[3], double *exec)
 {
     cnt[0] = cnt[1] = cnt[2] = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -124,9 +125,11 @@ static void collect_classes(au_opsplit *o, const au_table *t, const au_launch *l
                 continue; /* cannot happen: the table has fewer families */
             memset(&o->cls[c], 0, sizeof o->cls[c]);
             au_strlcpy(o->cls[c].family, fam, sizeof o->cls[c].family);
+            exec[c] = 0;
             o->nclass++;
         }
         o->cls[c].ninstr++;
+        exec[c] += in[i].jobs > 0 ? in[i].jobs : 0;
         *(au_family_is_cas_class(fam) ? &cnt[0] : &cnt[1]) += 1;
     }
 }
@@ -154,9 +157,12 @@ void au_classes_text(const au_class_share *cls, size_t n, double jobs, char *buf
     }
 }
 
-/* The counters' J jobs shared among o's classes (o->cls[].jobs, largest first) by instruction
- * count within their kind, and o->classes, their shares in words. */
-static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninstr_cas, size_t ninstr_other)
+/* The counters' J jobs shared among o's classes (o->cls[].jobs, largest first) within their kind:
+ * by the executions of their instructions where the code gives them for every one (counted: an
+ * Nsight Compute report's per-instruction counts), else by instruction count (an estimate); and
+ * o->classes, their shares in words. */
+static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninstr_cas, size_t ninstr_other,
+                       const double *exec, int counted)
 {
     /* a share the code cannot hold goes to the kind it has */
     double Jc = J > 0 ? fmin(fmax(l->ctr.cas_jobs, 0), J) : 0, Jn = J - Jc;
@@ -171,12 +177,16 @@ static void split_jobs(au_opsplit *o, const au_launch *l, double J, size_t ninst
         Jc = J, Jn = 0;
     }
     size_t fam_cas = 0, fam_other = 0;
+    double w_cas = 0, w_other = 0;
+    for (size_t c = 0; c < o->nclass; ++c)
+        *(au_family_is_cas_class(o->cls[c].family) ? &w_cas : &w_other) += counted ? exec[c] : (double)o->cls[c].ninstr;
     for (size_t c = 0; c < o->nclass; ++c) {
         int cas = au_family_is_cas_class(o->cls[c].family);
-        o->cls[c].jobs = cas ? Jc * o->cls[c].ninstr / ninstr_cas : Jn * o->cls[c].ninstr / ninstr_other;
+        double w = counted ? exec[c] : (double)o->cls[c].ninstr;
+        o->cls[c].jobs = cas ? (w_cas > 0 ? Jc * w / w_cas : 0) : (w_other > 0 ? Jn * w / w_other : 0);
         *(cas ? &fam_cas : &fam_other) += o->cls[c].jobs > 0;
     }
-    if (fam_cas > 1 || fam_other > 1)
+    if (!counted && (fam_cas > 1 || fam_other > 1))
         o->flags |= AU_F_SPLIT_ESTIMATED;
     au_classes_sort(o->cls, o->nclass);
     au_classes_text(o->cls, o->nclass, J, o->classes, sizeof o->classes);
@@ -206,8 +216,8 @@ static void keep_unpriced(au_opsplit *o, au_launch *l, const au_table *t, size_t
     l->ops = o;
 }
 
-int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, const au_thresholds *thr,
-                     au_busy_mode busy)
+int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t n, int counted,
+                     const au_thresholds *thr, au_busy_mode busy)
 {
     au_opsplit *o = calloc(1, sizeof *o);
     if (!o || !(o->instr = calloc(n ? n : 1, sizeof *o->instr))) {
@@ -217,7 +227,8 @@ int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t
     o->by_family = l->res;
     /* the kernel's shared atomics and their families; instructions per family */
     size_t cnt[3];
-    collect_classes(o, t, l, in, n, cnt);
+    double exec[AU_MAX_CLASSES];
+    collect_classes(o, t, l, in, n, cnt, exec);
     size_t ninstr_cas = cnt[0], ninstr_other = cnt[1], ninstr_generic = cnt[2];
     int usable = !(l->res.flags & AU_F_UNUSABLE);
     double J = usable ? l->ctr.jobs : 0;
@@ -228,7 +239,7 @@ int au_opsplit_price(au_launch *l, const au_table *t, const au_instr *in, size_t
         keep_unpriced(o, l, t, ninstr_generic);
         return AU_OK;
     }
-    split_jobs(o, l, J, ninstr_cas, ninstr_other);
+    split_jobs(o, l, J, ninstr_cas, ninstr_other, exec, counted);
     if (!(J > 0)) {
         /* no jobs (or no counters): nothing to price */
         keep_unpriced(o, l, t, ninstr_generic);

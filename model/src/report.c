@@ -116,7 +116,7 @@ static int launch_eval(au_launch *l, const au_table *t, const char *family, cons
         l->res.flags |= AU_F_TABLE_OTHER_ARCH;
     if (!code || !au_launch_wants_code(l))
         return AU_OK;
-    if ((rc = au_opsplit_price(l, t, code->instr, code->n, thr, busy)) != AU_OK)
+    if ((rc = au_opsplit_price(l, t, code->instr, code->n, code->counted, thr, busy)) != AU_OK)
         return rc;
     if (code->nodes && l->ops && !(l->ops->nodes = strdup(code->nodes)))
         return au_set_error(AU_E_NOMEM, "out of memory");

@@ -359,7 +359,7 @@ static int attach_graph(au_opcodes *o, const graph_line *g, au_launch *l, launch
         return rc;
     }
     graph_code *c = &o->gc[o->ngc++];
-    *c = (graph_code){{all, nall, nodes}, all, nodes};
+    *c = (graph_code){{all, nall, nodes, 0}, all, nodes};
     l->code = &c->code;
     lc->status = CODE_GRAPH;
     return AU_OK;
@@ -386,7 +386,7 @@ static int attach_launch(au_opcodes *o, au_launch *l, launch_code *lc)
     if (!k->have_instr && (rc = kernel_instructions(&ls->ops, k->mangled, &k->instr, &k->ninstr)) != AU_OK)
         return rc;
     k->have_instr = 1;
-    k->lc = (au_launch_code){k->instr, k->ninstr, NULL};
+    k->lc = (au_launch_code){k->instr, k->ninstr, NULL, 0};
     /* where the kernel's shared loads sit, for the loads of its CAS loops */
     if (!k->have_sites && ls->text) {
         if ((rc = au_sass_load_sites(ls->text, ls->len, k->mangled, &k->sites)) != AU_OK)

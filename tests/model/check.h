@@ -49,6 +49,7 @@ static int check_report(const char *name)
 
 #ifdef CHECK_WANT_INSTR
 #include "atomutil/model.h"
+#include <stdlib.h>
 #include <string.h>
 /* One instruction of a kernel's listing for the opcode tests: function _Z1kv at pc. */
 static au_instr check_instr(const char *opcode, unsigned pc)
@@ -62,13 +63,22 @@ static au_instr check_instr(const char *opcode, unsigned pc)
     return x;
 }
 
+/* What an evaluation of launch l allocated (its opcode classes and its advice), freed. */
+static inline void check_launch_done(au_launch *l)
+{
+    au_opsplit_free(l->ops);
+    free(l->adv);
+    l->ops = NULL;
+    l->adv = NULL;
+}
+
 /* Launch l evaluated (au_launch_eval, family add) with the kernel code code[0..n) attached: its
  * counters priced by the code where the code can price them.  The tests reuse one launch for
  * several pricings of its counters: each is a fresh launch's one evaluation (evals reset). */
 static int check_eval_code(au_launch *l, const au_table *t, const au_instr *code, size_t n, const au_thresholds *thr,
                            au_busy_mode busy)
 {
-    au_launch_code c = {code, n, NULL};
+    au_launch_code c = {code, n, NULL, 0};
     l->code = &c;
     l->evals = 0;
     return au_launch_eval(l, t, "add", thr, busy);

@@ -121,7 +121,7 @@ static void test_explained(const au_table *syn, const au_table *old)
             CHECK_NEAR(l.ops->cls[0].busy, l.res.busy, 1e-9);
             CHECK(strcmp(l.ops->instr[0].family, "generic") == 0);
         }
-        au_opsplit_free(l.ops);
+        check_launch_done(&l);
     }
 }
 
@@ -140,7 +140,7 @@ static void test_not_explained(const au_table *syn)
     CHECK(l.ops && l.ops->ninstr == 2 && l.ops->classes[0] == '\0');
     if (l.ops && l.ops->ninstr == 2)
         CHECK(strcmp(l.ops->instr[1].family, "-") == 0); /* the loop's: add, which this table has */
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 }
 
 /* The generic counter set (docs/counters.md): the generic atomics' instructions G (and their CAS
@@ -170,7 +170,7 @@ static void test_counted(const au_table *syn, const au_table *old)
     CHECK(c.ops && strcmp(c.ops->classes, "generic 100%") == 0);
     if (c.ops && c.ops->nclass == 1)
         CHECK(strcmp(c.ops->cls[0].family, "generic") == 0 && c.ops->cls[0].jobs == 132 * 4000.0);
-    au_opsplit_free(c.ops);
+    check_launch_done(&c);
     /* one pass each: 2 cycles an instruction */
     l.ctr.wavefronts = l.ctr.generic_jobs;
     CHECK_EQ_INT(au_model_eval(syn, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
@@ -209,8 +209,8 @@ static void test_beside_atoms(const au_table *syn)
     CHECK(l.ops && l.ops->nclass == 2 && strcmp(l.ops->classes, "add 100%") == 0);
     if (l.ops && l.ops->nclass == 2)
         CHECK(strcmp(l.ops->cls[1].family, "generic") == 0 && l.ops->cls[1].jobs == 0 && l.ops->cls[1].busy == 0);
-    au_opsplit_free(l.ops);
-    au_opsplit_free(want.ops);
+    check_launch_done(&l);
+    check_launch_done(&want);
     /* the cluster set (no local wavefronts; generic jobs counted), beside ATOMS jobs */
     memset(&l, 0, sizeof l);
     l.sm_count = 132;
@@ -221,7 +221,7 @@ static void test_beside_atoms(const au_table *syn)
     CHECK(l.ops && l.ops->nclass == 2 && strcmp(l.ops->instr[1].family, "dsmem") == 0);
     if (l.ops && l.ops->nclass == 2)
         CHECK(strcmp(l.ops->cls[1].family, "dsmem") == 0 && l.ops->cls[1].jobs == 132e3);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     /* without ATOMS jobs the code has nothing to price: the DSMEM counters' result stands (this
      * table has no DSMEM calibration: flag dsmem_uncalibrated) */
     memset(&l, 0, sizeof l);

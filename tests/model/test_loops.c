@@ -158,7 +158,7 @@ static void test_opcode_path(const au_table *t)
      * table lacks it) at a = 5/3 */
     double s_loop = 6.12 * (10.0 / 3 + 7) / 6, s_add = 1.02;
     CHECK_NEAR(l.res.busy, 1000 * s_loop + 1000 * s_add, 1e-6);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     l.ops = NULL;
     /* the same with 132e3 other loads: estimated, with a range */
     l.ctr.ld_inst = 264e3;
@@ -166,7 +166,7 @@ static void test_opcode_path(const au_table *t)
     CHECK_EQ_INT(check_eval_code(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED);
     CHECK(l.res.util_lo < l.res.util && l.res.util < l.res.util_hi);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     l.ops = NULL;
     /* without the load counters */
     l.ctr.have &= ~AU_C_LOOP_LOADS;
@@ -174,7 +174,7 @@ static void test_opcode_path(const au_table *t)
     CHECK_EQ_INT(check_eval_code(&l, t, code, 2, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_LOOP_LOADS_UNKNOWN);
     CHECK(!(l.res.flags & AU_F_LOOP_LOADS_ESTIMATED));
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 }
 
 /* The kernel's code narrows the estimate: no shared load outside the CAS loops sits in a loop, so
@@ -197,7 +197,7 @@ static void test_code_narrows(const au_table *t)
     CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     double w_share = 1e6 * 132e3 / 268224;
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     l.ops = NULL;
     /* with it: the stores and at most 4224 x 2 cold loads at one wavefront each */
     l.sites = (au_load_sites){1, 1, 1, 0, 2};
@@ -208,14 +208,14 @@ static void test_code_narrows(const au_table *t)
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w / 132e3) / 6 / 1e5, 1e-9);
     CHECK_NEAR(l.res.util_lo, 1000 * 6.12 * (4 + lo / 132e3) / 6 / 1e5, 1e-9);
     CHECK_NEAR(l.res.util_hi, 1000 * 6.12 * (4 + 1e6 / 132e3) / 6 / 1e5, 1e-9);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     l.ops = NULL;
     /* a hot load elsewhere (in another loop): back to the share by instruction */
     l.sites.hot_loads = 1;
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
     CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     l.ops = NULL;
     /* no grid and block from the source: no warps to bound the cold loads, by instruction too */
     l.sites.hot_loads = 0;
@@ -223,7 +223,7 @@ static void test_code_narrows(const au_table *t)
     CHECK_EQ_INT(au_model_eval(t, "add", &l.ctr, 132, &thr, AU_BUSY_SATURATED, &l.res), AU_OK);
     CHECK_EQ_INT(check_eval_code(&l, t, code, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK_NEAR(l.res.util, 1000 * 6.12 * (4 + w_share / 132e3) / 6 / 1e5, 1e-9);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 }
 
 /* Shared-atomic wavefronts without counted jobs (generic-address ATOM, distributed shared memory):

@@ -55,7 +55,7 @@ static void same_as_family(const au_table *t, const char *fam, const au_instr *c
         busy += l.ops->cls[c].busy;
     CHECK_NEAR(busy, l.res.busy, 1e-6 * l.res.busy);
     CHECK(!(l.ops->flags & (AU_F_SPLIT_ESTIMATED | AU_F_OPCODE_MISMATCH | AU_F_UNKNOWN_OPCODE)));
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 }
 
 static void test_single_families(const au_table *t)
@@ -91,7 +91,7 @@ static void test_cas_loop_mix(const au_table *t)
     CHECK_NEAR(l.res.busy, pop.res.busy + spin.res.busy, 1e-9 * l.res.busy);
     CHECK_NEAR(l.res.cas_queued, 0, 1e-12);          /* no 32-bit CAS among the popc jobs */
     CHECK(l.res.util > 1.4 * l.ops->by_family.util); /* add's CAS column prices a CAS, not a loop */
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
     /* the busiest SM (.max rollups) is priced with the classes too */
     l = launch(t, "add", J, Jcas, J + Jcas);
     l.ctr.wavefronts_max = 1.5 * (J + Jcas) / 132;
@@ -103,7 +103,7 @@ static void test_cas_loop_mix(const au_table *t)
     CHECK(l.res.flags & AU_F_IMBALANCED);
     CHECK_NEAR(l.res.util_busiest, fmax(l.res.util, l.res.busy * 1.5 / 210000), 1e-12);
     CHECK(l.res.util_busiest > l.ops->by_family.util_busiest);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 }
 
 static void test_flags(const au_table *t)
@@ -118,7 +118,7 @@ static void test_flags(const au_table *t)
     CHECK_NEAR(l.res.cas_queued, 0, 1e-12);
     if (l.ops)
         CHECK(strcmp(l.ops->classes, "add 100%") == 0);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 
     /* two non-CAS families: their jobs split by instruction count, flagged */
     au_instr two[4] = {ins("ATOMS.ADD", 0x100), ins("ATOMS.ADD", 0x110), ins("ATOMS.ADD", 0x120),
@@ -134,7 +134,24 @@ static void test_flags(const au_table *t)
         CHECK_NEAR(l.ops->cls[1].jobs, 2e5, 1e-6);
         CHECK_EQ_INT(l.ops->ninstr, 4);
     }
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
+
+    /* the same code with each instruction's executions (an Nsight Compute report's per-PC counts):
+     * the jobs split by them, exactly, not flagged */
+    two[0].jobs = 1e5, two[1].jobs = 1e5, two[2].jobs = 0, two[3].jobs = 6e5;
+    au_launch_code counted = {two, 4, NULL, 1};
+    l = launch(t, "add", 8e5, 0, 8e5);
+    l.code = &counted;
+    l.evals = 0;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.ops && !(l.res.flags & AU_F_SPLIT_ESTIMATED) && (l.res.flags & AU_F_OPCODES));
+    if (l.ops) {
+        CHECK(strcmp(l.ops->classes, "min 75%, add 25%") == 0);
+        CHECK_NEAR(l.ops->cls[0].jobs, 6e5, 1e-6);
+        CHECK_NEAR(l.ops->cls[1].jobs, 2e5, 1e-6);
+    }
+    check_launch_done(&l);
+    free(l.adv);
 
     /* an opcode atomutil does not know is priced as add */
     au_instr odd[1] = {ins("ATOMS.FOO", 0x100)};
@@ -143,7 +160,7 @@ static void test_flags(const au_table *t)
     CHECK_EQ_INT(check_eval_code(&l, t, odd, 1, &thr, AU_BUSY_SATURATED), AU_OK);
     CHECK(l.res.flags & AU_F_UNKNOWN_OPCODE);
     CHECK_NEAR(l.res.util, want.res.util, 1e-12);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 
     /* jobs, but no shared atomic in the kernel's own code: the family's price stays */
     au_instr none[1] = {ins("ATOMG.E.ADD.STRONG.GPU", 0x100)};
@@ -153,7 +170,7 @@ static void test_flags(const au_table *t)
     CHECK_NEAR(l.res.util, want.res.util, 1e-12);
     if (l.ops)
         CHECK_EQ_INT(l.ops->ninstr, 0);
-    au_opsplit_free(l.ops);
+    check_launch_done(&l);
 
     /* a launch without its counters keeps 'unknown': the code has nothing to price */
     memset(&l, 0, sizeof l);
@@ -171,7 +188,7 @@ static void test_flags(const au_table *t)
 static void test_evaluated_once(const au_table *t)
 {
     au_instr cas[2] = {ins("ATOMS.CAS", 0x100), ins("ATOMS.ADD", 0x110)};
-    au_launch_code code = {cas, 2, NULL};
+    au_launch_code code = {cas, 2, NULL, 0};
     au_report r;
     au_report_init(&r);
     for (int i = 0; i < 3; ++i) {
@@ -254,14 +271,14 @@ static void test_implausible_by_opcodes(const au_table *t)
         CHECK_EQ_INT(l.res.flags, AU_F_IMPLAUSIBLE);
         CHECK(l.res.verdict == AU_VERDICT_UNKNOWN && l.res.util == 0 && l.res.why[0]);
         CHECK(l.ops && l.ops->ninstr == 1);
-        au_opsplit_free(l.ops);
+        check_launch_done(&l);
         l = launch(t, "add", J, J, 2 * J);
         l.ctr.shared_wavefronts = 3 * J, l.ctr.ld_inst = J, l.ctr.st_inst = 0;
         l.ctr.have |= AU_C_LOOP_LOADS;
         CHECK_EQ_INT(check_eval_code(&l, t, loop, 1, &thr, busy), AU_OK);
         CHECK((l.res.flags & AU_F_OPCODES) && !(l.res.flags & AU_F_UNUSABLE));
         CHECK(l.res.util > 0.01 && l.res.util < 0.05); /* 1562.5 attempts a SM, about 3 cycles each */
-        au_opsplit_free(l.ops);
+        check_launch_done(&l);
     }
 }
 

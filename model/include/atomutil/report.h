@@ -97,11 +97,14 @@ typedef struct au_launch {
 /* The code of a launch's kernel (atomutil-profile --opcodes), attached before its evaluation:
  * instr[0..n) its instructions (opcode, function, pc, source; others than ATOMS and ATOM are
  * ignored); nodes, for a CUDA graph launch, its kernels and their families ("hist (add), reduce
- * (-)"; copied into the launch's opcode classes), else NULL. */
+ * (-)"; copied into the launch's opcode classes), else NULL; counted: each instruction's jobs field
+ * holds its warp-level executions in the launch (an Nsight Compute report's per-instruction
+ * counts), which then split the counters' jobs among the classes exactly. */
 typedef struct au_launch_code {
     const au_instr *instr;
     size_t n;
     const char *nodes;
+    int counted;
 } au_launch_code;
 
 /* Evaluates launch l, once: priced with the table (the SM count of the launch, else the table's;
