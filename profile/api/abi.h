@@ -64,6 +64,16 @@ int au_abi_evaluate(const au_abi_table *t, const char *const *names, const doubl
                     int cc_major, int cc_minor, const char *kernel, const char *family, const char *busy, double bound,
                     double significant, char **json, char **error);
 
+/* au_abi_evaluate with the kernel's code: opcodes[0..ncode) its instructions' SASS opcodes
+ * ("ATOMS.POPC.INC.32"; others than shared and generic atomics are ignored), executed[i] (NULL:
+ * not known) the warp-level executions of instruction i in the launch (an Nsight Compute report's
+ * per-instruction inst_executed).  The jobs are priced by their opcodes as atomutil-profile
+ * --opcodes prices them, split among the opcode classes by those executions (by instruction count
+ * without them). */
+int au_abi_evaluate_code(const au_abi_table *t, const char *const *names, const double *values, size_t n,
+                         const char *device, int cc_major, int cc_minor, const char *kernel, const char *const *opcodes,
+                         const double *executed, size_t ncode, const char *family, const char *busy, double bound,
+                         double significant, char **json, char **error);
 /* A counters file of a live run or an Nsight Compute CSV export read once and every launch evaluated
  * once, as `atomutil-profile --import PATH --json` does: with table t, or (NULL) the table of the
  * GPU its first launch names.  opcodes -1 is atomutil-profile's default: each job priced by its

@@ -144,9 +144,35 @@ static int counters_text(const char *const *names, const double *values, size_t 
     return AU_OK;
 }
 
+/* The kernel's instructions as au_launch_eval takes them: opcodes[i] with executed[i] runs
+ * (executed NULL: no counts); *instr malloc'ed (NULL with ncode 0). */
+static int code_of(const char *const *opcodes, const double *executed, size_t ncode, au_instr **instr,
+                   au_launch_code *lc)
+{
+    *instr = NULL;
+    memset(lc, 0, sizeof *lc);
+    if (!ncode)
+        return AU_OK;
+    if (!opcodes)
+        return au_set_error(AU_E_INVAL, "au_abi_evaluate_code: no opcodes");
+    if (!(*instr = calloc(ncode, sizeof **instr)))
+        return au_set_error(AU_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < ncode; ++i) {
+        if (!opcodes[i] || (executed && !(executed[i] >= 0)))
+            return au_set_error(AU_E_INVAL, "au_abi_evaluate_code: instruction %zu has no opcode or a negative count",
+                                i);
+        au_strlcpy((*instr)[i].opcode, opcodes[i], sizeof(*instr)[i].opcode);
+        (*instr)[i].pc = (unsigned)i;
+        (*instr)[i].jobs = executed ? executed[i] : 0;
+    }
+    *lc = (au_launch_code){*instr, ncode, NULL, executed != NULL};
+    return AU_OK;
+}
+
 static int evaluate(const au_abi_table *t, const char *const *names, const double *values, size_t n, const char *device,
-                    int cc_major, int cc_minor, const char *kernel, const char *family, const char *busy, double bound,
-                    double significant, char **json, char **error)
+                    int cc_major, int cc_minor, const char *kernel, const char *const *opcodes, const double *executed,
+                    size_t ncode, const char *family, const char *busy, double bound, double significant, char **json,
+                    char **error)
 {
     if (error)
         *error = NULL;
@@ -168,12 +194,19 @@ static int evaluate(const au_abi_table *t, const char *const *names, const doubl
     if (st == AU_OK)
         st = au_ncu_import_buffer("counters", text, strlen(text), &rep);
     free(text);
+    au_instr *instr = NULL;
+    au_launch_code lc;
+    if (st == AU_OK)
+        st = code_of(opcodes, executed, ncode, &instr, &lc);
+    if (st == AU_OK && ncode && rep.count)
+        rep.launches[0].code = &lc; /* read once at the evaluation, which clears it */
     if (st == AU_OK) {
         rep.busy = p.busy;
         st = au_report_eval(&rep, t->t, p.family, &p.thr);
     }
     st = st == AU_OK ? render(&rep, json, error) : au_abi_fail(st, error);
     au_report_free(&rep);
+    free(instr);
     return st;
 }
 
@@ -257,8 +290,21 @@ AU_ABI_EXPORT int au_abi_evaluate(const au_abi_table *t, const char *const *name
                                   char **error)
 {
     au_abi_locale lc = au_abi_locale_begin();
-    int st = evaluate(t, names, values, n, device, cc_major, cc_minor, kernel, family, busy, bound, significant, json,
-                      error);
+    int st = evaluate(t, names, values, n, device, cc_major, cc_minor, kernel, NULL, NULL, 0, family, busy, bound,
+                      significant, json, error);
+    au_abi_locale_end(lc);
+    return st;
+}
+
+AU_ABI_EXPORT int au_abi_evaluate_code(const au_abi_table *t, const char *const *names, const double *values, size_t n,
+                                       const char *device, int cc_major, int cc_minor, const char *kernel,
+                                       const char *const *opcodes, const double *executed, size_t ncode,
+                                       const char *family, const char *busy, double bound, double significant,
+                                       char **json, char **error)
+{
+    au_abi_locale lc = au_abi_locale_begin();
+    int st = evaluate(t, names, values, n, device, cc_major, cc_minor, kernel, opcodes, executed, ncode, family, busy,
+                      bound, significant, json, error);
     au_abi_locale_end(lc);
     return st;
 }

@@ -106,17 +106,20 @@ class Table:
         return "<atomutil.Table %s (%s, %s)>" % (self.path, self.gpu_name, self.compute_capability)
 
     def evaluate(self, metrics, sm_count=None, device=None, cc=None, kernel=None, family=None, busy=None,
-                 bound=None, significant=None):
+                 bound=None, significant=None, code=None):
         """One launch's counters {metric: value} (Nsight Compute's names, base units; the names
         `atomutil.metric_names()` lists, others are ignored) evaluated with this table.  sm_count,
         device and cc (as (9, 0) or "9.0") may come as arguments or as the device__attribute_*
         metrics.  family prices the non-CAS jobs (default add), busy is "saturated" (default) or
-        "queue", bound and significant the verdicts' thresholds in percent.  Returns the launch's
-        record, as read() does."""
-        return self.evaluate_records(metrics, sm_count, device, cc, kernel, family, busy, bound, significant)[0]
+        "queue", bound and significant the verdicts' thresholds in percent.  code, the kernel's
+        instructions as [(opcode, executions), ...] (executions None where not known; opcodes as
+        SASS spells them, "ATOMS.POPC.INC.32"), prices the jobs by their opcodes as
+        atomutil-profile --opcodes does.  Returns the launch's record, as read() does."""
+        return self.evaluate_records(metrics, sm_count, device, cc, kernel, family, busy, bound, significant,
+                                     code)[0]
 
     def evaluate_records(self, metrics, sm_count=None, device=None, cc=None, kernel=None, family=None, busy=None,
-                         bound=None, significant=None):
+                         bound=None, significant=None, code=None):
         """evaluate() as Records of the one launch, whose .report is the document (table, family,
         thresholds)."""
         if not self._handle:
@@ -133,9 +136,18 @@ class Table:
         nums = [float(values[n]) for n in names]
         c_names = (ctypes.c_char_p * len(names))(*[_lib.encode(n) for n in names])
         c_values = (ctypes.c_double * len(nums))(*nums)
-        text = _lib.call("au_abi_evaluate", self._handle, c_names, c_values, len(names), _lib.encode(device),
-                         major, minor, _lib.encode(kernel), _lib.encode(family), _lib.encode(busy),
-                         _fraction(bound, "bound"), _fraction(significant, "significant"))
+        if not code:
+            text = _lib.call("au_abi_evaluate", self._handle, c_names, c_values, len(names), _lib.encode(device),
+                             major, minor, _lib.encode(kernel), _lib.encode(family), _lib.encode(busy),
+                             _fraction(bound, "bound"), _fraction(significant, "significant"))
+            return _records(text)
+        code = list(code)
+        counted = all(n is not None for _, n in code)
+        c_ops = (ctypes.c_char_p * len(code))(*[_lib.encode(op) for op, _ in code])
+        c_exec = (ctypes.c_double * len(code))(*[float(n) for _, n in code]) if counted else None
+        text = _lib.call("au_abi_evaluate_code", self._handle, c_names, c_values, len(names), _lib.encode(device),
+                         major, minor, _lib.encode(kernel), c_ops, c_exec, len(code), _lib.encode(family),
+                         _lib.encode(busy), _fraction(bound, "bound"), _fraction(significant, "significant"))
         return _records(text)
 
 

@@ -83,6 +83,10 @@ def _declare(lib):
         "au_abi_evaluate": (c_int, [c_void_p, ctypes.POINTER(c_char_p), ctypes.POINTER(c_double), c_size_t,
                                     c_char_p, c_int, c_int, c_char_p, c_char_p, c_char_p, c_double, c_double,
                                     out, out]),
+        "au_abi_evaluate_code": (c_int, [c_void_p, ctypes.POINTER(c_char_p), ctypes.POINTER(c_double), c_size_t,
+                                         c_char_p, c_int, c_int, c_char_p, ctypes.POINTER(c_char_p),
+                                         ctypes.POINTER(c_double), c_size_t, c_char_p, c_char_p, c_double, c_double,
+                                         out, out]),
         "au_abi_read": (c_int, [c_char_p, c_void_p, c_char_p, c_char_p, c_double, c_double, c_int, out, out]),
         "au_abi_free": (None, [c_void_p]),
     }

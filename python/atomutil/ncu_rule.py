@@ -15,6 +15,8 @@ from ._lib import AtomutilError
 RULE_ID = "AtomicUnit"
 SECTION_ID = "AtomicUnit"
 PREFIX = "atomutil__"
+# the per-instruction counts of ncu's SourceCounters section, instanced by the instructions' addresses
+SASS_COUNTS = "inst_executed"
 # the model's figures written as metrics of the launch: atomutil__<key>
 DOUBLE_METRICS = ("util_pct", "util_pct_lo", "util_pct_hi", "util_pct_busiest_sm", "a_passes_per_job",
                   "jobs_per_sm", "queue_len", "service_cycles", "busy_cycles", "active_cycles")
@@ -81,6 +83,31 @@ def _kernel_name(nvrules, action):
         return None
 
 
+def _instance_value(metric, i):
+    for get in ("as_double", "as_uint64"):
+        if hasattr(metric, get):
+            return float(getattr(metric, get)(i))
+    return None
+
+
+def action_code(action):
+    """The launch's atomic instructions [(SASS opcode, executions)] where the report holds the SASS
+    and the per-instruction counts (ncu's SourceCounters section, --set full), else None."""
+    try:
+        metric = action.metric_by_name(SASS_COUNTS)
+        if metric is None or not metric.has_correlation_ids():
+            return None
+        pcs = metric.correlation_ids()
+        code = []
+        for i in range(metric.num_instances()):
+            words = [w for w in action.sass_by_pc(pcs.as_uint64(i)).split() if not w.startswith("@")]
+            if words and words[0].startswith("ATOM"):
+                code.append((words[0], _instance_value(metric, i)))
+        return code
+    except Exception:  # no SASS: priced as an export is, by one family
+        return None
+
+
 def evaluate_action(nvrules, action):
     """The launch's record (atomutil.read's) and its report ({table, family, thresholds_pct, ...})."""
     values = action_metrics(action)
@@ -88,7 +115,8 @@ def evaluate_action(nvrules, action):
         raise AtomutilError("the report lacks %s, which picks atomutil's table: %s" % (_api.CC_MAJOR_METRIC, HINT))
     device = values.get(_api.DEVICE_METRIC)
     cc = (int(values[_api.CC_MAJOR_METRIC]), int(values.get(_api.CC_MINOR_METRIC, 0)))
-    records = _table(device, cc).evaluate_records(values, kernel=_kernel_name(nvrules, action))
+    records = _table(device, cc).evaluate_records(values, kernel=_kernel_name(nvrules, action),
+                                                  code=action_code(action))
     return records[0], records.report
 
 
@@ -129,6 +157,8 @@ def describe(rec, report):
     if m["jobs_per_sm"]:
         text += " Each shared atomic instruction took a = %.1f serialized passes of the unit, S = %.1f cycles of " \
                 "its time." % (m["a_passes_per_job"], m["service_cycles"])
+    if rec.get("opcodes") and rec["opcodes"].get("classes"):
+        text += " Jobs by opcode class (the report's SASS and per-instruction counts): %s." % rec["opcodes"]["classes"]
     if rec["flags"]:
         text += " Flags: %s." % ", ".join(rec["flags"])
     cure = best_cure(rec)

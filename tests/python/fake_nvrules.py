@@ -50,11 +50,48 @@ class Metric:
         return self._value if isinstance(self._value, str) else None
 
 
-class Action:
-    """A kernel launch: metrics {name: value}; added {name: value} what the rule added."""
+class Addresses:
+    """The correlation ids of an instanced metric: the instructions' addresses."""
 
-    def __init__(self, kernel, metrics):
+    def __init__(self, pcs):
+        self._pcs = list(pcs)
+
+    def as_uint64(self, i):
+        return self._pcs[i]
+
+
+class InstancedMetric(Metric):
+    """A metric per instruction, as ncu's SourceCounters section gives inst_executed: instances
+    [(address, value)]."""
+
+    def __init__(self, name, instances):
+        super().__init__(name, None)
+        self._instances = list(instances)
+
+    def has_correlation_ids(self):
+        return True
+
+    def correlation_ids(self):
+        return Addresses(pc for pc, _ in self._instances)
+
+    def num_instances(self):
+        return len(self._instances)
+
+    def as_double(self, i=None):
+        return float(self._instances[i][1])
+
+
+class Action:
+    """A kernel launch: metrics {name: value}; added {name: value} what the rule added; sass
+    {address: disassembled instruction} and counts [(address, executions)] where the report has
+    the kernel's code (ncu's SourceCounters section)."""
+
+    def __init__(self, kernel, metrics, sass=None, counts=None):
         self.kernel, self.metrics, self.added = kernel, dict(metrics), {}
+        self.sass, self.counts = dict(sass or {}), counts
+
+    def sass_by_pc(self, pc):
+        return self.sass.get(pc, "")
 
     def name(self, base=IAction.NameBase_FUNCTION):
         return self.kernel if base == IAction.NameBase_DEMANGLED else self.kernel.split("(")[0]
@@ -63,6 +100,8 @@ class Action:
         return tuple(self.metrics)
 
     def metric_by_name(self, name):
+        if name == "inst_executed" and self.counts is not None:
+            return InstancedMetric(name, self.counts)
         if name in self.added:
             return Metric(name, self.added[name])
         return Metric(name, self.metrics[name]) if name in self.metrics else None

@@ -151,6 +151,42 @@ class SameAsTheCli(unittest.TestCase):
                                                          "shared atomic unit was idle.")])
 
 
+class WithTheCode(unittest.TestCase):
+    """A report with the kernel's SASS and per-instruction counts (ncu's SourceCounters section): the
+    jobs priced by their opcodes, split among the classes by the counts."""
+
+    SASS = {0x100: "      ATOMS.ADD R4, [R2], R5 ;", 0x110: "  @P0 ATOMS.ADD R7, [R3], R5 ;",
+            0x120: "      ATOMS.POPC.INC.32 RZ, [R6+URZ] ;", 0x130: "      LDS R9, [R2] ;"}
+
+    def launch(self, counts):
+        metrics = recorded.launches(EXPORT)[2].metrics
+        return run(metrics, action=fake_nvrules.Action("k(int)", metrics, self.SASS, counts))
+
+    def test_counted(self):
+        ctx = self.launch([(0x100, 1e5), (0x110, 2e5), (0x120, 1e5), (0x130, 4e5)])
+        kind, text = ctx.fe.messages[0]
+        self.assertIn("Jobs by opcode class (the report's SASS and per-instruction counts): add 75%, popc_inc 25%.",
+                      text)
+        self.assertNotIn("split_estimated", ctx.action.added["atomutil__flags"])
+        self.assertIn("opcodes", ctx.action.added["atomutil__flags"])
+
+    def test_no_counts(self):
+        # a report without the per-instruction counts: priced as an export is, by one family
+        ctx = self.launch(None)
+        self.assertNotIn("Jobs by opcode class", ctx.fe.messages[0][1])
+        self.assertNotIn("opcodes", ctx.action.added["atomutil__flags"])
+
+    def test_same_as_the_library(self):
+        import atomutil
+        metrics = recorded.launches(EXPORT)[2].metrics
+        ctx = self.launch([(0x100, 1e5), (0x110, 2e5), (0x120, 1e5), (0x130, 4e5)])
+        table = atomutil.load_table(os.path.join(SRC, "tables/nvidia-h200.csv"))
+        rec = table.evaluate(metrics, kernel="k(int)",
+                             code=[("ATOMS.ADD", 1e5), ("ATOMS.ADD", 2e5), ("ATOMS.POPC.INC.32", 1e5)])
+        self.assertEqual(ctx.action.added["atomutil__util_pct"], rec["model"]["util_pct"])
+        self.assertEqual(rec["opcodes"]["classes"], "add 75%, popc_inc 25%")
+
+
 class FailsSoft(unittest.TestCase):
     def one_warning(self, ctx, says):
         self.assertEqual(len(ctx.fe.messages), 1, ctx.fe.messages)
