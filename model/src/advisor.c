@@ -145,9 +145,11 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
     return 1;
 }
 
-/* Class x's busy time after cure k into b[0..2] (point, lo, hi); 0 where k does not apply to it. */
-static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[3])
+/* Class x's busy time after cure k into b[0..2] (point, lo, hi), and b[3] the share of its jobs
+ * left at the point (1 but where retries vanish); 0 where k does not apply to it. */
+static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[4])
 {
+    b[3] = 1;
     double a = l->res.a, lo, hi;
     if (!(x->busy > 0) || !(x->jobs > 0))
         return 0;
@@ -162,6 +164,7 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
         if (!(s1 > 0))
             return 0;
         b[2] = x->jobs * s1, b[1] = b[2] / AU_A_MAX, b[0] = sqrt(b[1] * b[2]);
+        b[3] = b[0] / b[2]; /* the attempts that were retries are gone, their loop bodies with them */
         return 1;
     }
     if (x->kind == AU_KIND_CAS_LOOP)
@@ -243,15 +246,16 @@ static void network_of(const au_result *r, network *net)
     }
 }
 
-/* T' of a busy time B': with each z kept, S' = B' / J gives the throughput X', and T' is T scaled
- * by the throughputs, X / X' (X = u / S, the network's own: T' = T where B' = B). */
-static void time_after(const network *net, double bp, au_whatif *w)
+/* T' of a busy time B' over jp jobs (jp < J where a cure removes retries): with each z kept,
+ * S' = B' / J' gives the throughput X', and T' is T scaled by the throughputs, X / X', and by the
+ * jobs, J' / J (X = u / S, the network's own: T' = T where B' = B). */
+static void time_after(const network *net, double bp, double jp, au_whatif *w)
 {
     double t[NET_CASES];
     for (int i = 0; i < NET_CASES; ++i)
-        t[i] = net->z[i] >= 0
-                   ? fmin(net->T, net->T * net->x[i] / mva_throughput(net->N, net->z[i], bp / net->J, net->v[i]))
-                   : net->T;
+        t[i] = net->z[i] >= 0 ? fmin(net->T, net->T * (jp / net->J) * net->x[i] /
+                                                 mva_throughput(net->N, net->z[i], bp / jp, net->v[i]))
+                              : net->T;
     /* the range also holds a launch's time from run to run and the model's error on the pairs */
     w->active = t[NET_POINT];
     w->active_lo = fmin(t[NET_POINT], fmin(t[NET_U_HI], t[NET_LSU])) * (1 - AU_TIME_ERROR);
@@ -261,13 +265,14 @@ static void time_after(const network *net, double bp, au_whatif *w)
 static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,
                        const network *net, au_cure k, au_whatif *w)
 {
-    double b[3], sum[3] = {0, 0, 0};
+    double b[4], sum[3] = {0, 0, 0}, jobs = l->res.jobs;
     int any = 0;
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < n; ++i) {
         int on = class_after(t, l, busy, &x[i], k, b);
         for (int j = 0; j < 3; ++j)
             sum[j] += on ? fmin(b[j], x[i].busy) : x[i].busy;
+        jobs -= on ? x[i].jobs * (1 - b[3]) : 0;
         any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
     }
     /* jobs the classes do not hold (the generic or DSMEM share of the launch's B) stay */
@@ -279,7 +284,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
         return;
     w->applies = 1;
     w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
-    time_after(net, w->busy, w);
+    time_after(net, w->busy, fmax(jobs, l->res.jobs / AU_A_MAX), w);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;
         w->time_ns = w->active * ns, w->time_lo_ns = w->active_lo * ns, w->time_hi_ns = w->active_hi * ns;

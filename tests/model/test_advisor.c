@@ -207,6 +207,10 @@ static void test_native(const au_table *t)
     CHECK_NEAR(w->busy_hi, 1000, 1e-6);
     CHECK_NEAR(w->busy_lo, 1000 / 32.0, 1e-6);
     CHECK_NEAR(w->busy, 1000 / sqrt(32), 1e-6);
+    /* the retries gone with their loop bodies: 1000 / sqrt(32) jobs of S'' = 1 cycle, each warp's
+     * delay Z = S (1 - u) / u per job kept (one warp: T' = T (J' / J) (u / S) (Z + S'')) */
+    double u = 0.3 / 0.975, z = 3 * (1 - u) / u;
+    CHECK_NEAR(w->active, 10000 / sqrt(32) * (u / 3) * (z + 1), 1e-3);
     CHECK(!l.adv->w[AU_CURE_ONE_PASS].applies && !l.adv->w[AU_CURE_POPC].applies);
     CHECK_EQ_INT(l.adv->best, AU_CURE_NATIVE);
     free(l.adv);
