@@ -130,7 +130,7 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
         [AU_CURE_REPLICATE_2] = 2, [AU_CURE_REPLICATE_4] = 4, [AU_CURE_REPLICATE_8] = 8, [AU_CURE_REPLICATE_32] = 32};
     switch (k) {
     case AU_CURE_ONE_PASS: *lo = *hi = 1; break;
-    case AU_CURE_HASHED: *lo = *hi = fmin(a, au_random_max_load(32, 32)); break;
+    case AU_CURE_HASHED: *lo = *hi = fmin(a, AU_RANDOM_MAX_LOAD_32); break;
     case AU_CURE_REPLICATE_2:
     case AU_CURE_REPLICATE_4:
     case AU_CURE_REPLICATE_8:

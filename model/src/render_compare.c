@@ -15,14 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const au_kernel_stat *find(const au_summary *s, const char *kernel)
-{
-    for (size_t i = 0; i < s->n; ++i)
-        if (strcmp(s->k[i].name, kernel) == 0)
-            return &s->k[i];
-    return NULL;
-}
-
 static double pct_change(double a, double b)
 {
     return a > 0 ? (b - a) / a * 100 : NAN;
@@ -116,10 +108,10 @@ static size_t pair_kernels(const au_summary *ka, const au_summary *kb, const cha
     for (size_t i = 0; i < ka->n; ++i, ++n) {
         full[n] = ka->k[i].name;
         sa[n] = &ka->k[i];
-        sb[n] = find(kb, ka->k[i].name);
+        sb[n] = au_summary_find(kb, ka->k[i].name);
     }
     for (size_t i = 0; i < kb->n; ++i)
-        if (!find(ka, kb->k[i].name)) {
+        if (!au_summary_find(ka, kb->k[i].name)) {
             full[n] = kb->k[i].name;
             sa[n] = NULL;
             sb[n++] = &kb->k[i];

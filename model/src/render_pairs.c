@@ -12,14 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const au_kernel_stat *find(const au_summary *s, const char *kernel)
-{
-    for (size_t i = 0; i < s->n; ++i)
-        if (strcmp(s->k[i].name, kernel) == 0)
-            return &s->k[i];
-    return NULL;
-}
-
 /* One pair's figures, means per launch (NAN: not known). */
 typedef struct pair_figs {
     int cure;
@@ -119,10 +111,10 @@ int au_compare_pairs_render(const au_report *a, const au_report *b, const au_ker
     if (rc == AU_OK)
         rc = au_summary_make(b, &kb);
     for (size_t i = 0; rc == AU_OK && i < n; ++i)
-        if (!find(&ka, pairs[i].a) || !find(&kb, pairs[i].b))
+        if (!au_summary_find(&ka, pairs[i].a) || !au_summary_find(&kb, pairs[i].b))
             rc = au_set_error(AU_E_NOTFOUND, "--pair %s=%s: no kernel %s in %s", pairs[i].a, pairs[i].b,
-                              find(&ka, pairs[i].a) ? pairs[i].b : pairs[i].a,
-                              find(&ka, pairs[i].a) ? b->source : a->source);
+                              au_summary_find(&ka, pairs[i].a) ? pairs[i].b : pairs[i].a,
+                              au_summary_find(&ka, pairs[i].a) ? b->source : a->source);
     if (rc == AU_OK) {
         if (fmt == AU_FMT_CSV)
             fputs("kernel_a,kernel_b,cure,launches_a,launches_b,time_a_ns,time_b_ns,time_b_predicted_ns,"
@@ -139,7 +131,7 @@ int au_compare_pairs_render(const au_report *a, const au_report *b, const au_ker
                   out);
         }
         for (size_t i = 0; i < n; ++i) {
-            const au_kernel_stat *sa = find(&ka, pairs[i].a), *sb = find(&kb, pairs[i].b);
+            const au_kernel_stat *sa = au_summary_find(&ka, pairs[i].a), *sb = au_summary_find(&kb, pairs[i].b);
             pair_figs f;
             figures_of(sa, sb, pairs[i].cure, &f);
             (fmt == AU_FMT_CSV ? csv_row : table_row)(out, &pairs[i], sa, sb, &f);

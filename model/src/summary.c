@@ -212,6 +212,14 @@ static int by_time(const void *pa, const void *pb)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
+const au_kernel_stat *au_summary_find(const au_summary *s, const char *kernel)
+{
+    for (size_t i = 0; i < s->n; ++i)
+        if (strcmp(s->k[i].name, kernel) == 0)
+            return &s->k[i];
+    return NULL;
+}
+
 int au_summary_sort_by_time(au_summary *s)
 {
     if (s->n < 2)

@@ -56,6 +56,7 @@ static void test_random_max_load(void)
 {
     /* exact, by the same sum in rational arithmetic; 200,000 random draws gave 3.5316 */
     CHECK_NEAR(au_random_max_load(32, 32), 3.532940993, 1e-8);
+    CHECK_NEAR(AU_RANDOM_MAX_LOAD_32, au_random_max_load(32, 32), 1e-12);
     CHECK_NEAR(au_random_max_load(1, 32), 1, 1e-12);
     CHECK_NEAR(au_random_max_load(32, 1), 32, 1e-9);
     CHECK_NEAR(au_random_max_load(2, 2), 1.5, 1e-12);

@@ -32,6 +32,9 @@ const char *au_cure_words(au_cure c);
 /* Expected most lanes in one of `banks` banks when `lanes` lanes pick banks uniformly at random
  * (balls into bins): the passes of a job whose lanes fall in random banks. */
 double au_random_max_load(int lanes, int banks);
+/* au_random_max_load(32, 32): a full warp in random banks, the passes the hashed cure leaves
+ * (a constant: the sum takes a million operations, too many to repeat per launch) */
+#define AU_RANDOM_MAX_LOAD_32 3.532940993304805
 
 /* One cure priced for one launch.  Cycles are per SM (as au_result's), times in the launch's
  * duration unit (ns) where it has one, else 0. */

@@ -240,6 +240,8 @@ int au_summary_make_file(const au_report *r, size_t file, au_summary *s);
 /* Kernels by GPU time, the largest first (ties: in the order of their first launch).  AU_OK or
  * AU_E_NOMEM. */
 int au_summary_sort_by_time(au_summary *s);
+/* The kernel of s with the short name kernel, NULL where s has none. */
+const au_kernel_stat *au_summary_find(const au_summary *s, const char *kernel);
 void au_summary_free(au_summary *s);
 
 /* The human tables' kernel names (docs/cli.md, "Names in the output"): full[0..n) are short names
