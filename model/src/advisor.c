@@ -13,7 +13,7 @@
 
 /* U of a launch whose warps all queue at the unit but that also loads its data: the histogram
  * example with every lane on one word reads 97.5 % (ramp-up and tail; kernels of atomics alone
- * read 99-100 %, docs/validation.md).  The time model's network runs its unit at
+ * read about 99.7 %, docs/validation.md).  The time model's network runs its unit at
  * U / AU_U_SATURATED, at most AU_U_NETWORK_MAX (docs/advisor.md, "Kernel time"). */
 #define AU_U_SATURATED    0.975
 #define AU_U_NETWORK_MAX  0.999
