@@ -82,7 +82,10 @@ static void json_opcodes(FILE *out, const au_opsplit *o, int ok)
         const au_instr *x = &o->instr[k];
         fprintf(out, "%s\n         {\"function\": ", k ? "," : "");
         json_str(out, x->function);
-        fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
+        if (x->function[0])
+            fprintf(out, ", \"pc\": %u, \"opcode\": ", x->pc);
+        else /* counts per opcode (an Nsight Compute report's), not a listing: no pc */
+            fprintf(out, ", \"pc\": null, \"opcode\": ");
         json_str(out, x->opcode);
         fprintf(out, ", \"family\": ");
         json_str(out, x->family);

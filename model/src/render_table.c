@@ -103,8 +103,11 @@ static void render_opcodes_human(const au_report *r, const au_summary *s, au_nam
             for (size_t m = k; m < o->ninstr; ++m)
                 cnt += strcmp(o->instr[m].opcode, x->opcode) == 0 && strcmp(o->instr[m].source, x->source) == 0;
             char src[sizeof x->source * 3];
-            fprintf(out, "        %3zu x %-22s %-11s first at pc 0x%04x  %s\n", cnt, x->opcode, x->family, x->pc,
-                    au_text_fit(x->source, src, sizeof src, 0, 0));
+            if (!x->function[0]) /* counts per opcode (an Nsight Compute report's), not a listing */
+                fprintf(out, "              %-22s %-11s executions counted per opcode\n", x->opcode, x->family);
+            else
+                fprintf(out, "        %3zu x %-22s %-11s first at pc 0x%04x  %s\n", cnt, x->opcode, x->family, x->pc,
+                        au_text_fit(x->source, src, sizeof src, 0, 0));
         }
         if (o->ninstr == 0)
             fprintf(out, "        no ATOMS instruction in the kernel's code\n");

@@ -227,8 +227,15 @@ static int pick_table(const char *path, const au_report *rep, au_abi_table **out
 /* Attaches the kernels' code of the file at path to its launches, as atomutil-profile's default
  * does (opcodes < 0: where the file has code; > 0: code required).  The code lives in *ops. */
 static int attach_code(const char *path, const au_cf_run *run, au_report *rep, const au_table *t, au_busy_mode busy,
-                       int opcodes, au_opcodes **ops)
+                       int opcodes, au_opcodes **ops, au_opcodes_ncu **nops)
 {
+    if (run->ncu_opcodes) { /* a report made with ncu --set full, or its raw page: executions per opcode */
+        size_t attached;
+        int st = au_opcodes_ncu_attach(nops, rep, path, run->ncu_report, &attached);
+        if (st == AU_OK && !attached && opcodes > 0)
+            st = au_set_error(AU_E_NOTFOUND, "%s: no launch with executions per opcode", path);
+        return st == AU_OK || opcodes > 0 ? st : AU_OK; /* by default, priced as the family without them */
+    }
     char dir[PATH_MAX + 16];
     size_t bl = strlen(path), sl = strlen(".counters.csv");
     if (bl > sl && strcmp(path + bl - sl, ".counters.csv") == 0)
@@ -263,6 +270,7 @@ static int read_file(const char *path, const au_abi_table *t, const char *family
     memset(&run, 0, sizeof run);
     au_abi_table *picked = NULL;
     au_opcodes *ops = NULL;
+    au_opcodes_ncu *nops = NULL;
     if (st == AU_OK && (st = au_cf_run_read(path, 0, &rep, &run)) != AU_OK)
         st = au_set_error(st, "%s", run.error);
     if (st == AU_OK && !t && rep.count)
@@ -271,13 +279,14 @@ static int read_file(const char *path, const au_abi_table *t, const char *family
     if (st == AU_OK && table)
         st = check_family(table, p.family);
     if (st == AU_OK && table && opcodes)
-        st = attach_code(path, &run, &rep, table, p.busy, opcodes, &ops);
+        st = attach_code(path, &run, &rep, table, p.busy, opcodes, &ops, &nops);
     if (st == AU_OK && table) {
         rep.busy = p.busy;
         st = au_report_eval(&rep, table, p.family, &p.thr);
     }
     st = st == AU_OK ? render(&rep, json, error) : au_abi_fail(st, error);
     au_opcodes_free(ops);
+    au_opcodes_ncu_free(nops);
     au_cf_run_free(&run);
     au_report_free(&rep);
     au_abi_table_free(picked);

@@ -49,6 +49,18 @@ int au_opcodes_attach(au_opcodes **out, au_report *rep, const au_table *t, au_bu
 void au_opcodes_report(au_opcodes *o, const au_report *rep);
 void au_opcodes_free(au_opcodes *o);
 
+/* An Nsight Compute report's executions per opcode as its launches' code (ncu_opcodes.h). */
+typedef struct au_opcodes_ncu au_opcodes_ncu;
+
+/* Before the evaluation: attaches to each launch of rep, all read from path (a report, whose counts
+ * ncu exports (report 1), or a raw page export that holds them; run.h's ncu_opcodes), the atomic
+ * opcodes of its row with their executions (au_launch_code.counted: they split the jobs among the
+ * classes).  A launch without a row, or whose row has no instance values, gets none (priced as
+ * --family).  *out: what the code lives in, to free with au_opcodes_ncu_free after the evaluation;
+ * *attached: the launches given code.  AU_OK, or < 0 with au_last_error() set. */
+int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path, int report, size_t *attached);
+void au_opcodes_ncu_free(au_opcodes_ncu *o);
+
 /* Removes what a live run and au_opcodes_attach wrote into cubin_dir, and the directory. */
 void au_opcodes_remove(const char *cubin_dir);
 

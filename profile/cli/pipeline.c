@@ -8,6 +8,7 @@
 
 #include "ncu_import.h"
 #include "run.h"
+#include "ncu_opcodes.h"
 #include "opcodes.h"
 #include "outname.h"
 #include "selection.h"
@@ -189,6 +190,9 @@ typedef struct {
     au_opcodes *ops;
     au_opcodes_stats stats;
     double seconds;
+    int from_ncu;        /* the code is the executions per opcode of an Nsight Compute report */
+    au_opcodes_ncu *ncu; /* (au_opcodes_ncu_attach ran: status, error, seconds) */
+    size_t ncu_attached; /* its launches given code */
 } file_code;
 
 /* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
@@ -217,6 +221,22 @@ static void attach_code(const cli_options *o, const run_files *f, au_report *rep
         c->count = next - i;
         c->path = f->files[file];
         c->ncode = f->runs[file].ncode;
+        au_report view = *rep; /* its launches only; owns nothing */
+        view.launches = rep->launches + i;
+        view.count = next - i;
+        if (!o->live && f->runs[file].ncu_opcodes) { /* a report made with --set full, or its raw page */
+            double t = au_monotonic_s();
+            c->status =
+                au_opcodes_ncu_attach(&c->ncu, &view, f->files[file], f->runs[file].ncu_report, &c->ncu_attached);
+            c->seconds = au_monotonic_s() - t;
+            c->from_ncu = 1;
+            if (c->status != AU_OK) {
+                au_strlcpy(c->error, au_last_error(), sizeof c->error);
+                if (o->opcodes > 0)
+                    return;
+            }
+            continue;
+        }
         if (o->live)
             au_strlcpy(c->dir, f->cubin_dir, sizeof c->dir);
         else
@@ -229,9 +249,6 @@ static void attach_code(const cli_options *o, const run_files *f, au_report *rep
                 return;
             continue;
         }
-        au_report view = *rep; /* its launches only; owns nothing */
-        view.launches = rep->launches + i;
-        view.count = next - i;
         double t = au_monotonic_s();
         c->status =
             au_opcodes_attach(&c->ops, &view, table, o->busy, f->files[file], &f->runs[file], c->dir, flags, &c->stats);
@@ -251,8 +268,9 @@ static void say_no_code(const file_code *c)
 {
     if (c->ncode == 0)
         fprintf(stderr,
-                "%s: --opcodes: %s names no kernel code (an Nsight Compute export never does): profile the "
-                "program live (%s --opcodes -- PROGRAM), or leave out --opcodes to price its jobs as --family\n",
+                "%s: --opcodes: %s names no kernel code (an Nsight Compute export has none, a report made with "
+                "--set full has its executions per opcode): profile the program live (%s --opcodes -- PROGRAM), "
+                "or leave out --opcodes to price its jobs as --family\n",
                 prog, c->path, prog);
     else
         fprintf(stderr,
@@ -267,6 +285,21 @@ static int report_code(const cli_options *o, const au_report *rep, const file_co
 {
     for (size_t file = 0; file < nfiles; ++file) {
         const file_code *c = &fc[file];
+        if (c->from_ncu) {
+            au_timing_add_opcodes(tm, &c->stats, c->seconds);
+            if (c->status != AU_OK && o->opcodes > 0) {
+                fprintf(stderr, "%s: %s\n", prog, c->error);
+                return EXIT_FAIL;
+            }
+            if (c->status != AU_OK && !o->quiet)
+                fprintf(stderr, "%s: warning: %s (its jobs are priced as --family)\n", prog, c->error);
+            if (c->status == AU_OK && !c->ncu_attached && o->opcodes > 0) {
+                fprintf(stderr, "%s: --opcodes: %s has no launch with executions per opcode (%s)\n", prog, c->path,
+                        AU_NCU_OPCODE_METRIC);
+                return EXIT_FAIL;
+            }
+            continue;
+        }
         if (o->opcodes > 0 && !o->live && c->used && (c->no_dir || c->ncode == 0)) {
             say_no_code(c);
             return EXIT_FAIL;
@@ -460,8 +493,10 @@ int au_pipeline_report(const cli_options *o, run_files *f, timing *tm)
     /* the injection library's figures, read with each file */
     for (size_t i = 0; o->timing_on && i < f->nfiles; ++i)
         au_timing_add_inject(tm, &f->runs[i].timing);
-    for (size_t i = 0; fc && i < f->nfiles; ++i)
+    for (size_t i = 0; fc && i < f->nfiles; ++i) {
         au_opcodes_free(fc[i].ops);
+        au_opcodes_ncu_free(fc[i].ncu);
+    }
     free(fc);
     au_table_free(table);
     return rc;

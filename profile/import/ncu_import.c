@@ -64,7 +64,10 @@ static int parse_value(const char *s, double *out)
     char buf[64];
     size_t o = 0;
     int run = 0, grouped = 0, in_int = 1; /* run: digits since the last ',' */
-    for (const char *p = s; *p; ++p) {
+    /* --print-metric-instances writes "AGGREGATE (INSTANCES)": the aggregate is the value */
+    const char *inst = strstr(s, " (");
+    const char *end = inst && s[strlen(s) - 1] == ')' ? inst : s + strlen(s);
+    for (const char *p = s; p < end; ++p) {
         if (*p == ',') { /* 1-3 digits before the first separator, exactly 3 after each */
             if (!in_int || run == 0 || run > 3 || (grouped && run != 3))
                 return AU_E_PARSE;

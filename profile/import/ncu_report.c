@@ -7,6 +7,7 @@
 #include "ncu_report.h"
 
 #include "ncu_import.h"
+#include "ncu_opcodes.h"
 
 #include "atomutil/util.h"
 
@@ -135,10 +136,15 @@ static const char *error_line(const sink *out, const sink *err, char *buf, size_
     return au_text_fit(one, buf, size, 0, 0);
 }
 
-/* Starts `ncu --import path --csv --page raw` (ncu a path, or a name looked up in PATH), stdin from
- * /dev/null, stdout and stderr to pipes whose reading ends go to fds[0] and fds[1].  0 (*pid set),
- * or an errno value: why it could not be started (ENOENT: no such ncu). */
-static int start_ncu(const char *ncu, const char *path, pid_t *pid, int fds[2])
+/* The arguments after `ncu --import FILE --csv --page raw` of the page of per-opcode counts. */
+static const char *const opcode_args[] = {"--print-metric-instances", "details", "--metrics", AU_NCU_OPCODE_METRIC,
+                                          NULL};
+
+/* Starts `ncu --import path --csv --page raw` and the arguments of extra (NULL-terminated; NULL:
+ * none) (ncu a path, or a name looked up in PATH), stdin from /dev/null, stdout and stderr to
+ * pipes whose reading ends go to fds[0] and fds[1].  0 (*pid set), or an errno value: why it could
+ * not be started (ENOENT: no such ncu). */
+static int start_ncu(const char *ncu, const char *path, const char *const *extra, pid_t *pid, int fds[2])
 {
     int po[2] = {-1, -1}, pe[2] = {-1, -1}, rc = 0;
     if (pipe(po) != 0 || pipe(pe) != 0)
@@ -148,7 +154,9 @@ static int start_ncu(const char *ncu, const char *path, pid_t *pid, int fds[2])
             rc = errno;
     posix_spawn_file_actions_t fa;
     if (rc == 0 && (rc = posix_spawn_file_actions_init(&fa)) == 0) {
-        char *argv[] = {(char *)ncu, "--import", (char *)path, "--csv", "--page", "raw", NULL};
+        char *argv[12] = {(char *)ncu, "--import", (char *)path, "--csv", "--page", "raw", NULL};
+        for (int i = 0; extra && extra[i] && i < 5; ++i)
+            argv[6 + i] = (char *)extra[i];
         if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) == 0 &&
             (rc = posix_spawn_file_actions_adddup2(&fa, po[1], 1)) == 0 &&
             (rc = posix_spawn_file_actions_adddup2(&fa, pe[1], 2)) == 0)
@@ -183,8 +191,9 @@ static int no_ncu(const char *path, const char *env, int e)
 }
 
 /* After ncu ended (status: waitpid's; got: collect's result, e its errno): AU_OK when it exited
- * with 0 and wrote a CSV table of at most max bytes, else the error. */
-static int ncu_result(const char *path, int got, int e, int status, const sink *out, const sink *err)
+ * with 0 and wrote a CSV table of at most max bytes, else the error; cmd: its arguments after the
+ * report's name, for the message. */
+static int ncu_result(const char *path, const char *cmd, int got, int e, int status, const sink *out, const sink *err)
 {
     char line[600];
     if (got != 0)
@@ -192,21 +201,23 @@ static int ncu_result(const char *path, int got, int e, int status, const sink *
                            : au_set_error(AU_E_IO, "%s: reading ncu's output: %s", path, strerror(e));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return au_set_error(AU_E_IO,
-                            "%s: ncu --import %s --csv --page raw failed (%s %d): %s (a damaged report, or one "
+                            "%s: ncu --import %s %s failed (%s %d): %s (a damaged report, or one "
                             "made by a newer Nsight Compute than this ncu: ncu --version)",
-                            path, path, WIFEXITED(status) ? "exit status" : "signal",
+                            path, path, cmd, WIFEXITED(status) ? "exit status" : "signal",
                             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                             error_line(out, err, line, sizeof line));
     if (out->over)
         return au_set_error(AU_E_PARSE, "%s: ncu's CSV of the report is larger than %zu bytes", path, out->lim);
     if (!au_ncu_has_header(out->b, out->len))
-        return au_set_error(AU_E_IO, "%s: ncu --import %s --csv --page raw wrote no CSV table (%s)", path, path,
+        return au_set_error(AU_E_IO, "%s: ncu --import %s %s wrote no CSV table (%s)", path, path, cmd,
                             err->len || out->len ? error_line(out, err, line, sizeof line)
                                                  : "no kernel launch in the report?");
     return AU_OK;
 }
 
-int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
+/* ncu --import path --csv --page raw, and extra (cmd: those arguments as words, for messages):
+ * au_ncu_report_csv's result. */
+static int report_page(const char *path, const char *const *extra, const char *cmd, size_t max, char **buf, size_t *len)
 {
     const char *env = getenv("ATOMUTIL_NCU");
     env = env && *env ? env : NULL;
@@ -217,7 +228,7 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
     /* a path that is not there is said so also where the spawn cannot tell (below) */
     int e = env && strchr(env, '/') && access(env, X_OK) != 0 ? errno : 0;
     if (e == 0)
-        e = start_ncu(env ? env : "ncu", path, &pid, fds);
+        e = start_ncu(env ? env : "ncu", path, extra, &pid, fds);
     if (e != 0)
         return no_ncu(path, env, e);
     sink out = {.lim = max}, err = {.lim = ERR_KEEP};
@@ -230,7 +241,7 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
     /* where posix_spawn cannot report a failed exec (valgrind, some C libraries) the child exits
      * with 127, as a shell does for a command not found, and writes nothing */
     int not_run = got == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !out.len && !err.len;
-    int rc = not_run ? no_ncu(path, env, 0) : ncu_result(path, got, e, status, &out, &err);
+    int rc = not_run ? no_ncu(path, env, 0) : ncu_result(path, cmd, got, e, status, &out, &err);
     free(err.b);
     if (rc != AU_OK) {
         free(out.b);
@@ -239,4 +250,16 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
     *buf = out.b; /* not NULL: it holds the CSV header */
     *len = out.len;
     return AU_OK;
+}
+
+int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
+{
+    return report_page(path, NULL, "--csv --page raw", max, buf, len);
+}
+
+int au_ncu_report_opcodes(const char *path, size_t max, char **buf, size_t *len)
+{
+    return report_page(path, opcode_args,
+                       "--csv --page raw --print-metric-instances details --metrics " AU_NCU_OPCODE_METRIC, max, buf,
+                       len);
 }

@@ -24,6 +24,10 @@ int au_ncu_is_report(const char *path);
  * line), or wrote no CSV; *buf is then NULL. */
 int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len);
 
+/* The same with --print-metric-instances details --metrics AU_NCU_OPCODE_METRIC
+ * (ncu_opcodes.h): each launch's executions per opcode, where the report holds them. */
+int au_ncu_report_opcodes(const char *path, size_t max, char **buf, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include "run.h"
 
 #include "ncu_import.h"
+#include "ncu_opcodes.h"
 #include "ncu_report.h"
 
 #include "atomutil/util.h"
@@ -241,12 +242,15 @@ int au_cf_run_read(const char *path, unsigned file, au_report *rep, au_cf_run *r
         st.ncu = ncu;
     else /* not read, or not text: what its lines say is still read where it was */
         au_strlcpy(run->error, au_last_error(), sizeof run->error), au_ncu_end(ncu, rc);
+    int opcodes = 0;
     if (buf) {
+        opcodes = rc == AU_OK && strstr(buf, "\"" AU_NCU_OPCODE_METRIC "\"") != NULL; /* in the header only */
         au_cf_each_line(buf, run_line, &st);
         free(buf);
     }
     if (st.ncu) {
         run->ncu_raw = au_ncu_raw(st.ncu);
+        run->ncu_opcodes = run->ncu_raw && opcodes;
         st.ncu_status = au_ncu_end(st.ncu, st.ncu_status);
         if (st.ncu_status != AU_OK && run->status == AU_OK)
             au_strlcpy(run->error, au_last_error(), sizeof run->error);

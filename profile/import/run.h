@@ -67,6 +67,8 @@ typedef struct au_cf_run {
                          and left others out (its modules timing line); "" otherwise */
     int ncu_report;   /* the file is an Nsight Compute report, read as ncu's raw page of it */
     int ncu_raw;      /* its rows are Nsight Compute's raw page (a report's, or a raw page export) */
+    int ncu_opcodes;  /* its raw page has a column of executions per opcode (AU_NCU_OPCODE_METRIC,
+                         ncu_opcodes.h: a report made with --set full, or its export) */
 } au_cf_run;
 
 /* Reads path (named so in messages) once: its launches appended to rep with au_launch.file = file

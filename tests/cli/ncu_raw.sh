@@ -18,6 +18,15 @@
 #         lacks-metrics  a report without atomutil's metrics: exit 5, the missing metrics and the
 #                        ncu options that collect them
 #         bad-line       ncu's CSV malformed: exit 3, its line named as a line of ncu's output
+#   With DATA_DIR tests/data/ncu-full-h200 (reports made with --set full and the section):
+#         full-set       each launch priced by the executions per opcode that ncu exports in a
+#                        second run (--print-metric-instances details): U equal to the rule's
+#                        (atomutil__util_pct, its result in the report) within 0.001, flag
+#                        opcodes; the histogram's and k-means' (CAS loops) launches
+#         full-export    the raw page exported with those instances prices the same, without ncu
+#         full-no-opcodes --no-opcodes: one ncu run, no opcode classes
+#         full-ops-fail  the second ncu run fails: a warning and --family pricing; with --opcodes,
+#                        exit 1 and one line
 #         other-gpu      a report of a GPU without a table: exit 4, one line naming the GPU and where
 #                        tables were looked for
 prof=$1 data=$2 table=$3 work=$4 case=$5
@@ -74,7 +83,14 @@ cat > "$work/bin/ncu" <<'FAKE'
 #!/bin/sh
 log=$(dirname "$0")/../ncu.log
 echo "$*" >> "$log"
-if [ $# -ne 5 ] || [ "$1" != --import ] || [ ! -f "$2" ] || [ "$3" != --csv ] || [ "$4" != --page ] || [ "$5" != raw ]; then
+if [ $# -lt 5 ] || [ "$1" != --import ] || [ ! -f "$2" ] || [ "$3" != --csv ] || [ "$4" != --page ] || [ "$5" != raw ]; then
+    echo "==ERROR== stand-in ncu: unexpected arguments: $*" >&2
+    exit 2
+fi
+if [ $# -eq 9 ] && [ "$6 $7 $8 $9" = "--print-metric-instances details --metrics sass__inst_executed_per_opcode_with_modifier_all" ]; then
+    [ -n "$FAKE_NCU_OPS" ] && cat "$FAKE_NCU_OPS"
+    exit "${FAKE_NCU_OPS_STATUS:-0}"
+elif [ $# -ne 5 ]; then
     echo "==ERROR== stand-in ncu: unexpected arguments: $*" >&2
     exit 2
 fi
@@ -201,6 +217,72 @@ bad-line)
     run_env="FAKE_NCU_OUT=$work/bad.csv PATH=$work/bin:$path0"
     refused 3 "$rep" \
         "atomutil-profile: $rep:3: value '2x' of sm__cycles_active.avg is not a finite number (a line of ncu --import's --page raw CSV of the report)"
+    ;;
+full-set)
+    for k in histogram kmeans; do
+        run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv PATH=$work/bin:$path0"
+        report "$k.csv" "$rep" --csv
+        ncu_runs 2
+        # the rule's U (its atomutil__util_pct in the raw page) against the report's, launch by launch
+        python3 - "$data/$k-raw.ncu.csv" "$work/$k.csv" <<'PY' || fail "$k: $(cat "$work/py.err" 2> /dev/null)"
+import csv, sys
+raw = list(csv.reader(open(sys.argv[1])))
+rule = {r[0]: float(r[raw[0].index("atomutil__util_pct")]) for r in raw[2:]}
+rep = list(csv.DictReader(open(sys.argv[2])))
+assert len(rep) == len(rule) > 0, "%d launches, the rule %d" % (len(rep), len(rule))
+for r in rep:
+    d = abs(float(r["util_pct"]) - rule[r["launch_id"]])
+    assert d <= 0.001, "launch %s: U %s, the rule's %s" % (r["launch_id"], r["util_pct"], rule[r["launch_id"]])
+    assert "opcodes" in r["flags"].split(",") and r["opcode_classes"], "launch %s not priced by opcodes" % r["launch_id"]
+PY
+    done
+    grep -q '"cast_spin 98%, popc_inc 2%"' "$work/kmeans.csv" || fail "k-means: not its CAS loop's class"
+    # no listing, so no pc: the JSON's is null, the table names the counts
+    run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-opcodes.ncu.csv PATH=$work/bin:$path0"
+    report kmeans.json "$rep" --json
+    grep -q '"function": "", "pc": null, "opcode": "ATOMS.CAST.SPIN"' "$work/kmeans.json" || fail "JSON: no null pc"
+    run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-opcodes.ncu.csv PATH=$work/bin:$path0"
+    report kmeans.txt "$rep"
+    grep -Eq '^ +ATOMS\.CAST\.SPIN +cast_spin +executions counted per opcode$' "$work/kmeans.txt" ||
+        fail "table: the opcode's line: $(grep -F ATOMS.CAST "$work/kmeans.txt")"
+    ncu_runs 4
+    ;;
+full-export)
+    for k in histogram kmeans; do
+        run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv PATH=$work/bin:$path0"
+        report "$k.csv" "$rep" --csv
+        run_env="PATH=$work/failbin:$path0"
+        report "$k-export.csv" "$data/$k-raw-instances.ncu.csv" --csv
+        [ -s "$work/fail.log" ] && fail "ncu ran for a CSV export"
+        cut -d, -f3- "$work/$k.csv" > "$work/a" && cut -d, -f3- "$work/$k-export.csv" > "$work/b" || exit 1
+        cmp "$work/a" "$work/b" || fail "$k: the export with instances prices otherwise than the report"
+    done
+    ;;
+full-no-opcodes)
+    run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-opcodes.ncu.csv PATH=$work/bin:$path0"
+    report k.csv "$rep" --csv --no-opcodes
+    ncu_runs 1
+    grep -q '"cast_spin' "$work/k.csv" && fail "--no-opcodes: opcode classes in the report"
+    ;;
+full-ops-fail)
+    run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS_STATUS=1 PATH=$work/bin:$path0"
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$rep" --table "$table" --csv > "$work/k.csv" 2> "$work/err"
+    st=$?
+    [ "$st" -eq 0 ] || fail "exit status $st: $(head -n 1 "$work/err")"
+    [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$(wc -l < "$work/err") lines on stderr, want 1: $(cat "$work/err")"
+    grep -qF "atomutil-profile: warning: $rep: ncu --import $rep --csv --page raw --print-metric-instances details --metrics sass__inst_executed_per_opcode_with_modifier_all failed (exit status 1)" "$work/err" ||
+        fail "stderr: $(cat "$work/err")"
+    grep -qF "(its jobs are priced as --family)" "$work/err" || fail "stderr: $(cat "$work/err")"
+    ncu_runs 2
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$rep" --table "$table" --opcodes --csv > "$work/out" 2> "$work/err"
+    st=$?
+    [ "$st" -eq 1 ] || fail "--opcodes: exit status $st, want 1: $(head -n 1 "$work/err")"
+    [ -s "$work/out" ] && fail "--opcodes: stdout: $(head -n 1 "$work/out")"
+    [ "$(wc -l < "$work/err")" -eq 1 ] || fail "--opcodes: $(wc -l < "$work/err") lines on stderr: $(cat "$work/err")"
+    grep -qF "atomutil-profile: $rep: ncu --import $rep --csv --page raw --print-metric-instances details" "$work/err" ||
+        fail "--opcodes: stderr: $(cat "$work/err")"
     ;;
 *)
     echo "ncu_raw.sh: unknown case '$case'" >&2

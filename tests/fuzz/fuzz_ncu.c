@@ -4,17 +4,20 @@
  * either import or be refused with one printable line naming the input; what imports then goes
  * through the rest of atomutil-profile's path: evaluation against a fixed table and the three
  * renderers, so that counters the reader lets through cannot crash the model or the report.
+ * The same input also goes to the reader of a report's executions per opcode (ncu_opcodes.c).
  * The table is tests/data/golden-table.csv (FUZZ_TABLE, or $ATOMUTIL_FUZZ_TABLE), loaded once.
  */
 #include "fuzz_common.h"
 
 #include "atomutil/model.h"
 #include "ncu_import.h"
+#include "ncu_opcodes.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef FUZZ_TABLE
 #define FUZZ_TABLE "tests/data/golden-table.csv"
@@ -88,5 +91,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check(rc < 0, "failure with a positive status");
     }
     au_report_free(&r);
+    /* the same bytes as the page of a report's executions per opcode (ncu_opcodes.c): read or
+     * refused with one line; what it keeps is an ATOM opcode and a finite count */
+    au_ncu_opcodes ops;
+    rc = au_ncu_opcodes_parse("fuzz.csv", (const char *)data, size, &ops);
+    if (rc == AU_OK) {
+        for (size_t i = 0; i < ops.n; ++i)
+            for (size_t k = 0; k < ops.rows[i].n; ++k) {
+                const au_ncu_opcount *o = &ops.rows[i].ops[k];
+                fuzz_check(strncmp(o->opcode, "ATOM", 4) == 0 && memchr(o->opcode, 0, sizeof o->opcode),
+                           "a kept opcode is not an atomic's");
+                fuzz_check(isfinite(o->executed) && o->executed >= 0, "an opcode's count is not a finite count");
+            }
+        au_ncu_opcodes_free(&ops);
+    } else if (rc == AU_E_PARSE) {
+        fuzz_check_message(au_last_error(), "fuzz.csv");
+    } else {
+        fuzz_check(rc < 0, "failure with a positive status");
+    }
     return 0;
 }

@@ -30,6 +30,10 @@ chmod 644 "$out/ncu/histogram-h200.ncu.csv"
 for f in "$root"/tests/data/good/ncu-*.csv "$root"/tests/data/bad/ncu-*.csv; do
     cp "$f" "$out/ncu/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+# a --set full report's raw page with its instances, and its executions per opcode (ncu_opcodes.c)
+for f in "$root"/tests/data/ncu-full-h200/kmeans-*.ncu.csv; do
+    cp "$f" "$out/ncu/full-$(basename "$f")"
+done
 # the export's ncu banner, its header and its first two launches: a short, complete seed
 awk '!/^"/ { if (++other <= 3) print; next } /^"ID"/ || /^"[01]",/ { print }' \
     "$root/examples/data/histogram-h200.ncu.csv" >"$out/ncu/histogram-two-launches.csv"

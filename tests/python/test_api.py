@@ -7,6 +7,7 @@ AtomutilError or ValueError with its one line.
     test_api.py PYTHON_DIR ATOMUTIL_PROFILE SOURCE_DIR
 """
 
+import csv
 import os
 import shutil
 import subprocess
@@ -35,7 +36,8 @@ RECORDED = [EXPORT, "compare/histogram-h200-b.ncu.csv", "good/ncu-cas-above-jobs
             "live-examples-h100/histogram.counters.csv.gz", "live-examples-h100/kmeans.counters.csv.gz",
             "live-examples-h100/torch_hist.counters.csv.gz", "live-examples-h100/torch_bincount.counters.csv.gz",
             "dsmem-patterns-h100/dp.counters.csv.gz", "graphs-h100/lg.counters.csv.gz",
-            "quiet-kernels-h100/set_mix.counters.csv.gz", "generic-h100/vop.counters.csv"]
+            "quiet-kernels-h100/set_mix.counters.csv.gz", "generic-h100/vop.counters.csv",
+            "ncu-full-h200/histogram-raw-instances.ncu.csv", "ncu-full-h200/kmeans-raw-instances.ncu.csv"]
 
 
 def cli_version():
@@ -113,6 +115,22 @@ class Read(unittest.TestCase):
         with self.assertRaises(atomutil.AtomutilError) as e:
             atomutil.read(EXPORT, opcodes=True)
         self.assertIn("no kernel code", str(e.exception))
+
+    def test_executions_per_opcode_are_used(self):
+        """A --set full raw page with its instances (ncu's executions per opcode): priced by the
+        opcodes, with the U of atomutil's ncu rule in the same report."""
+        path = os.path.join(DATA, "ncu-full-h200/kmeans-raw-instances.ncu.csv")
+        by_code = atomutil.read(path)
+        by_family = atomutil.read(path, opcodes=False)
+        with open(path) as f:
+            rows = list(csv.reader(f))
+        rule = [float(r[rows[0].index("atomutil__util_pct")]) for r in rows[2:]]
+        self.assertEqual(len(by_code), len(rule))
+        for rec, u in zip(by_code, rule):
+            self.assertIn("opcodes", rec["flags"])
+            self.assertAlmostEqual(rec["model"]["util_pct"], u, delta=0.001)
+        self.assertFalse(any("opcodes" in r["flags"] for r in by_family))
+        self.assertGreater(abs(by_family[0]["model"]["util_pct"] - rule[0]), 10)  # an add's price: far off
 
     def test_why(self):
         recs = atomutil.read(os.path.join(DATA, "good/ncu-missing-wavefronts.csv"), table=H200)
