@@ -115,16 +115,18 @@ static const char *next_line(const char *p)
     return nl && nl[1] ? nl + 1 : NULL;
 }
 
-/* ncu's error line: the first "==ERROR==" line of its stderr, else of its stdout, else stderr's
- * last line that is not blank; cleaned for the terminal into buf ("no message" if none). */
+/* ncu's error line: the last "==ERROR==" line of its stderr, else of its stdout (ncu says
+ * "Failed to load report file ..." first and the cause after it: "The report file version is not
+ * compatible with this version of Nsight Compute."), else stderr's last line that is not blank;
+ * cleaned for the terminal into buf ("no message" if none). */
 static const char *error_line(const sink *out, const sink *err, char *buf, size_t size)
 {
     const sink *in[2] = {err, out};
     const char *line = NULL;
     for (int i = 0; i < 2 && !line; ++i)
-        for (const char *p = in[i]->len ? in[i]->b : NULL; p && !line; p = next_line(p))
+        for (const char *p = in[i]->len ? in[i]->b : NULL; p; p = next_line(p))
             if (strncmp(p, "==ERROR==", 9) == 0)
-                line = p;
+                line = p; /* the last one wins */
     for (const char *p = err->len && !line ? err->b : NULL; p; p = next_line(p))
         if (strspn(p, " \t\r") < strcspn(p, "\n"))
             line = p; /* the last one wins */

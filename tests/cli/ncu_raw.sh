@@ -27,6 +27,8 @@
 #         full-no-opcodes --no-opcodes: one ncu run, no opcode classes
 #         full-ops-fail  the second ncu run fails: a warning and --family pricing; with --opcodes,
 #                        exit 1 and one line
+#         newer-report   ncu 2025.3.1's stderr for a report of a newer format version (its version
+#                        field raised by one): exit 1, one line with ncu's cause and ours
 #         other-gpu      a report of a GPU without a table: exit 4, one line naming the GPU and where
 #                        tables were looked for
 prof=$1 data=$2 table=$3 work=$4 case=$5
@@ -36,7 +38,7 @@ fail() {
     exit 1
 }
 rm -rf "$work" && mkdir -p "$work/bin" "$work/empty" || exit 1
-unset ATOMUTIL_NCU FAKE_NCU_OUT FAKE_NCU_STATUS
+unset ATOMUTIL_NCU FAKE_NCU_OUT FAKE_NCU_STATUS FAKE_NCU_ERR FAKE_NCU_OPS FAKE_NCU_OPS_STATUS
 path0=$PATH
 
 # run_env: NAME=VALUE words added to atomutil-profile's environment (PATH, ATOMUTIL_NCU and the
@@ -95,6 +97,7 @@ elif [ $# -ne 5 ]; then
     exit 2
 fi
 [ -n "$FAKE_NCU_OUT" ] && cat "$FAKE_NCU_OUT"
+[ -n "$FAKE_NCU_ERR" ] && cat "$FAKE_NCU_ERR" >&2
 exit "${FAKE_NCU_STATUS:-0}"
 FAKE
 mkdir -p "$work/other" "$work/failbin" || exit 1
@@ -283,6 +286,12 @@ full-ops-fail)
     [ "$(wc -l < "$work/err")" -eq 1 ] || fail "--opcodes: $(wc -l < "$work/err") lines on stderr: $(cat "$work/err")"
     grep -qF "atomutil-profile: $rep: ncu --import $rep --csv --page raw --print-metric-instances details" "$work/err" ||
         fail "--opcodes: stderr: $(cat "$work/err")"
+    ;;
+newer-report)
+    run_env="FAKE_NCU_ERR=$data/newer-report.stderr FAKE_NCU_STATUS=1 PATH=$work/bin:$path0"
+    refused 1 "$rep" \
+        "atomutil-profile: $rep: ncu --import $rep --csv --page raw failed (exit status 1): ==ERROR== The report file version is not compatible with this version of Nsight Compute. (a damaged report, or one made by a newer Nsight Compute than this ncu: ncu --version)"
+    ncu_runs 1
     ;;
 *)
     echo "ncu_raw.sh: unknown case '$case'" >&2
