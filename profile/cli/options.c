@@ -416,12 +416,8 @@ static int check_options(cli_options *o, int signif_given)
         return EXIT_USAGE;
     }
     if (o->opcodes < 0)
-        o->opcodes = o->family_given ? 0 : o->compare ? 0 : -1;
+        o->opcodes = o->family_given ? 0 : -1;
     if (o->compare) {
-        if (o->opcodes > 0) {
-            fprintf(stderr, "%s: --opcodes works with -- PROGRAM or --import, not --compare\n", prog);
-            return EXIT_USAGE;
-        }
         if (o->timing_on) {
             fprintf(stderr, "%s: --timing works with -- PROGRAM or --import, not --compare\n", prog);
             return EXIT_USAGE;

@@ -512,13 +512,28 @@ int au_pipeline_compare(const cli_options *o)
     ra.wide = rb.wide = o->wide;
     au_cf_run run[2];
     memset(run, 0, sizeof run);
-    int rc = load_and_eval(&o->args[0], 1, o, &ra, &run[0], 0, &ta, NULL, NULL, NULL);
-    if (rc == EXIT_OK && !o->quiet)
-        warn_unusable(&ra);
-    if (rc == EXIT_OK)
-        rc = load_and_eval(&o->args[1], 1, o, &rb, &run[1], 0, &tb, NULL, NULL, NULL);
-    if (rc == EXIT_OK && !o->quiet)
-        warn_unusable(&rb);
+    /* each file priced by its kernels' code as --import prices it (file_code per side) */
+    file_code fc[2];
+    memset(fc, 0, sizeof fc);
+    run_files fs[2];
+    memset(fs, 0, sizeof fs);
+    timing tm;
+    memset(&tm, 0, sizeof tm);
+    double attach_s;
+    au_report *rep[2] = {&ra, &rb};
+    au_table **tab[2] = {&ta, &tb};
+    int rc = EXIT_OK;
+    for (int s = 0; s < 2 && rc == EXIT_OK; ++s) {
+        fs[s].files = &o->args[s];
+        fs[s].nfiles = 1;
+        fs[s].runs = &run[s];
+        rc =
+            load_and_eval(&o->args[s], 1, o, rep[s], &run[s], 0, tab[s], &fs[s], o->opcodes ? &fc[s] : NULL, &attach_s);
+        if (rc == EXIT_OK && o->opcodes)
+            rc = report_code(o, rep[s], &fc[s], 1, &tm);
+        if (rc == EXIT_OK && !o->quiet)
+            warn_unusable(rep[s]);
+    }
     char base[4096]; /* with %p, the process of A's first launch */
     if (rc == EXIT_OK && o->out_base) {
         int st = au_outname_base(o->out_base, ra.launches[0].pid, base, sizeof base);
@@ -537,8 +552,11 @@ int au_pipeline_compare(const cli_options *o)
         }
         rc = close_output(out, rc);
     }
-    au_cf_run_free(&run[0]);
-    au_cf_run_free(&run[1]);
+    for (int s = 0; s < 2; ++s) {
+        au_opcodes_free(fc[s].ops);
+        au_opcodes_ncu_free(fc[s].ncu);
+        au_cf_run_free(&run[s]);
+    }
     au_report_free(&ra);
     au_report_free(&rb);
     au_table_free(ta);

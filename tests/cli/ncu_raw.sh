@@ -249,6 +249,15 @@ PY
     grep -Eq '^ +ATOMS\.CAST\.SPIN +cast_spin +executions counted per opcode$' "$work/kmeans.txt" ||
         fail "table: the opcode's line: $(grep -F ATOMS.CAST "$work/kmeans.txt")"
     ncu_runs 4
+    # --compare prices each report as --import does: k-means' U is its CAS loop's (about 80 %), not add's (53 %)
+    run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-opcodes.ncu.csv PATH=$work/bin:$path0"
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --compare "$rep" "$rep" --table "$table" --csv > "$work/cmp.csv" \
+        2> "$work/cmp.err" || fail "--compare: $(head -n 1 "$work/cmp.err")"
+    [ -s "$work/cmp.err" ] && fail "--compare: stderr: $(head -n 1 "$work/cmp.err")"
+    awk -F, 'NR == 2 { exit !($12 > 80 && $12 < 80.4 && $13 == $12) }' "$work/cmp.csv" ||
+        fail "--compare: U $(sed -n 2p "$work/cmp.csv" | cut -d, -f12,13), want the rule's 80.0-80.4"
+    ncu_runs 4
     ;;
 full-export)
     for k in histogram kmeans; do
