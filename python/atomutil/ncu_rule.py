@@ -17,6 +17,9 @@ SECTION_ID = "AtomicUnit"
 PREFIX = "atomutil__"
 # the per-instruction counts of ncu's SourceCounters section, instanced by the instructions' addresses
 SASS_COUNTS = "inst_executed"
+# the executions per opcode (--set full), instanced by the opcodes: what atomutil-profile --import
+# reads from such a report, so the rule prices by it first
+SASS_OPCODES = "sass__inst_executed_per_opcode_with_modifier_all"
 # the model's figures written as metrics of the launch: atomutil__<key>
 DOUBLE_METRICS = ("util_pct", "util_pct_lo", "util_pct_hi", "util_pct_busiest_sm", "a_passes_per_job",
                   "jobs_per_sm", "queue_len", "service_cycles", "busy_cycles", "active_cycles")
@@ -90,9 +93,26 @@ def _instance_value(metric, i):
     return None
 
 
+def _code_by_opcode(action):
+    """[(ATOM* opcode, executions)] from the executions per opcode, else None."""
+    try:
+        metric = action.metric_by_name(SASS_OPCODES)
+        if metric is None or not metric.has_correlation_ids():
+            return None
+        ids = metric.correlation_ids()
+        code = [(ids.as_string(i), _instance_value(metric, i)) for i in range(metric.num_instances())]
+        return [(op, n) for op, n in code if isinstance(op, str) and op.startswith("ATOM")] or None
+    except Exception:  # not there, or not as expected: the per-instruction counts, else one family
+        return None
+
+
 def action_code(action):
-    """The launch's atomic instructions [(SASS opcode, executions)] where the report holds the SASS
-    and the per-instruction counts (ncu's SourceCounters section, --set full), else None."""
+    """The launch's atomic opcodes [(SASS opcode, executions)] where the report holds them: the
+    executions per opcode (--set full; as atomutil-profile --import reads them), else the SASS and
+    per-instruction counts (ncu's SourceCounters section), else None."""
+    code = _code_by_opcode(action)
+    if code:
+        return code
     try:
         metric = action.metric_by_name(SASS_COUNTS)
         if metric is None or not metric.has_correlation_ids():
@@ -158,7 +178,7 @@ def describe(rec, report):
         text += " Each shared atomic instruction took a = %.1f serialized passes of the unit, S = %.1f cycles of " \
                 "its time." % (m["a_passes_per_job"], m["service_cycles"])
     if rec.get("opcodes") and rec["opcodes"].get("classes"):
-        text += " Jobs by opcode class (the report's SASS and per-instruction counts): %s." % rec["opcodes"]["classes"]
+        text += " Jobs by opcode class (from the report's instruction counts): %s." % rec["opcodes"]["classes"]
     if rec["flags"]:
         text += " Flags: %s." % ", ".join(rec["flags"])
     cure = best_cure(rec)

@@ -60,9 +60,21 @@ class Addresses:
         return self._pcs[i]
 
 
+class Names:
+    """The correlation ids of a metric per opcode: the opcodes (as ncu_report showed them on an
+    H200 report: correlation_ids().as_string(i) == "ATOMS.CAST.SPIN.64")."""
+
+    def __init__(self, names):
+        self._names = list(names)
+
+    def as_string(self, i):
+        return self._names[i]
+
+
 class InstancedMetric(Metric):
     """A metric per instruction, as ncu's SourceCounters section gives inst_executed: instances
-    [(address, value)]."""
+    [(address, value)]; or per opcode, sass__inst_executed_per_opcode_with_modifier_all: [(opcode,
+    value)]."""
 
     def __init__(self, name, instances):
         super().__init__(name, None)
@@ -72,7 +84,8 @@ class InstancedMetric(Metric):
         return True
 
     def correlation_ids(self):
-        return Addresses(pc for pc, _ in self._instances)
+        ids = [i for i, _ in self._instances]
+        return Names(ids) if ids and isinstance(ids[0], str) else Addresses(ids)
 
     def num_instances(self):
         return len(self._instances)
@@ -84,11 +97,12 @@ class InstancedMetric(Metric):
 class Action:
     """A kernel launch: metrics {name: value}; added {name: value} what the rule added; sass
     {address: disassembled instruction} and counts [(address, executions)] where the report has
-    the kernel's code (ncu's SourceCounters section)."""
+    the kernel's code (ncu's SourceCounters section); opcodes [(opcode, executions)] where it has
+    the executions per opcode (--set full)."""
 
-    def __init__(self, kernel, metrics, sass=None, counts=None):
+    def __init__(self, kernel, metrics, sass=None, counts=None, opcodes=None):
         self.kernel, self.metrics, self.added = kernel, dict(metrics), {}
-        self.sass, self.counts = dict(sass or {}), counts
+        self.sass, self.counts, self.opcodes = dict(sass or {}), counts, opcodes
 
     def sass_by_pc(self, pc):
         return self.sass.get(pc, "")
@@ -102,6 +116,8 @@ class Action:
     def metric_by_name(self, name):
         if name == "inst_executed" and self.counts is not None:
             return InstancedMetric(name, self.counts)
+        if name == "sass__inst_executed_per_opcode_with_modifier_all" and self.opcodes is not None:
+            return InstancedMetric(name, self.opcodes)
         if name in self.added:
             return Metric(name, self.added[name])
         return Metric(name, self.metrics[name]) if name in self.metrics else None

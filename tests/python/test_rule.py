@@ -8,6 +8,7 @@ never an exception.  The section must name exactly the metrics atomutil reads.
     test_rule.py SHARE_DIR ATOMUTIL_PROFILE SOURCE_DIR      (SHARE_DIR: BUILD/share/atomutil)
 """
 
+import csv
 import importlib.util
 import json
 import os
@@ -165,10 +166,46 @@ class WithTheCode(unittest.TestCase):
     def test_counted(self):
         ctx = self.launch([(0x100, 1e5), (0x110, 2e5), (0x120, 1e5), (0x130, 4e5)])
         kind, text = ctx.fe.messages[0]
-        self.assertIn("Jobs by opcode class (the report's SASS and per-instruction counts): add 75%, popc_inc 25%.",
-                      text)
+        self.assertIn("Jobs by opcode class (from the report's instruction counts): add 75%, popc_inc 25%.", text)
         self.assertNotIn("split_estimated", ctx.action.added["atomutil__flags"])
         self.assertIn("opcodes", ctx.action.added["atomutil__flags"])
+
+    def test_per_opcode_first(self):
+        # the executions per opcode (what atomutil-profile --import reads) price the jobs, where the
+        # per-instruction SASS is missing (it was for child processes' launches) or disagrees
+        per_opcode = [("IMAD", 5e5), ("ATOMS.ADD", 3e5), ("ATOMS.POPC.INC.32", 1e5)]
+        metrics = recorded.launches(EXPORT)[2].metrics
+        alone = run(metrics, action=fake_nvrules.Action("k(int)", metrics, opcodes=per_opcode))
+        both = run(metrics, action=fake_nvrules.Action("k(int)", metrics, self.SASS, [(0x100, 1e5)], per_opcode))
+        for ctx in (alone, both):
+            self.assertIn("add 75%, popc_inc 25%.", ctx.fe.messages[0][1])
+            self.assertIn("opcodes", ctx.action.added["atomutil__flags"])
+        self.assertEqual(alone.action.added["atomutil__util_pct"], both.action.added["atomutil__util_pct"])
+        # no atomic opcode among them: the per-instruction counts, else one family
+        none = run(metrics, action=fake_nvrules.Action("k(int)", metrics, opcodes=[("IMAD", 5e5)]))
+        self.assertNotIn("opcodes", none.action.added["atomutil__flags"])
+
+    def test_the_clis_u_on_a_full_report(self):
+        # the recorded --set full report of k-means (tests/data/ncu-full-h200): the rule given the
+        # executions per opcode reads the U the rule wrote there (and atomutil-profile --import reads)
+        raw = list(csv.reader(open(os.path.join(DATA, "ncu-full-h200/kmeans-raw.ncu.csv"))))
+        ops = list(csv.reader(open(os.path.join(DATA, "ncu-full-h200/kmeans-opcodes.ncu.csv"))))
+        h, oh = raw[0], ops[0]
+        import atomutil
+        names = set(atomutil.metric_names())
+        for row, orow in zip(raw[2:], ops[2:]):
+            major, minor = row[h.index("CC")].split(".")  # the page keeps the CC column, not its metrics
+            metrics = {"device__attribute_compute_capability_major": float(major),
+                       "device__attribute_compute_capability_minor": float(minor)}
+            for name, v in zip(h, row):
+                if name in names and v not in ("", "n/a"):
+                    metrics[name] = v if name == "device__attribute_display_name" else float(v.replace(",", ""))
+            cell = orow[oh.index("sass__inst_executed_per_opcode_with_modifier_all")]
+            inner = cell[cell.index("(") + 1:cell.rindex(")")]
+            per_opcode = [(op.strip(), float(n.replace(",", ""))) for op, n in (x.split(":") for x in inner.split(";"))]
+            ctx = run(metrics, action=fake_nvrules.Action(row[h.index("Kernel Name")], metrics, opcodes=per_opcode))
+            self.assertAlmostEqual(ctx.action.added["atomutil__util_pct"],
+                                   float(row[h.index("atomutil__util_pct")]), delta=0.001)
 
     def test_no_counts(self):
         # a report without the per-instruction counts: priced as an export is, by one family
