@@ -46,9 +46,9 @@ int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path
         return st;
     const au_ncu_oprow **row = calloc(rep->count ? rep->count : 1, sizeof *row);
     au_opcodes_ncu *o = calloc(1, sizeof *o);
-    size_t total = 0;
+    size_t total = 0, hint = 0;
     for (size_t i = 0; row && i < rep->count; ++i) {
-        row[i] = au_ncu_opcodes_find(&page, rep->launches[i].id, rep->launches[i].pid);
+        row[i] = au_ncu_opcodes_find(&page, rep->launches[i].id, rep->launches[i].pid, &hint);
         if (row[i] && (!row[i]->instances || !row[i]->n))
             row[i] = NULL; /* no counts, or no atomic opcode: priced as --family */
         total += row[i] ? row[i]->n : 0;

@@ -88,6 +88,7 @@ int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_o
         return au_set_error(AU_E_NOMEM, "out of memory");
     au_csv_wide fs = {.max = MAX_COLS};
     int c_id = -1, c_pid = -1, c_m = -1, rc = AU_OK;
+    size_t cap = 0;
     long lineno = 0;
     for (const char *s = buf, *e = buf + len; s < e && rc == AU_OK;) {
         const char *nl = memchr(s, '\n', (size_t)(e - s));
@@ -114,12 +115,15 @@ int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_o
                 rc = au_set_error(AU_E_PARSE, "%s:%ld: launch ID '%.40s' is not a number", name, lineno, fs.f[c_id]);
                 break;
             }
-            au_ncu_oprow *rows = realloc(out->rows, (out->n + 1) * sizeof *rows);
-            if (!rows) {
-                rc = au_set_error(AU_E_NOMEM, "out of memory");
-                break;
+            if (out->n == cap) { /* doubled: a report may hold many thousands of launches */
+                au_ncu_oprow *rows = realloc(out->rows, (cap = cap ? 2 * cap : 64) * sizeof *rows);
+                if (!rows) {
+                    rc = au_set_error(AU_E_NOMEM, "out of memory");
+                    break;
+                }
+                out->rows = rows;
             }
-            out->rows = rows;
+            au_ncu_oprow *rows = out->rows;
             au_ncu_oprow *r = &rows[out->n++];
             memset(r, 0, sizeof *r);
             r->id = id;
@@ -135,11 +139,20 @@ int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_o
     return rc;
 }
 
-const au_ncu_oprow *au_ncu_opcodes_find(const au_ncu_opcodes *o, long long id, long long pid)
+static int row_is(const au_ncu_oprow *r, long long id, long long pid)
 {
+    return r->id == id && (pid < 0 || r->pid < 0 || r->pid == pid);
+}
+
+const au_ncu_oprow *au_ncu_opcodes_find(const au_ncu_opcodes *o, long long id, long long pid, size_t *hint)
+{
+    if (*hint < o->n && row_is(&o->rows[*hint], id, pid))
+        return &o->rows[(*hint)++];
     for (size_t i = 0; i < o->n; ++i)
-        if (o->rows[i].id == id && (pid < 0 || o->rows[i].pid < 0 || o->rows[i].pid == pid))
+        if (row_is(&o->rows[i], id, pid)) {
+            *hint = i + 1;
             return &o->rows[i];
+        }
     return NULL;
 }
 

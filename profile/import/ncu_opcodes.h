@@ -40,8 +40,9 @@ typedef struct au_ncu_opcodes {
  * when the page lacks the metric's column), or < 0 with au_last_error() = "NAME:LINE: what is
  * wrong"; *out is then empty. */
 int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_opcodes *out);
-/* The row of launch id of process pid (pid < 0: any), or NULL. */
-const au_ncu_oprow *au_ncu_opcodes_find(const au_ncu_opcodes *o, long long id, long long pid);
+/* The row of launch id of process pid (pid < 0: any), or NULL.  *hint: where to look first (the
+ * row after the last one found: launches come in page order), updated. */
+const au_ncu_oprow *au_ncu_opcodes_find(const au_ncu_opcodes *o, long long id, long long pid, size_t *hint);
 void au_ncu_opcodes_free(au_ncu_opcodes *o);
 
 #ifdef __cplusplus
