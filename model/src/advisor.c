@@ -145,11 +145,11 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
     return 1;
 }
 
-/* Class x's busy time after cure k into b[0..2] (point, lo, hi), and b[3] the share of its jobs
- * left at the point (1 but where retries vanish); 0 where k does not apply to it. */
-static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[4])
+/* Class x's busy time after cure k into b[0..2] (point, lo, hi), and b[3..5] the share of its
+ * jobs left with each (1 but where retries vanish); 0 where k does not apply to it. */
+static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[6])
 {
-    b[3] = 1;
+    b[3] = b[4] = b[5] = 1;
     double a = l->res.a, lo, hi;
     if (!(x->busy > 0) || !(x->jobs > 0))
         return 0;
@@ -164,7 +164,8 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
         if (!(s1 > 0))
             return 0;
         b[2] = x->jobs * s1, b[1] = b[2] / AU_A_MAX, b[0] = sqrt(b[1] * b[2]);
-        b[3] = b[0] / b[2]; /* the attempts that were retries are gone, their loop bodies with them */
+        /* the attempts that were retries are gone, their loop bodies with them */
+        b[3] = b[0] / b[2], b[4] = b[1] / b[2];
         return 1;
     }
     if (x->kind == AU_KIND_CAS_LOOP)
@@ -265,14 +266,16 @@ static void time_after(const network *net, double bp, double jp, au_whatif *w)
 static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,
                        const network *net, au_cure k, au_whatif *w)
 {
-    double b[4], sum[3] = {0, 0, 0}, jobs = l->res.jobs;
+    /* [0] the point, [1] the lower end, [2] the upper end: busy time and jobs after the cure */
+    double b[6], sum[3] = {0, 0, 0}, jobs[3] = {l->res.jobs, l->res.jobs, l->res.jobs};
     int any = 0;
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < n; ++i) {
         int on = class_after(t, l, busy, &x[i], k, b);
-        for (int j = 0; j < 3; ++j)
+        for (int j = 0; j < 3; ++j) {
             sum[j] += on ? fmin(b[j], x[i].busy) : x[i].busy;
-        jobs -= on ? x[i].jobs * (1 - b[3]) : 0;
+            jobs[j] -= on ? x[i].jobs * (1 - b[3 + j]) : 0;
+        }
         any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
     }
     /* jobs the classes do not hold (the generic or DSMEM share of the launch's B) stay */
@@ -284,7 +287,15 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
         return;
     w->applies = 1;
     w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
-    time_after(net, w->busy, fmax(jobs, l->res.jobs / AU_A_MAX), w);
+    for (int j = 0; j < 3; ++j)
+        jobs[j] = fmax(jobs[j], l->res.jobs / AU_A_MAX);
+    time_after(net, w->busy, jobs[0], w);
+    /* the time's range holds the busy time's too (what the counters cannot tell of the cure: lanes
+     * on one word or on several of a bank, attempts that were retries): each end's own network */
+    au_whatif lo, hi;
+    time_after(net, w->busy_lo, jobs[1], &lo);
+    time_after(net, w->busy_hi, jobs[2], &hi);
+    w->active_lo = fmin(w->active_lo, lo.active_lo), w->active_hi = fmax(w->active_hi, hi.active_hi);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;
         w->time_ns = w->active * ns, w->time_lo_ns = w->active_lo * ns, w->time_hi_ns = w->active_hi * ns;

@@ -51,6 +51,14 @@ static int cures_by_saving(const au_kernel_stat *k, int *order)
     return n;
 }
 
+/* Cures b and c of kernel k leave the same time and range (one line for both). */
+static int same_cure_line(const au_kernel_stat *k, int c, int b)
+{
+    double tol = AU_CURE_SAME * k->time_ns;
+    return fabs(k->cure_ns[b] - k->cure_ns[c]) <= tol && fabs(k->cure_lo_ns[b] - k->cure_lo_ns[c]) <= tol &&
+           fabs(k->cure_hi_ns[b] - k->cure_hi_ns[c]) <= tol;
+}
+
 static void render_kernel(const au_kernel_stat *k, FILE *out)
 {
     char name[160], t[24], lo[24], hi[24], save[24];
@@ -64,15 +72,20 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
     for (size_t c = 0; c < k->nclass && c < 3; ++c)
         fprintf(out, "    %-12s %3.0f %% of the busy time: %s\n", k->cls[c].family,
                 busy > 0 ? 100 * k->cls[c].busy / busy : 0, why_of(k->cls[c].family));
-    int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0;
+    int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0, done[AU_CURE_COUNT] = {0};
     for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {
         int c = order[i];
-        /* the cures that leave the same time share one line */
+        if (done[i])
+            continue;
+        /* the cures that leave the same time, with the same range, share one line */
         char names[128];
         size_t used = (size_t)snprintf(names, sizeof names, "%s", au_cure_name(c));
-        for (; i + 1 < n && fabs(k->cure_ns[order[i + 1]] - k->cure_ns[c]) <= AU_CURE_SAME * k->time_ns; ++i)
-            if (used < sizeof names)
-                used += (size_t)snprintf(names + used, sizeof names - used, ", %s", au_cure_name(order[i + 1]));
+        for (int j = i + 1; j < n; ++j)
+            if (!done[j] && same_cure_line(k, c, order[j])) {
+                done[j] = 1;
+                if (used < sizeof names)
+                    used += (size_t)snprintf(names + used, sizeof names - used, ", %s", au_cure_name(order[j]));
+            }
         double db = k->busy > 0 ? 100 * (k->cure_busy[c] - k->busy) / k->busy : 0;
         au_duration_text(k->cure_ns[c], t, sizeof t);
         au_duration_text(k->cure_lo_ns[c], lo, sizeof lo);
@@ -97,8 +110,9 @@ void au_render_advice(const au_report *r, const au_summary *s, FILE *out)
             continue;
         if (!shown++)
             fprintf(out, "\nwhat would help (kernels with atomic-bound or significant launches; docs/advisor.md): "
-                         "the unit's busy\ntime after each cure, the kernel time it leaves (range: U's error and a "
-                         "launch's time from run to run), what that saves:\n");
+                         "the unit's busy\ntime after each cure, the kernel time it leaves (range: U's error, a "
+                         "launch's time from run to run,\nwhat the counters cannot tell of the cure), what that "
+                         "saves:\n");
         render_kernel(&s->k[j], out);
     }
     /* the kernels whose cure saves the most, the most first */

@@ -108,7 +108,12 @@ static void test_conflicted(const au_table *t)
     CHECK_NEAR(w->busy_lo, 900, 1e-6);
     CHECK_NEAR(w->busy_hi, 28800, 1e-6);
     CHECK_NEAR(a->w[AU_CURE_AGGREGATE].busy_hi, 32000, 1e-6);
-    CHECK(!a->w[AU_CURE_NATIVE].applies); /* no CAS loop */
+    /* the time's range holds the busy range's: its upper end is the time at busy_hi (S' / S = 0.9)
+     * with U - 0.03; one_pass, without a busy range, keeps the network's */
+    CHECK_NEAR(w->active_hi, 40000 * (1 - uhi + uhi * 0.9) * 1.03, 1e-3);
+    CHECK_NEAR(a->w[AU_CURE_ONE_PASS].active_hi, 40000 * (1 - uhi + uhi / 32) * 1.03, 1e-3);
+    CHECK_NEAR(a->w[AU_CURE_AGGREGATE].active_hi, 40000 * 1.03, 1e-3); /* nothing folds: T */
+    CHECK(!a->w[AU_CURE_NATIVE].applies);                              /* no CAS loop */
     /* popc's 100 cycles less than one_pass's are within 1 % of T: one_pass is named */
     CHECK_EQ_INT(a->best, AU_CURE_ONE_PASS);
     CHECK_NEAR(a->saves, 40000 - a->w[AU_CURE_ONE_PASS].active, 1e-6);
@@ -212,6 +217,11 @@ static void test_native(const au_table *t)
      * delay Z = S (1 - u) / u per job kept (one warp: T' = T (J' / J) (u / S) (Z + S'')) */
     double u = 0.3 / 0.975, z = 3 * (1 - u) / u;
     CHECK_NEAR(w->active, 10000 / sqrt(32) * (u / 3) * (z + 1), 1e-3);
+    /* the range's ends: no attempt was a retry (every job left, of one cycle; with U - 0.03), or
+     * 31 of 32 were (J / 32 jobs left) */
+    double ulo = 0.27 / 0.975;
+    CHECK_NEAR(w->active_hi, 10000 * (1 - ulo + ulo / 3) * 1.03, 1e-3);
+    CHECK(w->active_lo > 0 && w->active_lo <= 10000 / 32.0 * (1 - u + u / 3) * 0.97 + 1e-9);
     CHECK(!l.adv->w[AU_CURE_ONE_PASS].applies && !l.adv->w[AU_CURE_POPC].applies);
     CHECK_EQ_INT(l.adv->best, AU_CURE_NATIVE);
     free(l.adv);
