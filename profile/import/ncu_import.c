@@ -59,7 +59,7 @@ static int fail(const char *name, long line, const char *fmt, ...)
 /* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number, or if the
  * commas are not thousands separators of the integer part ("1,5" or "26.073,14" would otherwise
  * read as 15 and 26.07314). */
-static int parse_value(const char *s, double *out)
+int au_ncu_parse_value(const char *s, double *out)
 {
     char buf[64];
     size_t o = 0;
@@ -430,7 +430,7 @@ static int put_metric(import_state *st, au_launch *l, size_t idx, long long id, 
         return AU_OK;
     }
     double v, scale;
-    if (parse_value(value, &v) != AU_OK)
+    if (au_ncu_parse_value(value, &v) != AU_OK)
         return fail(name, lineno, "value '%.40s' of %s is not a finite number", value, metric);
     if (v < 0)
         return fail(name, lineno, "value %s of %s is negative", value, metric);

@@ -33,6 +33,11 @@ int au_ncu_import_buffer(const char *name, const char *buf, size_t len, au_repor
  * message kept.  (The reverse, a table read as an export, the reader says itself.) */
 int au_ncu_table_error(const char *path, int status);
 
+/* One of ncu's values, "1,980,000" / "26,073.14" / "-3" (an instanced metric's "AGGREGATE
+ * (INSTANCES)": its aggregate) -> *out: AU_OK, or AU_E_PARSE if not a finite number or if the
+ * commas are not thousands separators of the integer part. */
+int au_ncu_parse_value(const char *s, double *out);
+
 /* 1 when buf[0..len) is an export or counters file, as the reader would take it: the CSV header on
  * a line (after any program output), and its first line not a service-time table's. */
 int au_ncu_has_header(const char *buf, size_t len);

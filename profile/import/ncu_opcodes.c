@@ -4,11 +4,12 @@
  */
 #include "ncu_opcodes.h"
 
+#include "ncu_import.h"
+
 #include "atomutil/csvline.h"
 #include "atomutil/model.h"
 #include "atomutil/util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +17,20 @@
 /* The raw page's columns: "ID", "Process ID", and the metric's. */
 #define MAX_COLS 4096
 
-/* The count of "524,288" (ncu's thousands separators) in s[0..n): 0 and *v set, or -1. */
+/* The count in s[0..n) ("524,288", read as every value of ncu's: au_ncu_parse_value): 0 and *v
+ * set, or -1. */
 static int count_of(const char *s, size_t n, double *v)
 {
     char num[64];
-    size_t k = 0;
-    for (size_t i = 0; i < n; ++i)
-        if (s[i] != ',' && s[i] != ' ') {
-            if (k + 1 >= sizeof num)
-                return -1;
-            num[k++] = s[i];
-        }
-    num[k] = '\0';
-    char *end;
-    errno = 0;
-    *v = strtod(num, &end);
-    return k && !errno && *end == '\0' && *v >= 0 ? 0 : -1;
+    while (n && *s == ' ')
+        ++s, --n;
+    while (n && s[n - 1] == ' ')
+        --n;
+    if (!n || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n);
+    num[n] = '\0';
+    return au_ncu_parse_value(num, v) == AU_OK && *v >= 0 ? 0 : -1;
 }
 
 /* The instance values of cell c, "TOTAL (OPCODE: N; OPCODE: N)", into row: its opcodes that begin
