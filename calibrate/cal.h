@@ -208,11 +208,14 @@ int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const do
                        const char *path, size_t *rows_out);
 
 /* One timed pass of a dsmem launch: cycles[b] = end - start of block b (b < blocks), smid[b] its
- * %smid.  S = median over blocks of cycles[b] / (n k), cycles per job per SM.  Returns
+ * %smid.  S = median over blocks of cycles[b] / (n k), cycles per job per SM; hot > 1 (a hot
+ * family's cluster size): median over clusters of their longest block's cycles / (hot n k), the
+ * receiver's cycles per job of its cluster.  Returns
  * AU_CAL_REJ_SHARED_SM when two blocks share an SM, AU_CAL_REJ_NOT_RUN when a block reported no
  * SM (smid < 0: the kernel was built without sm_90 code), AU_CAL_REJ_CLOCK for a cycle count
  * <= 0; AU_CAL_REJ_NONE with *service set otherwise. */
-int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, double *service);
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, int hot,
+                         double *service);
 
 /* --merge (results.c): whether rows measured on device d with the given method may go into
  * existing (same GPU name, compute capability, method and warps per SM); AU_E_INVAL with the

@@ -128,7 +128,7 @@ int au_cal_dsmem_measure(au_cal_dsmem_info *info, const au_cal_plan *p, int reps
             why = AU_CAL_REJ_NONE;
             for (int r = 0; r < reps && why == AU_CAL_REJ_NONE; ++r)
                 why = au_cal_dsmem_service(h_cycles + (size_t)r * (size_t)blocks, h_smid, blocks, pt->n, k,
-                                           &samples[i * (size_t)reps + (size_t)r]);
+                                           fam->shift < 0 ? fam->cluster : 1, &samples[i * (size_t)reps + (size_t)r]);
         }
         if (why != AU_CAL_REJ_NONE) {
             rc = au_set_error(AU_CAL_E_GPU, "%s n=%d a=%d: rejected in %d launches (%s%s)", fam->name, pt->n, pt->a,

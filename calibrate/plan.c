@@ -53,8 +53,10 @@ static double estimate(const au_cal_family *f, int n, int a, int c, int k)
         /* one pass of a dsmem point runs n k jobs on each SM: about 2 cycles per job and pass on
          * the own SM, 14 plus 7.5 per lane on a word on a remote one (the H100's, docs/calibration.md,
          * "Distributed shared memory (cluster) families"); one warp alone waits on its jobs' latency */
-        const double per_job = f->shift ? 14.0 + 7.5 * a : 2.0 * a;
+        double per_job = f->shift ? 14.0 + 7.5 * a : 2.0 * a;
         const double floor = f->shift ? 500.0 : 20.0;
+        if (f->shift < 0) /* hot: rank 0's SM serves the cluster's jobs, about 14 + 2.5 a cycles each */
+            per_job = f->cluster * (14.0 + 2.5 * a);
         const double unit = (double)n * per_job;
         return (double)k * (unit > floor ? unit : floor) + 10000.0;
     }

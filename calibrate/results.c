@@ -63,7 +63,7 @@ static double median_sorted(const double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, double *service)
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, int hot, double *service)
 {
     int why = AU_CAL_REJ_NONE;
     int *ids = malloc((size_t)(blocks > 0 ? blocks : 1) * sizeof *ids);
@@ -84,6 +84,22 @@ int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, i
         ids[b] = smid[b];
         v[b] = (double)cycles[b] / ((double)n * (double)k);
     }
+    int nv = blocks;
+    if (hot > 1) {
+        /* a cluster is done when its receiver has served every block's jobs: its last block's
+         * cycles over the cluster's jobs (a 1-D grid's clusters are consecutive blocks) */
+        if (blocks % hot) {
+            why = AU_CAL_REJ_NOT_RUN;
+            goto done;
+        }
+        nv = blocks / hot;
+        for (int c = 0; c < nv; ++c) {
+            double m = 0;
+            for (int b = c * hot; b < (c + 1) * hot; ++b)
+                m = (double)cycles[b] > m ? (double)cycles[b] : m;
+            v[c] = m / ((double)hot * (double)n * (double)k);
+        }
+    }
     /* the dynamic shared memory of a block keeps a second one off its SM; %smid proves it */
     qsort(ids, (size_t)blocks, sizeof *ids, au_cmp_int);
     for (int b = 1; b < blocks; ++b)
@@ -91,8 +107,8 @@ int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, i
             why = AU_CAL_REJ_SHARED_SM;
             goto done;
         }
-    qsort(v, (size_t)blocks, sizeof *v, cmp_double);
-    *service = median_sorted(v, blocks);
+    qsort(v, (size_t)nv, sizeof *v, cmp_double);
+    *service = median_sorted(v, nv);
 done:
     free(ids);
     free(v);

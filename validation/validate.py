@@ -45,7 +45,8 @@ They have no proxy (the proxy table leaves them out); where the report gives U a
 report could not price by the DSMEM path (flag dsmem_uncalibrated: the table has no dsmem
 families; or no flag dsmem) is listed as not priced and not counted.  Their U_true is u_true
 (event times) as for every class, or with --dsmem-truth sm vtime.csv's u_true_sm (the SMs' clock
-windows: the reference's summed / the full kernel's, the mean SM's); the DSMEM table shows both.
+windows: the reference's summed / the full kernel's, the mean SM's) but for the hot points (target
+hot: one SM per cluster serves it, in both kernels, and sets their times); the DSMEM table shows both.
 
 Prints markdown tables (per family, lane pattern and work level, the proxy estimator, excluded
 points, largest errors; after the family table, how many of the points whose U has a range hold
@@ -422,7 +423,9 @@ def main():
                                          "half_cpj": fnum(t.get("half_cycles_per_job")), "unpriced": "",
                                          "u_true_event": fnum(t["u_true"]), "u_true_sm": fnum(t.get("u_true_sm")),
                                          "spread": fnum(t.get("atom_spread"))})
-        if dsm and args.dsmem_truth == "sm" and p["role"] == "full":
+        # a hot receiver sets the launch's time in the reference and the full kernel alike, and the
+        # report's U is its SM's: the event times are its U_true (docs/validation.md)
+        if dsm and args.dsmem_truth == "sm" and p["role"] == "full" and rec["target"] != "hot":
             if rec["u_true_sm"] is None:
                 die("vtime.csv: dsmem point %s has no u_true_sm (--dsmem-truth sm)" % t["name"])
             rec["u_true"] = rec["u_true_sm"]

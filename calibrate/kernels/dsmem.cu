@@ -4,7 +4,7 @@
  * rank's memory included: the pointer is chosen at run time).  Its own harness, not harness.cuh's
  * two blocks per SM: one block of n warps per SM (the host gives each block more than half an SM's
  * shared memory and checks %smid), clusters of 2 to 16 blocks, every warp k jobs on words of the
- * rank (own rank + shift) % cluster size.  A pass starts at a cluster barrier; a block's cycles run
+ * rank (own rank + shift) % cluster size, or rank 0 (shift < 0: hot).  A pass starts at a cluster barrier; a block's cycles run
  * from thread 0's clock read after it to thread 0's clock read after a block barrier that every
  * warp reaches only with its last result.  Why: docs/calibration.md, "Distributed shared memory
  * (cluster) families".
@@ -43,9 +43,12 @@ __global__ void __launch_bounds__(1024, 1) au_cal_dsmem_kernel(au_cal_dsmem_args
      * two apart; the model gives such launches a range (docs/model.md, "DSMEM").
      * The pointer is computed once, before the passes: a special-register read after the release
      * would wait behind jobs already queued. */
-    const unsigned size = cl.num_blocks(), target = (cl.block_rank() + (unsigned)g.shift) % size;
-    unsigned *const p =
-        cl.map_shared_rank(au_dsmem_bins, target) + (g.row ? 0 : warp * 32) + (lane % (32 / g.a) + warp) % 32;
+    const unsigned size = cl.num_blocks();
+    /* hot (shift < 0): every block on rank 0, every warp on the same 32 / a words of row 0, so
+     * rank 0's SM serves the whole cluster's jobs */
+    const unsigned target = g.shift < 0 ? 0u : (cl.block_rank() + (unsigned)g.shift) % size;
+    unsigned *const p = cl.map_shared_rank(au_dsmem_bins, target) +
+                        (g.shift < 0 ? lane % (32 / g.a) : (g.row ? 0 : warp * 32) + (lane % (32 / g.a) + warp) % 32);
     const int k = g.k;
     unsigned acc = 0;
     /* pass 0 warms up (instruction cache, the words, the path to the target); the rest are timed */

@@ -117,7 +117,7 @@ typedef struct au_cal_dsmem_args {
     unsigned seed;     /* 0 at run time; the compiler cannot know it */
     int k;             /* jobs per warp and pass */
     int a;             /* lanes on each word: 1, 2, 4, 8, 16 or 32 */
-    int shift;         /* target rank = (own rank + shift) % cluster size */
+    int shift;         /* target rank = (own rank + shift) % cluster size; < 0: rank 0 (hot) */
     int row;           /* 1: every warp's words in row 0; 0: warp w's in row w */
     int passes;        /* a warm-up pass, then passes - 1 timed ones */
 } au_cal_dsmem_args;

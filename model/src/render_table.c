@@ -515,7 +515,7 @@ static void render_dsmem(const au_report *r, FILE *out)
         if (!dsmem++)
             fprintf(out, "\nDistributed shared memory (cluster) atomics: U of the local unit (this SM's "
                          "shared atomics) and of the\nDSMEM path (requests to other SMs of the cluster); "
-                         "U is the larger (docs/model.md, \"DSMEM\"):\n");
+                         "U is the larger,\nor a hot receiver's (docs/model.md, \"DSMEM\"):\n");
         put_id(out, r, l);
         if (x->flags & AU_F_DSMEM_UNCALIBRATED)
             fprintf(out,
@@ -527,6 +527,10 @@ static void render_dsmem(const au_report *r, FILE *out)
                     (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs, x->util_local * 100,
                     x->util_remote * 100,
                     (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
+        if (x->util_hot > 0)
+            fprintf(out,
+                    "            hot receiver: one SM per cluster serves its cluster's jobs, U %.1f %% (U is it)\n",
+                    x->util_hot * 100);
     }
     size_t other = 0;
     for (size_t i = 0; i < r->count; ++i)

@@ -256,6 +256,8 @@ static int read_dims(const char *name, long line, const char *const *f, const in
             return fail(name, line, "%s '%.40s' is not (X, Y, Z) of whole numbers", col_names[dims[i].col], f[c]);
         l->dims |= dims[i].bit;
     }
+    if (l->dims & AU_DIMS_GRID) /* the blocks a hot DSMEM receiver's cluster count needs */
+        l->ctr.blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
     return AU_OK;
 }
 

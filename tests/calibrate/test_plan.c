@@ -64,9 +64,10 @@ static void test_full_plan(void)
     /* dsmem: n = 1..32 (one block per SM), a = 1, 2, 4, 8, 16, 32, c = 0 */
     CHECK_EQ_INT(count_family(&p, "dsmem_local"), 32 * 6);
     CHECK_EQ_INT(count_family(&p, "dsmem_remote_c16"), 32 * 6);
+    CHECK_EQ_INT(count_family(&p, "dsmem_hot_c8"), 32 * 6);
     /* grouped by family, the ATOMS families first, every point consistent */
     const size_t na = au_cal_plan_atoms(&p);
-    CHECK_EQ_INT(p.npts - na, 6 * 32 * 6);
+    CHECK_EQ_INT(p.npts - na, 9 * 32 * 6);
     for (size_t i = 0; i < p.npts; ++i) {
         const au_cal_point *q = &p.pts[i];
         CHECK(q->n >= 1 && q->n <= 64 && q->c >= 0 && q->c <= q->n);
@@ -177,8 +178,9 @@ static void test_dsmem(void)
         const char *name;
         int cluster, shift, row;
     } want[] = {{"dsmem_local", 2, 0, 0},     {"dsmem_remote", 2, 1, 0},      {"dsmem_remote_c4", 4, 1, 0},
-                {"dsmem_remote_c8", 8, 1, 0}, {"dsmem_remote_c16", 16, 1, 0}, {"dsmem_remote_row", 2, 1, 1}};
-    for (size_t i = 0; i < 6; ++i) {
+                {"dsmem_remote_c8", 8, 1, 0}, {"dsmem_remote_c16", 16, 1, 0}, {"dsmem_remote_row", 2, 1, 1},
+                {"dsmem_hot", 2, -1, 0},      {"dsmem_hot_c4", 4, -1, 0},     {"dsmem_hot_c8", 8, -1, 0}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         const int k = au_cal_family_index(want[i].name);
         CHECK(k >= au_cal_natoms && (dm & (1u << k)));
         if (k < 0)

@@ -63,19 +63,33 @@ static void test_dsmem_service(void)
     long long cyc[5] = {3000, 1000, 2000, 900000, 1500};
     int smid[5] = {4, 0, 2, 8, 6};
     double v = -1;
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_NONE);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, 1, &v), AU_CAL_REJ_NONE);
     CHECK_NEAR(v, 2000.0 / (2 * 50), 1e-12); /* median: an outlier block does not move it */
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 4, 1, 10, &v), AU_CAL_REJ_NONE);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 4, 1, 10, 1, &v), AU_CAL_REJ_NONE);
     CHECK_NEAR(v, 2500.0 / 10, 1e-12); /* even count: mean of the middle two */
     smid[3] = 2;                       /* two blocks on SM 2 */
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_SHARED_SM);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, 1, &v), AU_CAL_REJ_SHARED_SM);
     smid[3] = -1; /* a block that did not run (or no sm_90 code) */
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_NOT_RUN);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, 1, &v), AU_CAL_REJ_NOT_RUN);
     smid[3] = 8;
     cyc[1] = 0;
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, &v), AU_CAL_REJ_CLOCK);
-    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 0, 2, 50, &v), AU_CAL_REJ_NOT_RUN);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 50, 1, &v), AU_CAL_REJ_CLOCK);
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 0, 2, 50, 1, &v), AU_CAL_REJ_NOT_RUN);
     CHECK(strcmp(au_cal_reject_name(AU_CAL_REJ_SHARED_SM), "two blocks on one SM") == 0);
+}
+
+/* A hot family's pass: per cluster (consecutive blocks) its longest block's cycles over the
+ * cluster's jobs, the median over clusters; a grid that is not whole clusters is rejected. */
+static void test_dsmem_service_hot(void)
+{
+    long long cyc[6] = {900, 4000, 1000, 3000, 700, 8000};
+    int smid[6] = {0, 1, 2, 3, 4, 5};
+    double v = -1;
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 6, 2, 10, 2, &v), AU_CAL_REJ_NONE);
+    CHECK_NEAR(v, 4000.0 / (2 * 2 * 10), 1e-12); /* clusters' maxima 4000, 3000, 8000: median 4000 */
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 6, 1, 10, 3, &v), AU_CAL_REJ_NONE);
+    CHECK_NEAR(v, 6000.0 / (3 * 1 * 10), 1e-12); /* maxima 4000 and 8000: mean of the two */
+    CHECK_EQ_INT(au_cal_dsmem_service(cyc, smid, 5, 2, 10, 2, &v), AU_CAL_REJ_NOT_RUN);
 }
 
 static void test_stats(void)
@@ -348,6 +362,7 @@ int main(int argc, char **argv)
         dir = argv[1];
     test_item_service();
     test_dsmem_service();
+    test_dsmem_service_hot();
     test_stats();
     test_slug();
     test_write_and_load();

@@ -11,6 +11,7 @@
 #include "atomutil/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { SMS = 132 };
@@ -101,6 +102,72 @@ static void test_own_rank(const au_table *t)
     CHECK(r.util_local > 0.35 && r.util_local < 0.45 && r.util_remote < 0.25);
 }
 
+/* The table of argv[1] with a dsmem_hot family (clusters of 2) of S(n, a) = 40 + a cycles. */
+static au_table *with_hot(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 23];
+    size_t len = fread(buf, 1, sizeof buf - 4096, f);
+    fclose(f);
+    for (int n = 1; n <= 32; n *= 2)
+        for (int a = 1; a <= 32; a *= 2)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "dsmem_hot,%d,%d,0,%d,%d,%d,0\n", n, a, 40 + a, 40 + a,
+                                    40 + a);
+    au_table *t = NULL;
+    CHECK(au_table_parse(path, buf, len, &t) == AU_OK);
+    return t;
+}
+
+/* Every block of each cluster of 2 on rank 0's word (the cluster histogram of one value): 132
+ * blocks of 7680 one-word jobs, half of them remote; rank 0's SM made the local wavefronts. */
+static au_counters hot_launch(double blocks, double w_max, double T_max)
+{
+    au_counters c = dsmem_launch(7680, 24, 16, 32, 120);
+    with_exact(&c, 10, 32, 0.5);
+    c.have |= AU_C_WAVEFRONTS_MAX | AU_C_ACTIVE_MAX;
+    c.wavefronts_max = w_max;
+    c.active_max = T_max;
+    c.blocks = blocks;
+    return c;
+}
+
+static void test_hot_receiver(const char *path)
+{
+    au_table *t = with_hot(path);
+    if (!t)
+        return;
+    /* 32 dshared wavefronts per request: S(hot, 32, 32) = 72 cycles per job of the cluster */
+    const double want = 2 * 7680 * 72.0 / 939000;
+    au_counters c = hot_launch(SMS, 409000, 939000);
+    au_result r, plain;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util, want, 1e-9);
+    CHECK_NEAR(r.util_busiest, want, 1e-9);
+    CHECK_NEAR(r.util_hot, want, 1e-9);
+    CHECK_NEAR(r.busy / r.active, want, 1e-9);
+    CHECK(!(r.flags & AU_F_RANGE) && (r.flags & AU_F_DSMEM));
+    /* without the grid, or with the wavefronts even (a ring), it is priced as before */
+    au_counters no_grid = hot_launch(0, 409000, 939000);
+    CHECK_EQ_INT(au_model_eval(t, "add", &no_grid, SMS, NULL, AU_BUSY_SATURATED, &plain), AU_OK);
+    CHECK(fabs(plain.util - want) > 0.05);
+    CHECK(plain.util_hot == 0);
+    /* two blocks per SM: an SM may have been a receiver and a sender in turn */
+    au_counters waves = hot_launch(2 * SMS, 409000, 939000);
+    CHECK_EQ_INT(au_model_eval(t, "add", &waves, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(r.util_hot == 0 && fabs(r.util - want) > 0.05);
+    au_counters even = hot_launch(SMS, c.wavefronts / SMS, 939000);
+    CHECK_EQ_INT(au_model_eval(t, "add", &even, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK_NEAR(r.util, plain.util, 1e-9);
+    /* clusters of 4: no hot family of that size in the table */
+    au_counters c4 = hot_launch(SMS, 409000, 939000);
+    c4.cluster_size = 4;
+    CHECK_EQ_INT(au_model_eval(t, "add", &c4, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
+    CHECK(fabs(r.util - 2 * want) > 0.05);
+    au_table_free(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2)
@@ -112,5 +179,6 @@ int main(int argc, char **argv)
     test_row(t);
     test_own_rank(t);
     au_table_free(t);
+    test_hot_receiver(argv[1]);
     return check_report("test_dsmem");
 }

@@ -84,6 +84,7 @@ typedef struct au_counters {
     double xbar_active;          /* cycles they were active (every memory; dshared_xbar is DSMEM's) */
     double dshared_requests;     /* atomic requests to other SMs' shared memory */
     double passes;               /* passes the launch was measured in (kernel replay when > 1) */
+    double blocks;               /* blocks of the launch's grid (0 unknown: a report without its column) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
@@ -185,6 +186,9 @@ typedef struct au_result {
     /* with AU_F_DSMEM: U of the local unit (this SM's shared atomics, local generic ones included)
      * and of the DSMEM path (requests to other SMs); util is the larger */
     double util_local, util_remote;
+    /* with AU_F_DSMEM: U of a hot receiver, the busiest SM serving every job of its cluster (docs/model.md,
+     * "DSMEM"); util is it then.  0 when the launch has none */
+    double util_hot;
     /* with a flag of AU_F_UNUSABLE: why, one line: the missing metrics' names, or the check that
      * failed ("600 CAS jobs, more than all 500 jobs") */
     char why[256];
@@ -263,6 +267,14 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 #define AU_DSMEM_ROW_WAVEFRONTS   16.0
 #define AU_DSMEM_ROW_SERVICE      40.0
 #define AU_DSMEM_ROW_FIT          1.1
+/* A hot receiver (docs/model.md, "DSMEM"): a launch measured with the dsmem set whose busiest SM
+ * made at least this share of its cluster's local wavefronts (the mean block's times the cluster
+ * size; a ring of 2 makes half) serves its cluster's jobs: priced at the table's dsmem_hot family
+ * of that cluster size (the H100's hot points: 0.90-1.41). */
+#define AU_DSMEM_HOT_SHARE        0.75
+/* Table family of a hot receiver of a cluster size: the registry's hot family (shift < 0) of that
+ * size the table holds; NULL when it has none. */
+const char *au_dsmem_hot_family(const au_table *t, double cluster_size);
 /* Table family of a launch's remote requests by its cluster size: of the registry's remote ring
  * families (shift > 0, row 0: dsmem_remote, _c4, _c8, _c16), the one the table holds whose
  * cluster size is nearest (in log2; the first on a tie); NULL when the table has none. */
