@@ -1,13 +1,14 @@
 /*
  * test_gpu_dsmem.c - runs `atomutil-calibrate --quick --families dsmem_local,dsmem_remote` on the
- * GPU (families dsmem_local, dsmem_remote, dsmem_remote_row) and checks what the
+ * GPU (families dsmem_local, dsmem_remote, dsmem_remote_row, dsmem_hot) and checks what the
  * distributed-shared-memory families must show at 32 warps per SM: a remote job (ring of two
  * blocks) costs more than a local one, all 32 lanes on one remote word more than 32 distinct remote
  * words, and more again when every warp's word lies in one 128-byte row:
  * S(remote_row, 32, 32) > 1.5 S(remote, 32, 32), S(remote, 32, 32) > S(remote, 32, 1) >
  * S(dsmem_local, 32, 1) > 0; and each lies in a wide band around what the H100 measured
  * (docs/calibration.md, "Distributed shared memory (cluster) families": local 2.0 and 32.0 cycles per job, remote 14.2,
- * one word per warp 240 in one row; calibration: 111 with a row per warp).  Exits 77 (skip) without a GPU or without thread block clusters (compute capability < 9.0).
+ * one word per warp 240 in one row; calibration: 111 with a row per warp); a hot receiver's job of
+ * its cluster costs more than a local one-word job and less than a ring's (H200: 60.0).  Exits 77 (skip) without a GPU or without thread block clusters (compute capability < 9.0).
  * argv[1] = the atomutil-calibrate binary, argv[2] = a scratch directory.
  */
 #include "cal.h"
@@ -58,8 +59,9 @@ int main(int argc, char **argv)
     char path[1024], errf[1024], cmd[3200];
     snprintf(path, sizeof path, "%s/gpu-dsmem.csv", argv[2]);
     snprintf(errf, sizeof errf, "%s/gpu-dsmem.err", argv[2]);
-    snprintf(cmd, sizeof cmd, "'%s' --quick --families dsmem_local,dsmem_remote,dsmem_remote_row -o '%s' 2>'%s'",
-             argv[1], path, errf);
+    snprintf(cmd, sizeof cmd,
+             "'%s' --quick --families dsmem_local,dsmem_remote,dsmem_remote_row,dsmem_hot -o '%s' 2>'%s'", argv[1],
+             path, errf);
     const int st = system(cmd);
     const int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (rc == AU_CAL_EXIT_NODEV) {
@@ -79,9 +81,9 @@ int main(int argc, char **argv)
             fclose(f);
     }
     CHECK_EQ_INT(rc, 0);
-    /* the three families, and add (a table needs it), which the tool says it measured too */
+    /* the four families, and add (a table needs it), which the tool says it measured too */
     CHECK(file_has(errf, "family add is measured too"));
-    CHECK(file_has(errf, "dsmem: 108 points"));
+    CHECK(file_has(errf, "dsmem: 144 points"));
     au_table *t = NULL;
     CHECK_EQ_INT(au_table_load(path, &t), AU_OK);
     if (!t)
@@ -98,6 +100,12 @@ int main(int argc, char **argv)
     const double r1 = s_at(t, "dsmem_remote", 32, 1, 8.0, 32.0);
     const double r32 = s_at(t, "dsmem_remote", 32, 32, 70.0, 180.0);
     const double w32 = s_at(t, "dsmem_remote_row", 32, 32, 150.0, 400.0);
+    /* a hot receiver's cycles per job of its cluster (H200: 60 at a = 32, 9 at a = 1) */
+    const double h1 = s_at(t, "dsmem_hot", 32, 1, 3.0, 30.0);
+    const double h32 = s_at(t, "dsmem_hot", 32, 32, 30.0, 120.0);
+    CHECK(h32 > 2 * h1);
+    CHECK(h32 < r32); /* neither a ring's one-word job nor the own rank's */
+    CHECK(h32 > l32);
     CHECK(r32 > r1);
     CHECK(w32 > 1.5 * r32); /* the warps' words in one row: their requests serialize */
     CHECK(r1 > l1);
