@@ -39,7 +39,7 @@ const char *au_dsmem_hot_family(const au_table *t, double cluster_size)
 static int dsmem_s(const au_table *t, const char *family, double N, au_busy_mode busy, double a, double *s)
 {
     double n = au_pricing_n(t, family, N, busy);
-    unsigned fl = 0;
+    au_flags fl = 0;
     return au_table_interp(t, family, n, a, 0, s, &fl);
 }
 
@@ -207,32 +207,33 @@ static int local_unit(const au_table *t, const au_counters *gpu, double k, doubl
     return AU_OK;
 }
 
-/* A hot receiver (docs/model.md, "DSMEM"): with the dsmem set's counters, the grid's blocks (at
- * most one per SM) and the table's hot family of the launch's cluster size, a launch whose DSMEM
- * traffic is atomics only and whose busiest SM made at least
- * AU_DSMEM_HOT_SHARE of its cluster's local wavefronts serves every job of its cluster: C G / blocks
- * generic jobs at S(hot, n, a), a the dshared wavefronts per remote request, over that SM's active
- * cycles (the longest).  That SM bounds the kernel, so its U is the launch's.  1 and *u set when it
- * applies, 0 when it does not, an error (AU_E_*, below 0). */
+/* A hot receiver (docs/model.md, "DSMEM"): a launch measured with the dsmem set, of at most one
+ * block per SM (the grid), whose DSMEM traffic is atomics only and whose busiest SM made at least
+ * AU_DSMEM_HOT_SHARE of its cluster's local wavefronts: that SM serves every job of its cluster.
+ * 0 when the launch is not one; 1 when it is, *u then that SM's U with the table's hot family of
+ * the launch's cluster size (C G / blocks generic jobs at S(hot, n, a), a the dshared wavefronts
+ * per remote request, over the longest SM active time), or 0 without such a family; an error
+ * (AU_E_*, below 0). */
 static int hot_receiver(const au_table *t, const au_counters *gpu, int sm_count, double N, au_busy_mode busy, double *u)
 {
     const unsigned need = AU_C_DSMEM_EXACT | AU_C_CLUSTER | AU_C_WAVEFRONTS | AU_C_WAVEFRONTS_MAX;
+    *u = 0;
     /* more blocks than SMs: an SM may host a receiver and a sender in turn, so its counts do not
      * say how many clusters it served; such launches are priced by the mean SM */
     if ((gpu->have & need) != need || !(gpu->blocks > 0) || gpu->blocks > sm_count || gpu->cluster_size < 2 ||
         !(gpu->wavefronts > 0) || !(gpu->dshared_requests > 0) || !(gpu->generic_jobs > 0))
         return 0;
-    const char *fh = au_dsmem_hot_family(t, gpu->cluster_size);
     double C = gpu->cluster_size, cluster_wf = C * gpu->wavefronts / gpu->blocks;
-    if (!fh || gpu->wavefronts_max < AU_DSMEM_HOT_SHARE * cluster_wf)
+    if (gpu->wavefronts_max < AU_DSMEM_HOT_SHARE * cluster_wf)
         return 0;
+    const char *fh = au_dsmem_hot_family(t, C);
+    double T = (gpu->have & AU_C_ACTIVE_MAX) && gpu->active_max > 0 ? gpu->active_max : gpu->active_cycles;
+    if (!fh || !(T > 0))
+        return 1;
     double a = fmin(fmax(gpu->dshared_wavefronts / gpu->dshared_requests, 1), AU_A_MAX), s;
     int rc = dsmem_s(t, fh, N, busy, a, &s);
     if (rc != AU_OK)
         return rc;
-    double T = (gpu->have & AU_C_ACTIVE_MAX) && gpu->active_max > 0 ? gpu->active_max : gpu->active_cycles;
-    if (!(T > 0))
-        return 0;
     *u = C * gpu->generic_jobs / gpu->blocks * s / T;
     return 1;
 }
@@ -312,14 +313,19 @@ int au_dsmem_apply(const au_table *t, const au_counters *gpu, int sm_count, cons
     int hot = mixed || (res->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? 0 : hot_receiver(t, gpu, sm_count, N, busy, &u_hot);
     if (hot < 0)
         return hot;
-    if (hot) {
+    if (hot && u_hot > 0) {
         /* the receiver's U, every range settled by the counters; busy as the mean SM's cycles */
-        res->flags &= ~ranged;
+        res->flags = (res->flags & ~(au_flags)ranged) | AU_F_DSMEM_HOT;
         res->util = res->util_hot = u_hot;
         res->util_lo = res->util_hi = 0;
         res->busy = u_hot * T;
         res->util_busiest = fmax(res->util_busiest, u_hot);
+    } else if (hot) {
+        /* the receiver's cost is unknown: from the mean SM's U to a saturated receiver */
+        res->flags = (res->flags & ~(au_flags)ranged) | AU_F_DSMEM_HOT | AU_F_DSMEM_HOT_UNCALIBRATED;
+        res->util_lo = fmin(res->util, 1);
+        res->util_hi = fmax(res->util, 1);
     }
-    au_result_finish(res, thr, (res->flags & ranged) != 0);
+    au_result_finish(res, thr, (res->flags & (ranged | AU_F_DSMEM_HOT_UNCALIBRATED)) != 0);
     return AU_OK;
 }

@@ -50,9 +50,9 @@ static double at_pair(const au_table *t, const au_family *f, int i, int j, doubl
 }
 
 int au_table_interp(const au_table *t, const char *family, double n, double a, double c, double *service_cycles,
-                    unsigned *flags)
+                    au_flags *flags)
 {
-    unsigned fl = 0;
+    au_flags fl = 0;
     if (!t || !family || !service_cycles || !t->finalized)
         return au_set_error(AU_E_INVAL, "au_table_interp: invalid argument");
     if (!isfinite(n) || !isfinite(a) || !isfinite(c))

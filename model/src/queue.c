@@ -38,13 +38,13 @@ const char *au_flag_meaning(unsigned bit)
     return bit < sizeof flag_meanings / sizeof flag_meanings[0] ? flag_meanings[bit] : NULL;
 }
 
-char *au_flags_string(unsigned flags, char *buf, size_t size)
+char *au_flags_string(au_flags flags, char *buf, size_t size)
 {
     size_t used = 0;
     if (size)
         buf[0] = '\0';
     for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; ++i) {
-        if (!(flags & (1u << i)))
+        if (!(flags & (1ull << i)))
             continue;
         int k = snprintf(buf + used, size > used ? size - used : 0, "%s%s", used ? "," : "", flag_names[i]);
         if (k < 0 || (size_t)k >= size - used)
@@ -55,7 +55,7 @@ char *au_flags_string(unsigned flags, char *buf, size_t size)
 }
 
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt, double *service_cycles,
-                    unsigned *flags)
+                    au_flags *flags)
 {
     if (!t || !family || !service_cycles || !(wf_attempt >= 0))
         return au_set_error(AU_E_INVAL, "au_loop_service: invalid argument");

@@ -301,7 +301,7 @@ static const char *dims_short(const unsigned d[3], int known, size_t width, char
 
 /* The flags of a narrow row in at most room columns: the names that fit, then "+N" for the N that
  * did not (the legend names every flag of the table; --wide, CSV and JSON list them all). */
-static void put_flags(unsigned flags, size_t room, FILE *out)
+static void put_flags(au_flags flags, size_t room, FILE *out)
 {
     size_t used = 0, left = 0;
     for (unsigned bit = 0; au_flag_name(bit); ++bit)
@@ -399,7 +399,7 @@ static void render_rows_narrow(const au_report *r, const au_summary *s, au_names
  * adds; lines within AU_REPORT_COLUMNS. */
 static void render_legend_narrow(const au_report *r, FILE *out)
 {
-    unsigned flags = 0;
+    au_flags flags = 0;
     int no_max = 0;
     for (size_t i = 0; i < r->count; ++i) {
         flags |= r->launches[i].res.flags;
@@ -527,10 +527,14 @@ static void render_dsmem(const au_report *r, FILE *out)
                     (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : 0, l->ctr.generic_jobs, x->util_local * 100,
                     x->util_remote * 100,
                     (x->flags & AU_F_DSMEM_OTHER_TRAFFIC) ? " (its atomics' share of the DSMEM traffic)" : "");
-        if (x->util_hot > 0)
+        if ((x->flags & AU_F_DSMEM_HOT) && x->util_hot > 0)
             fprintf(out,
                     "            hot receiver: one SM per cluster serves its cluster's jobs, U %.1f %% (U is it)\n",
                     x->util_hot * 100);
+        else if (x->flags & AU_F_DSMEM_HOT)
+            fprintf(out,
+                    "            hot receiver: one SM per cluster serves its cluster's jobs; not priced: the table "
+                    "has no dsmem_hot family of this cluster size\n");
     }
     size_t other = 0;
     for (size_t i = 0; i < r->count; ++i)

@@ -39,7 +39,7 @@ static void exercise(const au_table *t)
         fuzz_check(fam != NULL, "family name NULL below the family count");
         for (size_t k = 0; k < sizeof pts / sizeof pts[0]; ++k) {
             double s = 0;
-            unsigned fl = 0;
+            au_flags fl = 0;
             if (au_table_interp(t, fam, pts[k][0], pts[k][1], pts[k][2], &s, &fl) == AU_OK)
                 fuzz_check(s == s, "interpolation gave NaN");
         }

@@ -147,12 +147,12 @@ static void test_hot_receiver(const char *path)
     CHECK_NEAR(r.util_busiest, want, 1e-9);
     CHECK_NEAR(r.util_hot, want, 1e-9);
     CHECK_NEAR(r.busy / r.active, want, 1e-9);
-    CHECK(!(r.flags & AU_F_RANGE) && (r.flags & AU_F_DSMEM));
+    CHECK(!(r.flags & AU_F_RANGE) && (r.flags & AU_F_DSMEM) && (r.flags & AU_F_DSMEM_HOT));
     /* without the grid, or with the wavefronts even (a ring), it is priced as before */
     au_counters no_grid = hot_launch(0, 409000, 939000);
     CHECK_EQ_INT(au_model_eval(t, "add", &no_grid, SMS, NULL, AU_BUSY_SATURATED, &plain), AU_OK);
     CHECK(fabs(plain.util - want) > 0.05);
-    CHECK(plain.util_hot == 0);
+    CHECK(plain.util_hot == 0 && !(plain.flags & (AU_F_DSMEM_HOT | AU_F_DSMEM_HOT_UNCALIBRATED)));
     /* two blocks per SM: an SM may have been a receiver and a sender in turn */
     au_counters waves = hot_launch(2 * SMS, 409000, 939000);
     CHECK_EQ_INT(au_model_eval(t, "add", &waves, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
@@ -163,8 +163,13 @@ static void test_hot_receiver(const char *path)
     /* clusters of 4: no hot family of that size in the table */
     au_counters c4 = hot_launch(SMS, 409000, 939000);
     c4.cluster_size = 4;
+    c4.wavefronts_max = 700000; /* 0.95 of a cluster of 4's wavefronts */
+    c4.active_cycles *= 4, c4.active_max *= 4;
     CHECK_EQ_INT(au_model_eval(t, "add", &c4, SMS, NULL, AU_BUSY_SATURATED, &r), AU_OK);
-    CHECK(fabs(r.util - 2 * want) > 0.05);
+    CHECK(fabs(r.util - want / 2) > 0.05);
+    /* ... so the receiver's U is not known: the mean SM's, with a range to 100 % */
+    CHECK((r.flags & AU_F_DSMEM_HOT_UNCALIBRATED) && (r.flags & AU_F_DSMEM_HOT) && r.util_hot == 0);
+    CHECK(r.util_hi == 1 && r.util_lo == r.util && r.util < 0.8 && r.verdict == AU_VERDICT_UNCERTAIN);
     au_table_free(t);
 }
 

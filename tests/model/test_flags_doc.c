@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     int bad = 0;
     for (size_t i = 0; i < NFLAGS; ++i) {
         char one[64];
-        if (flags[i].bit != i || strcmp(au_flags_string(1u << i, one, sizeof one), flags[i].name) != 0) {
+        if (flags[i].bit != i || strcmp(au_flags_string(1ull << i, one, sizeof one), flags[i].name) != 0) {
             fprintf(stderr, "flags.def line %zu: bit %u, name %s: not in bit order\n", i + 1, flags[i].bit,
                     flags[i].name);
             bad = 1;

@@ -44,7 +44,7 @@ static au_table *make_table(void)
 static void test_service(const au_table *t)
 {
     double s;
-    unsigned fl = 0;
+    au_flags fl = 0;
     CHECK(au_family_is_cas_loop("cast_spin") && au_family_is_cas_loop("cast_spin64"));
     CHECK(!au_family_is_cas_loop("cas") && !au_family_is_cas_loop("cas64") && !au_family_is_cas_loop("add"));
     CHECK_EQ_INT(au_table_a_max(t, "cast_spin64"), 2);

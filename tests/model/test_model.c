@@ -13,10 +13,10 @@
 
 static au_table *golden;
 
-static double S(double n, double a, double c, unsigned *flags)
+static double S(double n, double a, double c, au_flags *flags)
 {
     double s = -1;
-    unsigned fl = 0;
+    au_flags fl = 0;
     CHECK_EQ_INT(au_table_interp(golden, "add", n, a, c, &s, &fl), AU_OK);
     if (flags)
         *flags = fl;
@@ -25,7 +25,7 @@ static double S(double n, double a, double c, unsigned *flags)
 
 static void test_grid_points(void)
 {
-    unsigned fl;
+    au_flags fl;
     CHECK_NEAR(S(1, 1, 0, &fl), 8, 1e-12);
     CHECK_EQ_INT(fl, 0);
     CHECK_NEAR(S(1, 32, 1, &fl), 128, 1e-12);
@@ -57,7 +57,7 @@ static void test_midpoints(void)
 
 static void test_clamping(void)
 {
-    unsigned fl;
+    au_flags fl;
     CHECK_NEAR(S(0.5, 1, 0, &fl), 8, 1e-12);
     CHECK(fl & AU_F_CLAMP_N_LOW);
     CHECK_NEAR(S(100, 1, 0, &fl), 1, 1e-12);
@@ -180,7 +180,8 @@ static void test_zero_and_missing(void)
 {
     au_result r;
     /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
-    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                     0, 0, 0, 0,    0, 0};
     CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0);
     CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
@@ -268,7 +269,8 @@ static void test_cas_class(void)
     CHECK(au_family_is_cas_class("cas") && au_family_is_cas_class("cast_spin64"));
     CHECK(!au_family_is_cas_class("add") && !au_family_is_cas_class("popc_inc"));
     /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
-    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            0,    0,    0,     0,     0,  0};
     au_result r;
     CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16, 1e-12);

@@ -282,7 +282,7 @@ static void test_dsmem_grid(void)
             CHECK_NEAR(s.service_cycles, 32 * 5.0, 1e-9);
             CHECK_EQ_INT(au_table_lookup(t, "dsmem_remote", 4, 32, 4, &s), AU_E_NOTFOUND);
             double v = 0;
-            unsigned fl = 0;
+            au_flags fl = 0;
             CHECK_EQ_INT(au_table_interp(t, "dsmem_remote", 3, 1, 0, &v, &fl), AU_OK);
             CHECK_NEAR(v, (2 * 8.0 + 4 * 5.0) / 2 / 3, 1e-9); /* linear in n * S */
             CHECK_EQ_INT(fl, 0);

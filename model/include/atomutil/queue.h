@@ -171,7 +171,7 @@ typedef struct au_result {
     double busy;       /* B = J * S, cycles */
     double active;     /* T, cycles */
     double util;       /* U = B / T (fraction; 0 without atomics) */
-    unsigned flags;    /* AU_F_* */
+    au_flags flags;    /* AU_F_* */
     unsigned missing;  /* AU_C_* bits that were needed but absent */
     au_verdict verdict;
     /* GPU-wide input with the .max rollups (0 when absent): the busiest SM's wavefronts over the
@@ -252,7 +252,7 @@ int au_family_is_dsmem(const char *family);
  * share a word (calibrate/tools/unit_bound.cu; docs/calibration.md). */
 #define AU_LOOP_WF_PER_A 3.0
 int au_loop_service(const au_table *t, const char *family, double n, double wf_attempt, double *service_cycles,
-                    unsigned *flags);
+                    au_flags *flags);
 
 /* Distributed shared memory (docs/model.md, "DSMEM", with the H100's measurement): xbar cycles of
  * one remote request of 32 lanes on 32 distinct words. */

@@ -48,7 +48,7 @@ typedef struct au_opsplit {
     au_class_share cls[AU_MAX_CLASSES]; /* by jobs, largest first */
     au_result by_family;                /* this launch priced with the single --family, for comparison */
     char classes[128];                  /* "cast_spin 98%, popc_inc 2%" (shares of jobs) */
-    unsigned flags;                     /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
+    au_flags flags;                     /* AU_F_UNKNOWN_OPCODE, AU_F_SPLIT_ESTIMATED, AU_F_OPCODE_MISMATCH */
     char *nodes; /* a CUDA graph launch: its kernels (function names) and their families, "hist (add),
                     reduce (-)"; NULL otherwise (malloc'ed) */
 } au_opsplit;

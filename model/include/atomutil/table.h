@@ -90,10 +90,11 @@ int au_table_a_max(const au_table *t, const char *family);
 /* Exact grid point, AU_E_NOTFOUND when (n, a, c) is not a measured point. */
 int au_table_lookup(const au_table *t, const char *family, int n, int a, int c, au_sample *out);
 
-/* Flags attached to interpolated values and model results: AU_F_<id> = 1u << bit, one line each
- * in flags.def (name and meaning there; docs/model.md's "Flags" table lists the same). */
+/* Flags attached to interpolated values and model results: AU_F_<id> = 1 << bit (64 bits: au_flags),
+ * one line each in flags.def (name and meaning there; docs/model.md's "Flags" table lists the same). */
+typedef unsigned long long au_flags;
 enum {
-#define AU_FLAG(id, bit, name, meaning) AU_F_##id = 1u << (bit),
+#define AU_FLAG(id, bit, name, meaning) AU_F_##id = 1ull << (bit),
 #include "atomutil/flags.def"
 #undef AU_FLAG
 };
@@ -108,10 +109,10 @@ enum {
 /* The flags that come with a range of U (util_lo..util_hi). */
 #define AU_F_RANGE                                                                                      \
     (AU_F_LOOP_LOADS_ESTIMATED | AU_F_DSMEM_LOCAL_ESTIMATED | AU_F_DSMEM_ROW_RANGE | AU_F_DSMEM_MIXED | \
-     AU_F_GENERIC_SPACE | AU_F_UNPRICED_WAVEFRONTS)
+     AU_F_GENERIC_SPACE | AU_F_UNPRICED_WAVEFRONTS | AU_F_DSMEM_HOT_UNCALIBRATED)
 /* Writes the names of the set flags, comma separated ("clamp_n_high,queue_estimated"), or "" when
  * none; returns buf. */
-char *au_flags_string(unsigned flags, char *buf, size_t size);
+char *au_flags_string(au_flags flags, char *buf, size_t size);
 /* The name and the meaning (flags.def, docs' Markdown backquotes left out) of flag bit `bit`; NULL
  * beyond the last flag. */
 const char *au_flag_name(unsigned bit);
@@ -123,7 +124,7 @@ const char *au_flag_meaning(unsigned bit);
  * continuous inside the grid; outside it the arguments are clamped and *flags gets AU_F_CLAMP_*.
  * flags may be NULL. */
 int au_table_interp(const au_table *t, const char *family, double n, double a, double c, double *service_cycles,
-                    unsigned *flags);
+                    au_flags *flags);
 
 /* Table selection: scans DIR for *.csv tables and picks one for a GPU.  Rule (docs/table-format.md):
  * 1. a table whose gpu_name equals gpu_name (case-insensitive) and whose compute capability is
