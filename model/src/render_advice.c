@@ -69,9 +69,14 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
     double busy = 0;
     for (size_t c = 0; c < k->nclass; ++c)
         busy += k->cls[c].busy;
-    for (size_t c = 0; c < k->nclass && c < 3; ++c)
+    int loops = 0;
+    for (size_t c = 0; c < k->nclass && c < 3; ++c) {
         fprintf(out, "    %-12s %3.0f %% of the busy time: %s\n", k->cls[c].family,
                 busy > 0 ? 100 * k->cls[c].busy / busy : 0, why_of(k->cls[c].family));
+        loops |= au_family_kind_of(k->cls[c].family) == AU_KIND_CAS_LOOP;
+    }
+    if (loops) /* docs/advisor.md, "What the counters cannot tell" */
+        fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them\n", out);
     int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0, done[AU_CURE_COUNT] = {0};
     for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {
         int c = order[i];
