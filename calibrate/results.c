@@ -93,11 +93,11 @@ int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, i
             goto done;
         }
         nv = blocks / hot;
-        for (int c = 0; c < nv; ++c) {
-            double m = 0;
-            for (int b = c * hot; b < (c + 1) * hot; ++b)
-                m = (double)cycles[b] > m ? (double)cycles[b] : m;
-            v[c] = m / ((double)hot * (double)n * (double)k);
+        for (int c = 0; c < nv; ++c) { /* in place: cluster c's blocks lie at c * hot and on */
+            double m = v[c * hot];
+            for (int b = c * hot + 1; b < (c + 1) * hot; ++b)
+                m = v[b] > m ? v[b] : m;
+            v[c] = m / hot;
         }
     }
     /* the dynamic shared memory of a block keeps a second one off its SM; %smid proves it */
