@@ -270,7 +270,7 @@ int au_loop_service(const au_table *t, const char *family, double n, double wf_a
 /* A hot receiver (docs/model.md, "DSMEM"): a launch measured with the dsmem set whose busiest SM
  * made at least this share of its cluster's local wavefronts (the mean block's times the cluster
  * size; a ring of 2 makes half) serves its cluster's jobs: priced at the table's dsmem_hot family
- * of that cluster size (the H100's hot points: 0.90-1.41). */
+ * of that cluster size. */
 #define AU_DSMEM_HOT_SHARE        0.75
 /* Table family of a hot receiver of a cluster size: the registry's hot family (shift < 0) of that
  * size the table holds; NULL when it has none. */
