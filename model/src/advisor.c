@@ -92,8 +92,23 @@ double au_random_max_load(int lanes, int banks)
 typedef struct cls {
     const char *family;
     au_family_kind kind;
-    double busy, jobs; /* per SM */
+    double busy, jobs;   /* per SM */
+    double loop_entries; /* per SM, a CAS-loop class's entries where the launch has them (else 0) */
 } cls;
+
+/* The launch's CAS-loop entries per SM shared among its CAS-loop classes by their attempts (exact
+ * with one such class, the usual case). */
+static void share_entries(const au_launch *l, cls *out, size_t n)
+{
+    double attempts = 0;
+    for (size_t i = 0; i < n; ++i)
+        attempts += out[i].kind == AU_KIND_CAS_LOOP ? out[i].jobs : 0;
+    if (!(l->ctr.have & AU_C_LOOP_ENTRIES) || !(attempts > 0) || !(l->ctr.jobs > 0))
+        return;
+    double per_sm = l->ctr.loop_entries * l->res.jobs / l->ctr.jobs;
+    for (size_t i = 0; i < n; ++i)
+        out[i].loop_entries = out[i].kind == AU_KIND_CAS_LOOP ? per_sm * out[i].jobs / attempts : 0;
+}
 
 /* The launch's classes: its opcode classes where the code priced it, else its one family. */
 static size_t launch_classes(const au_launch *l, const char *family, cls *out)
@@ -103,12 +118,13 @@ static size_t launch_classes(const au_launch *l, const char *family, cls *out)
         double J = l->ctr.jobs > 0 ? l->ctr.jobs : 0;
         for (size_t c = 0; c < l->ops->nclass; ++c) {
             const au_class_share *s = &l->ops->cls[c];
-            out[n++] = (cls){s->family, au_family_kind_of(s->family), s->busy, J > 0 ? l->res.jobs * s->jobs / J : 0};
+            out[n++] =
+                (cls){s->family, au_family_kind_of(s->family), s->busy, J > 0 ? l->res.jobs * s->jobs / J : 0, 0};
         }
-        return n;
-    }
-    out[0] = (cls){family, au_family_kind_of(family), l->res.busy, l->res.jobs};
-    return 1;
+    } else
+        out[n++] = (cls){family, au_family_kind_of(family), l->res.busy, l->res.jobs, 0};
+    share_entries(l, out, n);
+    return n;
 }
 
 /* S(n, a, c) of a family at the launch's pricing queue length (0 where the table cannot). */
@@ -145,6 +161,37 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
     return 1;
 }
 
+/* A CAS-loop class after a pass cure, from its loops' entries (docs/advisor.md, "CAS loops with
+ * their entries"): the lanes' own retries go with their conflicts, each entry keeping p attempts
+ * (one where a warp's lanes no longer share a word: one_pass, aggregate; the expected most lanes
+ * in one of 32 banks where they fall at random: hashed), and up to one more for other warps'
+ * races, which the counters do not tell from the lanes' own; never more than the launch's
+ * attempts per entry.  Each attempt keeps its class's price, scaled as the table scales its passes.
+ * 0 without entries, or for a cure that does not spread a warp's lanes. */
+static int loop_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[6])
+{
+    if (!(l->ctr.have & AU_C_LOOP_ENTRIES) || !(l->ctr.loop_entries > 0) || !(x->loop_entries > 0))
+        return 0;
+    double p;
+    switch (k) {
+    case AU_CURE_ONE_PASS:
+    case AU_CURE_AGGREGATE: p = 1; break;
+    case AU_CURE_HASHED: p = AU_RANDOM_MAX_LOAD_32; break;
+    default: return 0;
+    }
+    double r = x->jobs / x->loop_entries; /* attempts per entry now */
+    if (!(r >= 1))
+        return 0; /* fewer attempts than entries: counts of different launches */
+    double a = l->res.a, lo = fmin(p, r), hi = fmin(p + 1, r);
+    double s = x->busy / x->jobs, s0 = service(t, x->family, l, busy, a);
+    double s1 = service(t, x->family, l, busy, k == AU_CURE_HASHED ? fmin(a, AU_RANDOM_MAX_LOAD_32) : 1);
+    if (!(s0 > 0) || !(s1 > 0))
+        return 0;
+    b[0] = b[1] = x->loop_entries * lo * s * s1 / s0, b[2] = x->loop_entries * hi * s * s1 / s0;
+    b[3] = b[4] = lo / r, b[5] = hi / r; /* the retries that are gone leave with their loop bodies */
+    return 1;
+}
+
 /* Class x's busy time after cure k into b[0..2] (point, lo, hi), and b[3..5] the share of its
  * jobs left with each (1 but where retries vanish); 0 where k does not apply to it. */
 static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[6])
@@ -169,7 +216,7 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
         return 1;
     }
     if (x->kind == AU_KIND_CAS_LOOP)
-        return 0; /* its conflicts are retries, whose number after a cure the counters cannot tell */
+        return loop_after(t, l, busy, x, k, b);
     if ((x->kind != AU_KIND_PLAIN && x->kind != AU_KIND_CAS) || !passes_after(k, a, &lo, &hi))
         return 0;
     if ((k == AU_CURE_AGGREGATE || k == AU_CURE_POPC) && (x->kind != AU_KIND_PLAIN || !strcmp(x->family, "popc_inc")))
@@ -249,14 +296,18 @@ static void network_of(const au_result *r, network *net)
 
 /* T' of a busy time B' over jp jobs (jp < J where a cure removes retries): with each z kept,
  * S' = B' / J' gives the throughput X', and T' is T scaled by the throughputs, X / X', and by the
- * jobs, J' / J (X = u / S, the network's own: T' = T where B' = B). */
-static void time_after(const network *net, double bp, double jp, au_whatif *w)
+ * jobs, J' / J (X = u / S, the network's own: T' = T where B' = B).  keep: the retries leave
+ * without the rest of the kernel's work, which stays whole (z J / J' a job: the work of a CAS loop's
+ * entries, its loads and the rest, is not the retries'); else the retries take their share of it. */
+static void time_after(const network *net, double bp, double jp, int keep, au_whatif *w)
 {
     double t[NET_CASES];
-    for (int i = 0; i < NET_CASES; ++i)
-        t[i] = net->z[i] >= 0 ? fmin(net->T, net->T * (jp / net->J) * net->x[i] /
-                                                 mva_throughput(net->N, net->z[i], bp / jp, net->v[i]))
-                              : net->T;
+    for (int i = 0; i < NET_CASES; ++i) {
+        double z = keep ? net->z[i] * net->J / jp : net->z[i];
+        t[i] = net->z[i] >= 0
+                   ? fmin(net->T, net->T * (jp / net->J) * net->x[i] / mva_throughput(net->N, z, bp / jp, net->v[i]))
+                   : net->T;
+    }
     /* the range also holds a launch's time from run to run and the model's error on the pairs */
     w->active = t[NET_POINT];
     w->active_lo = fmin(t[NET_POINT], fmin(t[NET_U_HI], t[NET_LSU])) * (1 - AU_TIME_ERROR);
@@ -268,7 +319,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
 {
     /* [0] the point, [1] the lower end, [2] the upper end: busy time and jobs after the cure */
     double b[6], sum[3] = {0, 0, 0}, jobs[3] = {l->res.jobs, l->res.jobs, l->res.jobs};
-    int any = 0;
+    int any = 0, keep = 0;
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < n; ++i) {
         int on = class_after(t, l, busy, &x[i], k, b);
@@ -277,6 +328,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
             jobs[j] -= on ? x[i].jobs * (1 - b[3 + j]) : 0;
         }
         any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
+        keep |= on && x[i].kind == AU_KIND_CAS_LOOP && k != AU_CURE_NATIVE; /* priced by its entries */
     }
     /* jobs the classes do not hold (the generic or DSMEM share of the launch's B) stay */
     double rest = l->res.busy;
@@ -287,14 +339,18 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
         return;
     w->applies = 1;
     w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
-    for (int j = 0; j < 3; ++j)
-        jobs[j] = fmax(jobs[j], l->res.jobs / AU_A_MAX);
-    time_after(net, w->busy, jobs[0], w);
+    for (int j = 0; j < 3; ++j) /* a CAS loop's retries may be most of its jobs (entries known) */
+        jobs[j] = fmax(jobs[j], l->res.jobs * 1e-6);
+    time_after(net, w->busy, jobs[0], 0, w);
     /* the time's range holds the busy time's too (what the counters cannot tell of the cure: lanes
-     * on one word or on several of a bank, attempts that were retries): each end's own network */
+     * on one word or on several of a bank, attempts that were retries): each end's own network.  A
+     * CAS loop's retries priced by its entries leave with their share of the rest of the kernel's
+     * work at the point; how much of it was theirs the counters cannot tell (near saturation any
+     * share fits U), so the upper end keeps all of it (docs/advisor.md, "CAS loops with their
+     * entries"). */
     au_whatif lo, hi;
-    time_after(net, w->busy_lo, jobs[1], &lo);
-    time_after(net, w->busy_hi, jobs[2], &hi);
+    time_after(net, w->busy_lo, jobs[1], 0, &lo);
+    time_after(net, w->busy_hi, jobs[2], keep, &hi);
     w->active_lo = fmin(w->active_lo, lo.active_lo), w->active_hi = fmax(w->active_hi, hi.active_hi);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;

@@ -70,12 +70,21 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
     for (size_t c = 0; c < k->nclass; ++c)
         busy += k->cls[c].busy;
     int loops = 0;
-    for (size_t c = 0; c < k->nclass && c < 3; ++c) {
+    double attempts = 0;
+    for (size_t c = 0; c < k->nclass; ++c) {
+        int loop = au_family_kind_of(k->cls[c].family) == AU_KIND_CAS_LOOP;
+        attempts += loop ? k->cls[c].jobs : 0;
+        if (c >= 3)
+            continue;
         fprintf(out, "    %-12s %3.0f %% of the busy time: %s\n", k->cls[c].family,
                 busy > 0 ? 100 * k->cls[c].busy / busy : 0, why_of(k->cls[c].family));
-        loops |= au_family_kind_of(k->cls[c].family) == AU_KIND_CAS_LOOP;
+        loops |= loop;
     }
-    if (loops) /* docs/advisor.md, "What the counters cannot tell" */
+    /* docs/advisor.md, "What the counters cannot tell" and "CAS loops with their entries" */
+    if (loops && k->entry_launches == k->evaluated && k->loop_entries > 0)
+        fprintf(out, "    CAS loops: %.1f attempts per entry (entries: the report's source counters)\n",
+                attempts / k->loop_entries);
+    else if (loops)
         fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them\n", out);
     int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0, done[AU_CURE_COUNT] = {0};
     for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {

@@ -105,6 +105,10 @@ static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, con
         k->util_max = x->util;
     k->jobs += l->ctr.jobs;
     k->cas_jobs += l->ctr.cas_jobs;
+    if (l->ctr.have & AU_C_LOOP_ENTRIES) {
+        k->loop_entries += l->ctr.loop_entries;
+        k->entry_launches++;
+    }
     k->wavefronts += l->ctr.wavefronts;
     k->busy += x->busy;
     k->active += x->active;

@@ -8,6 +8,7 @@
 
 #include "ncu_opcodes.h"
 #include "ncu_report.h"
+#include "ncu_source.h"
 
 #include "atomutil/util.h"
 
@@ -28,6 +29,36 @@ void au_opcodes_ncu_free(au_opcodes_ncu *o)
     free(o->instr);
     free(o->lc);
     free(o);
+}
+
+/* The CAS loops' entries of the report's launches (AU_C_LOOP_ENTRIES), from its source page
+ * (ncu_source.h), where a launch's opcodes hold a CAS loop.  The page comes in the raw page's order;
+ * ncu 2025.3 may print each launch's twice in a row.  Any doubt (ncu fails, a report without
+ * source counters, pages that do not pair with the launches by kernel name) leaves the launches
+ * without entries: their CAS loops then get no pass cure (docs/advisor.md). */
+static void attach_entries(au_report *rep, const char *path)
+{
+    char *buf;
+    size_t len;
+    if (au_ncu_report_source(path, PAGE_MAX, &buf, &len) != AU_OK)
+        return;
+    au_ncu_source page;
+    int st = au_ncu_source_parse(path, buf, len, &page);
+    free(buf);
+    if (st != AU_OK)
+        return;
+    size_t step = page.n == rep->count ? 1 : page.n == 2 * rep->count ? 2 : 0, ok = step != 0;
+    for (size_t i = 0; ok && i < rep->count; ++i)
+        for (size_t k = 0; k < step; ++k)
+            ok &= rep->launches[i].kernel && strcmp(page.pages[i * step + k].kernel, rep->launches[i].kernel) == 0;
+    for (size_t i = 0; ok && i < rep->count; ++i) {
+        const au_ncu_srcpage *pg = &page.pages[i * step];
+        if (pg->loops && pg->entries > 0) {
+            rep->launches[i].ctr.loop_entries = pg->entries;
+            rep->launches[i].ctr.have |= AU_C_LOOP_ENTRIES;
+        }
+    }
+    au_ncu_source_free(&page);
 }
 
 int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path, int report, size_t *attached)
@@ -77,8 +108,14 @@ int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path
         j += row[i]->n;
         ++*attached;
     }
+    int loops = 0;
+    for (size_t i = 0; i < rep->count; ++i)
+        for (size_t k = 0; row[i] && k < row[i]->n; ++k)
+            loops |= strncmp(row[i]->ops[k].opcode, "ATOMS.CAST.SPIN", 15) == 0;
     free(row);
     au_ncu_opcodes_free(&page);
+    if (report && loops)
+        attach_entries(rep, path);
     *out = o;
     return AU_OK;
 }

@@ -56,6 +56,36 @@ static int fail(const char *name, long line, const char *fmt, ...)
     return au_set_error_at(AU_E_PARSE, name, line, "%s", msg);
 }
 
+int au_ncu_next_fields(struct csv_parser *p, const char **s, const char *e, au_csv_wide *fs, const char *name,
+                       long *lineno)
+{
+    while (*s < e) {
+        const char *line = *s, *nl = memchr(line, '\n', (size_t)(e - line));
+        size_t ll = (size_t)((nl ? nl : e) - line);
+        *s = nl ? nl + 1 : e;
+        ++*lineno;
+        if (ll && line[ll - 1] == '\r')
+            --ll;
+        if (!ll || line[0] != '"')
+            continue;
+        int rc = au_csv_split_wide(p, line, ll, fs);
+        if (rc == AU_E_NOMEM)
+            return rc;
+        if (rc != AU_OK || fs->overflow)
+            return au_set_error(AU_E_PARSE, "%s:%ld: malformed CSV line", name, *lineno);
+        return 1;
+    }
+    return 0;
+}
+
+int au_ncu_column(const au_csv_wide *fs, const char *name)
+{
+    for (int i = 0; i < fs->n; ++i)
+        if (strcmp(fs->f[i], name) == 0)
+            return i;
+    return -1;
+}
+
 /* "1,980,000" / "26,073.14" / "-3" -> double; AU_E_PARSE if not a finite number, or if the
  * commas are not thousands separators of the integer part ("1,5" or "26.073,14" would otherwise
  * read as 15 and 26.07314). */

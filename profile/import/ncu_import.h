@@ -42,6 +42,17 @@ int au_ncu_parse_value(const char *s, double *out);
  * a line (after any program output), and its first line not a service-time table's. */
 int au_ncu_has_header(const char *buf, size_t len);
 
+struct au_csv_wide;
+struct csv_parser;
+/* The next CSV line of ncu's output in [*s, e) (a line that begins with '"'; program output and
+ * ==PROF== lines are skipped) split into fs with p (atomutil/csvline.h), *s moved past it and
+ * *lineno counted for every line: 1, 0 at the end, or < 0 with au_last_error() = "NAME:LINE:
+ * malformed CSV line" (or out of memory). */
+int au_ncu_next_fields(struct csv_parser *p, const char **s, const char *e, struct au_csv_wide *fs, const char *name,
+                       long *lineno);
+/* The column named name in the header line fs, or -1. */
+int au_ncu_column(const struct au_csv_wide *fs, const char *name);
+
 /* The same export line by line, for a reader that reads other lines of the file too (run.h):
  * au_ncu_begin (r->source set to name), au_ncu_check on the whole text, au_ncu_line for each line
  * (without its '\n') while AU_OK, then au_ncu_end with the status so far, which checks the whole

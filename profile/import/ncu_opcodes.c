@@ -70,15 +70,6 @@ static int cell_ops(const char *c, au_ncu_oprow *row)
     return AU_OK;
 }
 
-/* The column named name in the header fs, or -1. */
-static int column(const au_csv_wide *fs, const char *name)
-{
-    for (int i = 0; i < fs->n; ++i)
-        if (strcmp(fs->f[i], name) == 0)
-            return i;
-    return -1;
-}
-
 int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_opcodes *out)
 {
     memset(out, 0, sizeof *out);
@@ -89,24 +80,12 @@ int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_o
     int c_id = -1, c_pid = -1, c_m = -1, rc = AU_OK;
     size_t cap = 0;
     long lineno = 0;
-    for (const char *s = buf, *e = buf + len; s < e && rc == AU_OK;) {
-        const char *nl = memchr(s, '\n', (size_t)(e - s));
-        size_t ll = (size_t)((nl ? nl : e) - s);
-        const char *line = s;
-        s = nl ? nl + 1 : e;
-        ++lineno;
-        if (ll && line[ll - 1] == '\r')
-            --ll;
-        if (!ll || line[0] != '"') /* program output, ==PROF== lines */
-            continue;
-        if ((rc = au_csv_split_wide(&p, line, ll, &fs)) != AU_OK || fs.overflow) {
-            rc = rc == AU_E_NOMEM ? rc : au_set_error(AU_E_PARSE, "%s:%ld: malformed CSV line", name, lineno);
-            break;
-        }
+    const char *s = buf;
+    while ((rc = au_ncu_next_fields(&p, &s, buf + len, &fs, name, &lineno)) == 1) {
         if (c_id < 0 && strcmp(fs.f[0], "ID") == 0) {
             c_id = 0;
-            c_pid = column(&fs, "Process ID");
-            c_m = column(&fs, AU_NCU_OPCODE_METRIC);
+            c_pid = au_ncu_column(&fs, "Process ID");
+            c_m = au_ncu_column(&fs, AU_NCU_OPCODE_METRIC);
         } else if (c_id >= 0 && c_m >= 0 && fs.n > c_m && fs.f[0][0]) { /* a launch (the units line has no ID) */
             char *end;
             long long id = strtoll(fs.f[c_id], &end, 10);
@@ -127,7 +106,8 @@ int au_ncu_opcodes_parse(const char *name, const char *buf, size_t len, au_ncu_o
             memset(r, 0, sizeof *r);
             r->id = id;
             r->pid = c_pid >= 0 && fs.n > c_pid && fs.f[c_pid][0] ? strtoll(fs.f[c_pid], NULL, 10) : -1;
-            rc = cell_ops(fs.f[c_m], r);
+            if ((rc = cell_ops(fs.f[c_m], r)) != AU_OK)
+                break;
         }
         au_csv_wide_clear(&fs);
     }

@@ -142,11 +142,12 @@ static const char *error_line(const sink *out, const sink *err, char *buf, size_
 static const char *const opcode_args[] = {"--print-metric-instances", "details", "--metrics", AU_NCU_OPCODE_METRIC,
                                           NULL};
 
-/* Starts `ncu --import path --csv --page raw` and the arguments of extra (NULL-terminated; NULL:
+/* Starts `ncu --import path --csv --page PAGE` and the arguments of extra (NULL-terminated; NULL:
  * none) (ncu a path, or a name looked up in PATH), stdin from /dev/null, stdout and stderr to
  * pipes whose reading ends go to fds[0] and fds[1].  0 (*pid set), or an errno value: why it could
  * not be started (ENOENT: no such ncu). */
-static int start_ncu(const char *ncu, const char *path, const char *const *extra, pid_t *pid, int fds[2])
+static int start_ncu(const char *ncu, const char *path, const char *page, const char *const *extra, pid_t *pid,
+                     int fds[2])
 {
     int po[2] = {-1, -1}, pe[2] = {-1, -1}, rc = 0;
     if (pipe(po) != 0 || pipe(pe) != 0)
@@ -156,7 +157,7 @@ static int start_ncu(const char *ncu, const char *path, const char *const *extra
             rc = errno;
     posix_spawn_file_actions_t fa;
     if (rc == 0 && (rc = posix_spawn_file_actions_init(&fa)) == 0) {
-        char *argv[12] = {(char *)ncu, "--import", (char *)path, "--csv", "--page", "raw", NULL};
+        char *argv[12] = {(char *)ncu, "--import", (char *)path, "--csv", "--page", (char *)page, NULL};
         for (int i = 0; extra && extra[i] && i < 5; ++i)
             argv[6 + i] = (char *)extra[i];
         if ((rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) == 0 &&
@@ -192,10 +193,14 @@ static int no_ncu(const char *path, const char *env, int e)
                         path, why, path, path);
 }
 
+/* The source page's first line: its first launch's kernel name. */
+#define SOURCE_HEAD "\"Kernel Name\","
+
 /* After ncu ended (status: waitpid's; got: collect's result, e its errno): AU_OK when it exited
- * with 0 and wrote a CSV table of at most max bytes, else the error; cmd: its arguments after the
- * report's name, for the message. */
-static int ncu_result(const char *path, const char *cmd, int got, int e, int status, const sink *out, const sink *err)
+ * with 0 and wrote a CSV table of at most max bytes (the raw page's, or with source set the
+ * source page's), else the error; cmd: its arguments after the report's name, for the message. */
+static int ncu_result(const char *path, const char *cmd, int source, int got, int e, int status, const sink *out,
+                      const sink *err)
 {
     char line[600];
     if (got != 0)
@@ -210,16 +215,18 @@ static int ncu_result(const char *path, const char *cmd, int got, int e, int sta
                             error_line(out, err, line, sizeof line));
     if (out->over)
         return au_set_error(AU_E_PARSE, "%s: ncu's CSV of the report is larger than %zu bytes", path, out->lim);
-    if (!au_ncu_has_header(out->b, out->len))
+    if (source ? !(out->len >= strlen(SOURCE_HEAD) && strncmp(out->b, SOURCE_HEAD, strlen(SOURCE_HEAD)) == 0)
+               : !au_ncu_has_header(out->b, out->len))
         return au_set_error(AU_E_IO, "%s: ncu --import %s %s wrote no CSV table (%s)", path, path, cmd,
                             err->len || out->len ? error_line(out, err, line, sizeof line)
                                                  : "no kernel launch in the report?");
     return AU_OK;
 }
 
-/* ncu --import path --csv --page raw, and extra (cmd: those arguments as words, for messages):
- * au_ncu_report_csv's result. */
-static int report_page(const char *path, const char *const *extra, const char *cmd, size_t max, char **buf, size_t *len)
+/* ncu --import path --csv --page PAGE, and extra (cmd: the arguments after the report's name as
+ * words, for messages): au_ncu_report_csv's result. */
+static int report_page(const char *path, const char *page, const char *const *extra, const char *cmd, size_t max,
+                       char **buf, size_t *len)
 {
     const char *env = getenv("ATOMUTIL_NCU");
     env = env && *env ? env : NULL;
@@ -230,7 +237,7 @@ static int report_page(const char *path, const char *const *extra, const char *c
     /* a path that is not there is said so also where the spawn cannot tell (below) */
     int e = env && strchr(env, '/') && access(env, X_OK) != 0 ? errno : 0;
     if (e == 0)
-        e = start_ncu(env ? env : "ncu", path, extra, &pid, fds);
+        e = start_ncu(env ? env : "ncu", path, page, extra, &pid, fds);
     if (e != 0)
         return no_ncu(path, env, e);
     sink out = {.lim = max}, err = {.lim = ERR_KEEP};
@@ -243,7 +250,8 @@ static int report_page(const char *path, const char *const *extra, const char *c
     /* where posix_spawn cannot report a failed exec (valgrind, some C libraries) the child exits
      * with 127, as a shell does for a command not found, and writes nothing */
     int not_run = got == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127 && !out.len && !err.len;
-    int rc = not_run ? no_ncu(path, env, 0) : ncu_result(path, cmd, got, e, status, &out, &err);
+    int rc =
+        not_run ? no_ncu(path, env, 0) : ncu_result(path, cmd, strcmp(page, "source") == 0, got, e, status, &out, &err);
     free(err.b);
     if (rc != AU_OK) {
         free(out.b);
@@ -256,12 +264,18 @@ static int report_page(const char *path, const char *const *extra, const char *c
 
 int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len)
 {
-    return report_page(path, NULL, "--csv --page raw", max, buf, len);
+    return report_page(path, "raw", NULL, "--csv --page raw", max, buf, len);
 }
 
 int au_ncu_report_opcodes(const char *path, size_t max, char **buf, size_t *len)
 {
-    return report_page(path, opcode_args,
+    return report_page(path, "raw", opcode_args,
                        "--csv --page raw --print-metric-instances details --metrics " AU_NCU_OPCODE_METRIC, max, buf,
                        len);
+}
+
+int au_ncu_report_source(const char *path, size_t max, char **buf, size_t *len)
+{
+    static const char *const source_args[] = {"--print-source", "sass", NULL};
+    return report_page(path, "source", source_args, "--csv --page source --print-source sass", max, buf, len);
 }

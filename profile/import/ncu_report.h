@@ -28,6 +28,10 @@ int au_ncu_report_csv(const char *path, size_t max, char **buf, size_t *len);
  * (ncu_opcodes.h): each launch's executions per opcode, where the report holds them. */
 int au_ncu_report_opcodes(const char *path, size_t max, char **buf, size_t *len);
 
+/* `ncu --import path --csv --page source --print-source sass` (ncu_source.h): each launch's SASS
+ * with its executions per instruction, where the report holds ncu's source counters. */
+int au_ncu_report_source(const char *path, size_t max, char **buf, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,10 @@
 #                        field raised by one): exit 1, one line with ncu's cause and ours
 #         other-gpu      a report of a GPU without a table: exit 4, one line naming the GPU and where
 #                        tables were looked for
+#   With DATA_DIR tests/data/ncu-cas-entries-h200 (a report made with the source counters):
+#         cas-entries    the CAS loops' entries read from the source page (a third ncu run) price
+#                        the loops' pass cures; without the page, or with one of other launches,
+#                        none
 prof=$1 data=$2 table=$3 work=$4 case=$5
 raw=$data/histogram-raw.ncu.csv details=$data/histogram-details.ncu.csv
 fail() {
@@ -38,7 +42,7 @@ fail() {
     exit 1
 }
 rm -rf "$work" && mkdir -p "$work/bin" "$work/empty" || exit 1
-unset ATOMUTIL_NCU FAKE_NCU_OUT FAKE_NCU_STATUS FAKE_NCU_ERR FAKE_NCU_OPS FAKE_NCU_OPS_STATUS
+unset ATOMUTIL_NCU FAKE_NCU_OUT FAKE_NCU_STATUS FAKE_NCU_ERR FAKE_NCU_OPS FAKE_NCU_OPS_STATUS FAKE_NCU_SRC
 path0=$PATH
 
 # run_env: NAME=VALUE words added to atomutil-profile's environment (PATH, ATOMUTIL_NCU and the
@@ -85,6 +89,11 @@ cat > "$work/bin/ncu" <<'FAKE'
 #!/bin/sh
 log=$(dirname "$0")/../ncu.log
 echo "$*" >> "$log"
+if [ $# -eq 7 ] && [ "$1 $3 $4 $5 $6 $7" = "--import --csv --page source --print-source sass" ] && [ -f "$2" ]; then
+    [ -n "$FAKE_NCU_SRC" ] || { echo "==ERROR== stand-in ncu: no source page" >&2; exit 1; }
+    cat "$FAKE_NCU_SRC"
+    exit 0
+fi
 if [ $# -lt 5 ] || [ "$1" != --import ] || [ ! -f "$2" ] || [ "$3" != --csv ] || [ "$4" != --page ] || [ "$5" != raw ]; then
     echo "==ERROR== stand-in ncu: unexpected arguments: $*" >&2
     exit 2
@@ -225,7 +234,8 @@ full-set)
     for k in histogram kmeans; do
         run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv PATH=$work/bin:$path0"
         report "$k.csv" "$rep" --csv
-        ncu_runs 2
+        # k-means' CAS loop: a third run for the source page (this report has none: no entries)
+        ncu_runs $([ $k = kmeans ] && echo 3 || echo 2)
         # the rule's U (its atomutil__util_pct in the raw page) against the report's, launch by launch
         python3 - "$data/$k-raw.ncu.csv" "$work/$k.csv" <<'PY' || fail "$k: $(cat "$work/py.err" 2> /dev/null)"
 import csv, sys
@@ -248,7 +258,7 @@ PY
     report kmeans.txt "$rep"
     grep -Eq '^ +ATOMS\.CAST\.SPIN +cast_spin +executions counted per opcode$' "$work/kmeans.txt" ||
         fail "table: the opcode's line: $(grep -F ATOMS.CAST "$work/kmeans.txt")"
-    ncu_runs 4
+    ncu_runs 6
     # --compare prices each report as --import does: k-means' U is its CAS loop's (about 80 %), not add's (53 %)
     run_env="FAKE_NCU_OUT=$data/kmeans-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-opcodes.ncu.csv PATH=$work/bin:$path0"
     # shellcheck disable=SC2086
@@ -257,7 +267,7 @@ PY
     [ -s "$work/cmp.err" ] && fail "--compare: stderr: $(head -n 1 "$work/cmp.err")"
     awk -F, 'NR == 2 { exit !($12 > 80 && $12 < 80.4 && $13 == $12) }' "$work/cmp.csv" ||
         fail "--compare: U $(sed -n 2p "$work/cmp.csv" | cut -d, -f12,13), want the rule's 80.0-80.4"
-    ncu_runs 4
+    ncu_runs 6
     ;;
 full-export)
     for k in histogram kmeans; do
@@ -295,6 +305,51 @@ full-ops-fail)
     [ "$(wc -l < "$work/err")" -eq 1 ] || fail "--opcodes: $(wc -l < "$work/err") lines on stderr: $(cat "$work/err")"
     grep -qF "atomutil-profile: $rep: ncu --import $rep --csv --page raw --print-metric-instances details" "$work/err" ||
         fail "--opcodes: stderr: $(cat "$work/err")"
+    ;;
+cas-entries)
+    # the k-means pair of validation/advisor under ncu with its source counters: the CAS loops'
+    # entries from the source page (a third ncu run) price the pass cures of the loops
+    k=kmeans-pair
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$data/$k-source.ncu.csv PATH=$work/bin:$path0"
+    report k.csv "$rep" --csv
+    ncu_runs 3
+    python3 - "$work/k.csv" 2> "$work/py.err" <<'PY' || fail "$(tail -n 1 "$work/py.err")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, "%d launches, want 4" % len(rows)
+for r in rows:
+    attempts = float(r["cas_jobs"])
+    busy, one = float(r["busy_cycles"]), r["whatif_one_pass_busy_cycles"]
+    assert one, "launch %s: no one_pass price" % r["launch_id"]
+    # one attempt per entry (65,536 per loop, two loops: the source page), each at its price now
+    want = busy * 2 * 65536 / attempts
+    assert abs(float(one) - want) <= 0.01 * want, "launch %s: one_pass busy %s, want %.1f" % (r["launch_id"], one, want)
+    assert float(r["whatif_one_pass_time_lo_ns"]) <= float(r["whatif_one_pass_time_ns"]) <= float(r["whatif_one_pass_time_hi_ns"])
+    assert r["whatif_aggregate_busy_cycles"], "launch %s: no aggregate price" % r["launch_id"]
+    # hashing helps the baseline (95 attempts per entry), not the variant (1.1: fewer than 3.53)
+    assert bool(r["whatif_hashed_busy_cycles"]) == (attempts > 3.53 * 2 * 65536), "launch %s: hashed" % r["launch_id"]
+    assert not r["whatif_replicate_4_busy_cycles"], "launch %s: replicate_4 priced for a CAS loop" % r["launch_id"]
+PY
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$data/$k-source.ncu.csv PATH=$work/bin:$path0"
+    report k.txt "$rep"
+    grep -Eq '^    CAS loops: 95\.3 attempts per entry \(entries: the report.s source counters\)$' "$work/k.txt" ||
+        fail "table: $(grep -F 'CAS loops' "$work/k.txt")"
+    grep -Eq 'saves .*: one_pass, aggregate$' "$work/k.txt" || fail "table: no one_pass line"
+    ncu_runs 3
+    # no source page (ncu fails on it): the run goes on, the loops get no pass cure
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv PATH=$work/bin:$path0"
+    report n.csv "$rep" --csv
+    ncu_runs 3
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "whatif_one_pass_busy_cycles") c = i }
+             NR > 1 && $c != "" { bad = 1 } END { exit bad || !c }' "$work/n.csv" ||
+        fail "without the source page: a one_pass price"
+    # a source page that does not pair with the launches (the last launch's page left out): no
+    # entries rather than entries of other launches
+    awk '/^"Kernel Name"/ { ++n } n < 4' "$data/$k-source.ncu.csv" > "$work/short.csv"
+    [ "$(grep -c '^"Kernel Name"' "$work/short.csv")" -eq 3 ] || fail "short page: not 3 launches"
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$work/short.csv PATH=$work/bin:$path0"
+    report s.csv "$rep" --csv
+    cmp "$work/n.csv" "$work/s.csv" || fail "a source page of other launches gave entries"
     ;;
 newer-report)
     run_env="FAKE_NCU_ERR=$data/newer-report.stderr FAKE_NCU_STATUS=1 PATH=$work/bin:$path0"

@@ -4,7 +4,8 @@
  * either import or be refused with one printable line naming the input; what imports then goes
  * through the rest of atomutil-profile's path: evaluation against a fixed table and the three
  * renderers, so that counters the reader lets through cannot crash the model or the report.
- * The same input also goes to the reader of a report's executions per opcode (ncu_opcodes.c).
+ * The same input also goes to the reader of a report's executions per opcode (ncu_opcodes.c) and
+ * to that of its source page (ncu_source.c).
  * The table is tests/data/golden-table.csv (FUZZ_TABLE, or $ATOMUTIL_FUZZ_TABLE), loaded once.
  */
 #include "fuzz_common.h"
@@ -12,6 +13,7 @@
 #include "atomutil/model.h"
 #include "ncu_import.h"
 #include "ncu_opcodes.h"
+#include "ncu_source.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -104,6 +106,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 fuzz_check(isfinite(o->executed) && o->executed >= 0, "an opcode's count is not a finite count");
             }
         au_ncu_opcodes_free(&ops);
+    } else if (rc == AU_E_PARSE) {
+        fuzz_check_message(au_last_error(), "fuzz.csv");
+    } else {
+        fuzz_check(rc < 0, "failure with a positive status");
+    }
+    /* ... and as a report's source page (ncu_source.c): read or refused with one line; a page's
+     * entries are a finite count, or -1 where its loops could not all be read */
+    au_ncu_source src;
+    rc = au_ncu_source_parse("fuzz.csv", (const char *)data, size, &src);
+    if (rc == AU_OK) {
+        for (size_t i = 0; i < src.n; ++i) {
+            fuzz_check(src.pages[i].kernel != NULL, "a page without a kernel name");
+            fuzz_check(src.pages[i].entries == -1 || (isfinite(src.pages[i].entries) && src.pages[i].entries >= 0),
+                       "a page's entries are not a count");
+        }
+        au_ncu_source_free(&src);
     } else if (rc == AU_E_PARSE) {
         fuzz_check_message(au_last_error(), "fuzz.csv");
     } else {

@@ -1,7 +1,8 @@
 /*
  * test_advisor.c - what each cure would buy (model/src/advisor.c, docs/advisor.md): the expected
  * passes of random lanes, each cure's busy time priced with the table as the launch itself is, the
- * time it leaves, the cure named first, and the launches no cure applies to.  A small table built
+ * time it leaves, the cure named first, the launches no cure applies to, and CAS loops priced by
+ * their entries.  A small table built
  * in memory: add S(64, a) = a cycles, popc_inc 0.9 a, cast_spin 3 cycles an attempt.
  */
 #include "atomutil/model.h"
@@ -234,6 +235,49 @@ static void test_native(const au_table *t)
     free(l.adv);
 }
 
+/* CAS-loop attempts (3 cycles each) with their loops' entries counted (10 attempts per entry): the
+ * pass cures keep one attempt per entry (hashed: 3.53), and up to one more for other warps' races */
+static void test_loop_entries(const au_table *t)
+{
+    au_launch l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 132e3 / 10;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv != NULL);
+    if (!l.adv)
+        return;
+    const au_whatif *w = &l.adv->w[AU_CURE_ONE_PASS];
+    CHECK(w->applies && l.adv->w[AU_CURE_AGGREGATE].applies);
+    CHECK_NEAR(w->busy, 300, 1e-6); /* 100 entries per SM, one attempt of 3 cycles each */
+    CHECK_NEAR(w->busy_lo, 300, 1e-6);
+    CHECK_NEAR(w->busy_hi, 600, 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_AGGREGATE].busy, 300, 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy, 300 * AU_RANDOM_MAX_LOAD_32, 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy_hi, 300 * (AU_RANDOM_MAX_LOAD_32 + 1), 1e-6);
+    CHECK(!l.adv->w[AU_CURE_REPLICATE_4].applies && !l.adv->w[AU_CURE_POPC].applies);
+    /* one warp, U = 0.3: the retries leave with their share of the rest, so the time falls with the
+     * attempts (T / 10); the upper end keeps the rest whole, at most T */
+    CHECK_NEAR(w->active, 1000, 1e-6);
+    CHECK(w->active_lo <= w->active && w->active_hi > 2 * w->active && w->active_hi <= 10000 * 1.03 + 1e-9);
+    free(l.adv);
+    /* more entries than attempts (counts of different launches): no pass cure */
+    l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 2 * 132e3;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv && !l.adv->w[AU_CURE_ONE_PASS].applies && l.adv->w[AU_CURE_NATIVE].applies);
+    free(l.adv);
+    /* a plain add launch: entries change nothing */
+    l = launch(32, 40000, 0);
+    l.ctr.loop_entries = 1000;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv && l.adv->w[AU_CURE_ONE_PASS].applies);
+    if (l.adv)
+        CHECK_NEAR(l.adv->w[AU_CURE_ONE_PASS].busy, 1000, 1e-6);
+    free(l.adv);
+}
+
 int main(void)
 {
     au_table *t = make_table();
@@ -247,6 +291,7 @@ int main(void)
     test_lsu_visits(t);
     test_nothing_to_cure(t);
     test_native(t);
+    test_loop_entries(t);
     au_table_free(t);
     return check_report("test_advisor");
 }

@@ -42,6 +42,8 @@ enum {
     AU_C_XBAR_ACTIVE = 1u << 19,       /* cycles they were active, every memory (dsmem set) */
     AU_C_DSHARED_REQ_ATOM = 1u << 20,  /* atomic requests to other SMs' shared memory (dsmem set) */
     AU_C_PASSES = 1u << 21,            /* passes the launch was measured in (> 1: replayed) */
+    AU_C_LOOP_ENTRIES = 1u << 22,      /* entries of the CAS loops (ATOMS.CAST.SPIN*): executions per
+                                          instruction, from an ncu report's source counters */
 };
 /* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
 #define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
@@ -85,6 +87,7 @@ typedef struct au_counters {
     double dshared_requests;     /* atomic requests to other SMs' shared memory */
     double passes;               /* passes the launch was measured in (kernel replay when > 1) */
     double blocks;               /* blocks of the launch's grid (0 unknown: a report without its column) */
+    double loop_entries;         /* warp-level entries of its CAS loops, GPU-wide (AU_C_LOOP_ENTRIES) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the

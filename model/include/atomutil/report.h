@@ -197,6 +197,8 @@ typedef struct au_kernel_stat {
     size_t timed;                              /* its launches with a GPU time */
     double time_ns;                            /* their GPU time (gpu__time_duration.sum), summed */
     double jobs, cas_jobs, wavefronts;         /* raw counters of the evaluated launches, GPU-wide, summed */
+    double loop_entries;                       /* ... their CAS loops' entries, where counted (AU_C_LOOP_ENTRIES) */
+    size_t entry_launches;                     /* the evaluated launches with their CAS loops' entries */
     double busy, active;                       /* busy and active cycles per SM of the evaluated launches, summed */
     double util;                               /* busy / active: U weighted by each launch's active cycles; 0 without */
     double util_min, util_max;                 /* the evaluated launches' smallest and largest U */
