@@ -85,7 +85,9 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         fprintf(out, "    CAS loops: %.1f attempts per entry (entries: the report's source counters)\n",
                 attempts / k->loop_entries);
     else if (loops)
-        fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them\n", out);
+        fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them (an Nsight\n"
+              "      Compute report made with its source counters gives them: docs/advisor.md)\n",
+              out);
     int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0, done[AU_CURE_COUNT] = {0};
     for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {
         int c = order[i];
