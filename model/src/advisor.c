@@ -170,7 +170,7 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
  * 0 without entries, or for a cure that does not spread a warp's lanes. */
 static int loop_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[6])
 {
-    if (!(l->ctr.have & AU_C_LOOP_ENTRIES) || !(l->ctr.loop_entries > 0) || !(x->loop_entries > 0))
+    if (!(x->loop_entries > 0)) /* set by share_entries where the launch has them */
         return 0;
     double p;
     switch (k) {

@@ -111,7 +111,7 @@ int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path
     int loops = 0;
     for (size_t i = 0; i < rep->count; ++i)
         for (size_t k = 0; row[i] && k < row[i]->n; ++k)
-            loops |= strncmp(row[i]->ops[k].opcode, "ATOMS.CAST.SPIN", 15) == 0;
+            loops |= au_family_kind_of(au_opcode_family(row[i]->ops[k].opcode)) == AU_KIND_CAS_LOOP;
     free(row);
     au_ncu_opcodes_free(&page);
     if (report && loops)
