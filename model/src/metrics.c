@@ -30,6 +30,12 @@ static const au_metric_def defs[] = {
      AU_SET_STD, "inst"},
     {"smsp__inst_executed_op_shared_st.sum", AU_C_ST_INST, 0, "CAS loops: STS instructions (not the loops')",
      AU_SET_STD, "inst"},
+    /* the advisor's time model: loads served by L2 wait behind the unit's queue in the L1 data
+     * pipe, loads from DRAM hardly (docs/advisor.md, "Kernel time"); one pass with the above on
+     * every chip CUPTI knows (tests/data/chip-sets.txt) */
+    {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", AU_C_L2_HIT, 0,
+     "time model: sectors of the SMs' global reads that hit in L2 (loads that wait behind the unit)", AU_SET_STD,
+     "sector"},
     /* distributed shared memory (launches with clusters; one pass with the four above that both
      * sets share: docs/counters.md) */
     /* generic atomics (ATOM): the cluster set's DSMEM jobs; in the generic set, with their CAS
@@ -117,6 +123,7 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_CLUSTER: c->cluster_size = v; break;
         case AU_C_DSHARED_SECT: c->dshared_sectors = v; break;
         case AU_C_DSHARED_SECT_ATOM: c->dshared_sectors_atom = v; break;
+        case AU_C_L2_HIT: c->l2_hit_sectors = v; break;
         default: return 0;
         }
         c->have |= defs[i].counter;

@@ -95,7 +95,8 @@ static void test_continuity(void)
 
 static au_counters counters(double J, double cas, double W, double T, double warps)
 {
-    au_counters c = {J, cas, W, T, warps, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters c = {
+        .jobs = J, .cas_jobs = cas, .wavefronts = W, .active_cycles = T, .warps = warps, .have = AU_C_REQUIRED};
     return c;
 }
 
@@ -180,15 +181,14 @@ static void test_zero_and_missing(void)
 {
     au_result r;
     /* no shared atomics: U = 0, never NaN, even with warps/cas/wavefronts absent */
-    au_counters z = {0, 0, 0, 5000, 0, 0, AU_C_JOBS | AU_C_ACTIVE_CYCLES, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                     0, 0, 0, 0,    0, 0};
+    au_counters z = {.active_cycles = 5000, .have = AU_C_JOBS | AU_C_ACTIVE_CYCLES};
     CHECK_EQ_INT(au_model_eval(golden, "add", &z, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0);
     CHECK(!isnan(r.util) && !isnan(r.service) && !isnan(r.a));
     CHECK(r.flags & AU_F_NO_ATOMICS);
     CHECK_EQ_INT(r.verdict, AU_VERDICT_NOT_LIMITING);
     /* no active cycles either (an empty launch) */
-    au_counters e = {0, 0, 0, 0, 0, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    au_counters e = {.have = AU_C_REQUIRED};
     CHECK_EQ_INT(au_model_eval(golden, "add", &e, 132, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK(r.util == 0 && r.verdict == AU_VERDICT_NOT_LIMITING);
     /* jobs but no warp counter: U unknown, the missing bit says which */
@@ -269,8 +269,12 @@ static void test_cas_class(void)
     CHECK(au_family_is_cas_class("cas") && au_family_is_cas_class("cast_spin64"));
     CHECK(!au_family_is_cas_class("add") && !au_family_is_cas_class("popc_inc"));
     /* a CAS-only kernel: 1000 jobs, all CAS, 32 wavefronts each = 16 passes; N = 64 */
-    au_counters cas_only = {1000, 1000, 32000, 40000, 64, 0, AU_C_REQUIRED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                            0,    0,    0,     0,     0,  0};
+    au_counters cas_only = {.jobs = 1000,
+                            .cas_jobs = 1000,
+                            .wavefronts = 32000,
+                            .active_cycles = 40000,
+                            .warps = 64,
+                            .have = AU_C_REQUIRED};
     au_result r;
     CHECK_EQ_INT(au_model_eval(t, "cas", &cas_only, 1, NULL, AU_BUSY_QUEUE, &r), AU_OK);
     CHECK_NEAR(r.a, 16, 1e-12);
