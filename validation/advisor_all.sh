@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the advisor's validation (docs/validation.md, "Advisor pairs") on the GPU at hand:
 #
-#   validation/advisor_all.sh RESULT_DIR [BUILD_DIR]
+#   validation/advisor_all.sh RESULT_DIR [BUILD_DIR [ELEMENTS...]]
 #
 # BUILD_DIR (default build) is configured if needed and atomutil-profile and advisor_pairs are
 # built (incrementally).  Needs a CUDA GPU with counter access and python3.  RESULT_DIR receives
@@ -14,11 +14,15 @@
 #   advisor.log                  validation/advisor.py over both runs: the per-pair table and the
 #                                summary lines
 #   env.txt, steps.txt           the GPU, the commit, each step's exit status and seconds
+# With ELEMENTS (e.g. 2097152 4194304 8388608 16777216), the pairs run once per size instead, as
+# adv_N.* for N elements, and advisor.log scores them all; advisor_N.log scores each alone.
 # The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
 # Exit status 1 if a step failed (a result differing from the CPU's makes advisor_pairs fail).
 set -uo pipefail
-res=${1:?usage: advisor_all.sh RESULT_DIR [BUILD_DIR]}
+res=${1:?usage: advisor_all.sh RESULT_DIR [BUILD_DIR [ELEMENTS...]]}
 build=${2:-build}
+shift $(($# < 2 ? $# : 2))
+sizes=("$@")
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$res" || exit 1
 : > "$res/steps.txt"
@@ -46,6 +50,25 @@ B=$build/bin
     --always --dirty; date -u +%FT%TZ; } > "$res/env.txt" 2>&1
 
 run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
+if [ ${#sizes[@]} -gt 0 ]; then
+    scored=()
+    for n in "${sizes[@]}"; do
+        run_step "profile_$n" 600 "$P" -q --csv --opcodes -o "$res/adv_$n" -- "$B/advisor_pairs" --elements "$n" \
+            > "$res/adv_$n.log" 2>&1
+        run_step "advisor_$n" 60 python3 "$here/validation/advisor.py" "$res/adv_$n.csv" "$res/pairs.csv" \
+            > "$res/advisor_$n.log" 2>&1
+        scored+=("$res/adv_$n.csv" "$res/pairs.csv")
+    done
+    run_step advisor 60 python3 "$here/validation/advisor.py" "${scored[@]}" > "$res/advisor.log" 2>&1
+    cat "$res/steps.txt"
+    for n in "${sizes[@]}"; do
+        echo "$n elements:"
+        grep '^advisor:' "$res/advisor_$n.log"
+    done
+    echo "all sizes:"
+    grep '^advisor:' "$res/advisor.log" || tail -n 3 "$res/advisor.log"
+    exit $failed
+fi
 # the live run: every launch measured and priced by the opcodes of its code (-o keeps the counters
 # and the cubins beside the report)
 run_step profile 600 "$P" -q --csv --opcodes -o "$res/adv" -- "$B/advisor_pairs" > "$res/adv.log" 2>&1

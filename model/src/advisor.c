@@ -15,21 +15,28 @@
  * example with every lane on one word reads 97.5 % (ramp-up and tail; kernels of atomics alone
  * read about 99.7 %, docs/validation.md).  The time model's network runs its unit at
  * U / AU_U_SATURATED, at most AU_U_NETWORK_MAX (docs/advisor.md, "Kernel time"). */
-#define AU_U_SATURATED    0.975
-#define AU_U_NETWORK_MAX  0.999
+#define AU_U_SATURATED      0.975
+#define AU_U_NETWORK_MAX    0.999
 /* The error of U on the validation points (docs/validation.md): the time's range takes U this
  * much above and below. */
-#define AU_U_ERROR        0.03
+#define AU_U_ERROR          0.03
 /* A launch's time from run to run and the time model's error on the advisor pairs
  * (docs/advisor.md, "Measured accuracy"): the time's range is this much wider on each side. */
-#define AU_TIME_ERROR     0.03
+#define AU_TIME_ERROR       0.03
 /* Loads per job that may wait behind the unit's queue in the LSU pipe, for the lower end of the
  * time: what the advisor pairs on L2-resident inputs needed (docs/advisor.md, "Kernel time"). */
-#define AU_LSU_VISITS     3.0
+#define AU_LSU_VISITS       3.0
+/* The share of the rest of the kernel (its delay per job without L2-hit loads waiting) that those
+ * loads' wait behind the unit may take: the L2-resident advisor pairs' loads waited about twice
+ * their time without the atomics (docs/advisor.md, "Kernel time"). */
+#define AU_WAIT_SHARE       0.5
+/* Sectors of one load request that the L2-hit counter counts: a warp's 32 coalesced 4-byte loads
+ * fill one 128-byte line (docs/advisor.md, "Kernel time"). */
+#define AU_SECTORS_PER_LOAD 4.0
 /* Warps an SM holds at most (64 on every architecture since Volta). */
-#define AU_MVA_MAX_WARPS  64
+#define AU_MVA_MAX_WARPS    64
 /* A cure that changes B by less than this share changes nothing worth a line. */
-#define AU_CURE_MIN_SHARE 0.005
+#define AU_CURE_MIN_SHARE   0.005
 
 static const char *const cure_names[AU_CURE_COUNT] = {
     "one_pass", "hashed", "replicate_2", "replicate_4", "replicate_8", "replicate_32", "aggregate", "popc", "native",
@@ -268,28 +275,46 @@ static double mva_delay(double N, double S, double u, double v)
 
 /* The launch as a closed network of its N warps (docs/advisor.md, "Kernel time"): the unit serves
  * a job in S = B / J cycles, the rest of the kernel delays each warp z cycles a job, the z that
- * gives the measured U.  Cases: the point (U), U + and - AU_U_ERROR, and U with AU_LSU_VISITS
- * loads per job waiting behind the unit's queue (the lower end: such loads get faster too). */
-enum { NET_POINT, NET_U_HI, NET_U_LO, NET_LSU, NET_CASES };
+ * gives the measured U.  The loads that hit in L2 wait behind the unit's queue in the L1 data pipe
+ * and get faster with it: v visits a job, the L2-hit sectors per job over AU_SECTORS_PER_LOAD (0
+ * without the counter; loads from DRAM take their own latency).  Cases: the point (U), U + and -
+ * AU_U_ERROR, U with AU_LSU_VISITS such loads a job (the lower end) and U with none (the upper
+ * end: the counter gives sectors, not loads). */
+enum { NET_POINT, NET_U_HI, NET_U_LO, NET_LSU, NET_NO_WAIT, NET_CASES };
 
 typedef struct network {
     double N, J, T;
     double z[NET_CASES], x[NET_CASES], v[NET_CASES]; /* delays, the throughputs they give with S, visits */
 } network;
 
-static void network_of(const au_result *r, network *net)
+/* Loads a job that wait behind the unit's queue: the launch's L2-hit sectors per job, at most
+ * AU_LSU_VISITS (the lower end's). */
+static double l2_visits(const au_counters *c)
 {
+    if (!(c->have & AU_C_L2_HIT) || !(c->jobs > 0) || !(c->l2_hit_sectors > 0))
+        return 0;
+    return fmin(c->l2_hit_sectors / c->jobs / AU_SECTORS_PER_LOAD, AU_LSU_VISITS);
+}
+
+static void network_of(const au_launch *l, network *net)
+{
+    const au_result *r = &l->res;
     net->N = r->queue_len > 0 ? r->queue_len : 1, net->J = r->jobs, net->T = r->active;
-    double S = r->busy / r->jobs, u = r->busy / r->active;
-    const double du[NET_CASES] = {0, AU_U_ERROR, -AU_U_ERROR, 0};
+    double S = r->busy / r->jobs, u = r->busy / r->active, v = l2_visits(&l->ctr);
+    const double du[NET_CASES] = {0, AU_U_ERROR, -AU_U_ERROR, 0, 0};
+    const double vi[NET_CASES] = {v, v, v, AU_LSU_VISITS, 0};
     for (int i = 0; i < NET_CASES; ++i) {
         /* a measured U of a kernel that loads its data is at most AU_U_SATURATED: the network's is U over it.  A
          * unit saturated within U's error hides the rest of the kernel whatever its size: the point
          * and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR. */
         double ui = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
         int saturated = i != NET_U_LO && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
-        net->v[i] = i == NET_LSU ? AU_LSU_VISITS : 0;
+        net->v[i] = vi[i];
         net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui, net->v[i]) : -1; /* -1: no bound */
+        /* near saturation any split of the rest between the loads' wait and their own work fits
+         * U: the L2-hit loads' wait takes at most AU_WAIT_SHARE of it (not the lower end's) */
+        if (i != NET_LSU && net->v[i] > 0 && net->z[i] >= 0)
+            net->z[i] = fmax(net->z[i], (1 - AU_WAIT_SHARE) * mva_delay(net->N, S, ui, 0));
         net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i]) : 0;
     }
 }
@@ -311,7 +336,7 @@ static void time_after(const network *net, double bp, double jp, int keep, au_wh
     /* the range also holds a launch's time from run to run and the model's error on the pairs */
     w->active = t[NET_POINT];
     w->active_lo = fmin(t[NET_POINT], fmin(t[NET_U_HI], t[NET_LSU])) * (1 - AU_TIME_ERROR);
-    w->active_hi = fmin(fmax(t[NET_POINT], t[NET_U_LO]), net->T) * (1 + AU_TIME_ERROR);
+    w->active_hi = fmin(fmax(t[NET_POINT], fmax(t[NET_U_LO], t[NET_NO_WAIT])), net->T) * (1 + AU_TIME_ERROR);
 }
 
 static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,
@@ -382,7 +407,7 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
         return au_set_error(AU_E_NOMEM, "out of memory");
     double times[AU_CURE_COUNT];
     network net;
-    network_of(r, &net);
+    network_of(l, &net);
     for (int k = 0; k < AU_CURE_COUNT; ++k) {
         au_whatif *w = &adv->w[k];
         price_cure(t, l, busy, x, n, &net, (au_cure)k, w);

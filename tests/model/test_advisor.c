@@ -2,7 +2,7 @@
  * test_advisor.c - what each cure would buy (model/src/advisor.c, docs/advisor.md): the expected
  * passes of random lanes, each cure's busy time priced with the table as the launch itself is, the
  * time it leaves, the cure named first, the launches no cure applies to, and CAS loops priced by
- * their entries.  A small table built
+ * their entries, and the loads that hit in L2.  A small table built
  * in memory: add S(64, a) = a cycles, popc_inc 0.9 a, cast_spin 3 cycles an attempt.
  */
 #include "atomutil/model.h"
@@ -145,15 +145,27 @@ static double two_warps(double Z, double S, double v)
     return 2 / (Z + S * (1 + q1) + v * S * q1);
 }
 
-/* T' with the delay that gives utilization u, v loads per job behind the queue */
-static double two_warps_time(double T, double S, double sp, double u, double v)
+/* The delay that gives utilization u, v loads per job behind the queue */
+static double two_warps_delay(double S, double u, double v)
 {
     double lo = 0, hi = 1e9;
     for (int i = 0; i < 200; ++i) {
         double mid = (lo + hi) / 2;
         *(two_warps(mid, S, v) > u / S ? &lo : &hi) = mid;
     }
-    return T * two_warps(lo, S, v) / two_warps(lo, sp, v);
+    return lo;
+}
+
+/* T' with that delay, at least floor */
+static double two_warps_time_floor(double T, double S, double sp, double u, double v, double floor)
+{
+    double z = fmax(two_warps_delay(S, u, v), floor);
+    return T * two_warps(z, S, v) / two_warps(z, sp, v);
+}
+
+static double two_warps_time(double T, double S, double sp, double u, double v)
+{
+    return two_warps_time_floor(T, S, sp, u, v, 0);
 }
 
 /* The lower end of the time also takes 3 loads per job waiting behind the unit's queue, whose wait
@@ -173,6 +185,37 @@ static void test_lsu_visits(const au_table *t)
     CHECK(lsu < uhi);
     CHECK_NEAR(w->active_lo, fmin(lsu, uhi) * 0.97, 1e-3);
     free(l.adv);
+}
+
+/* With the L2-hit counter, the point and U's ends take its loads (sectors / 4 a job, at most 3)
+ * waiting behind the unit's queue, their wait at most half of the rest of the kernel (the delay
+ * at least half of that without them); the upper end also holds the network without them */
+static void test_l2_visits(const au_table *t)
+{
+    double u = 0.8 / 0.975, uhi = 0.83 / 0.975, ulo = 0.77 / 0.975;
+    for (int sectors = 0; sectors <= 40; sectors += 4) {
+        au_launch l = launch(32, 40000, 0);
+        l.ctr.warps = 2;
+        l.ctr.l2_hit_sectors = 132e3 * sectors; /* per job */
+        l.ctr.have |= AU_C_L2_HIT;
+        CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+        const au_whatif *w = l.adv ? &l.adv->w[AU_CURE_ONE_PASS] : NULL;
+        CHECK(w != NULL);
+        if (!w)
+            return;
+        double v = fmin(sectors / 4.0, 3);
+        double fl = v > 0 ? 0.5 : 0;
+        double point = two_warps_time_floor(40000, 32, 1, u, v, fl * two_warps_delay(32, u, 0));
+        double none = two_warps_time(40000, 32, 1, u, 0);
+        double lo = fmin(two_warps_time_floor(40000, 32, 1, uhi, v, fl * two_warps_delay(32, uhi, 0)),
+                         two_warps_time(40000, 32, 1, u, 3));
+        double hi = fmax(two_warps_time_floor(40000, 32, 1, ulo, v, fl * two_warps_delay(32, ulo, 0)), none);
+        CHECK_NEAR(w->active, point, 1e-3);
+        CHECK(sectors == 0 ? fabs(point - none) < 1e-6 : point < none - 1);
+        CHECK_NEAR(w->active_lo, fmin(lo, point) * 0.97, 1e-3);
+        CHECK_NEAR(w->active_hi, fmin(fmax(hi, point), 40000) * 1.03, 1e-3);
+        free(l.adv);
+    }
 }
 
 static void test_nothing_to_cure(const au_table *t)
@@ -289,6 +332,7 @@ int main(void)
     test_conflicted(t);
     test_saturated(t);
     test_lsu_visits(t);
+    test_l2_visits(t);
     test_nothing_to_cure(t);
     test_native(t);
     test_loop_entries(t);
