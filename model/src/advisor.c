@@ -312,7 +312,8 @@ static void network_of(const au_launch *l, network *net)
         net->v[i] = vi[i];
         net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui, net->v[i]) : -1; /* -1: no bound */
         /* near saturation any split of the rest between the loads' wait and their own work fits
-         * U: the L2-hit loads' wait takes at most AU_WAIT_SHARE of it (not the lower end's) */
+         * U: the L2-hit loads' wait takes at most AU_WAIT_SHARE of it (not the lower end's; a
+         * saturated unit's z = 0 too gets that floor) */
         if (i != NET_LSU && net->v[i] > 0 && net->z[i] >= 0)
             net->z[i] = fmax(net->z[i], (1 - AU_WAIT_SHARE) * mva_delay(net->N, S, ui, 0));
         net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i]) : 0;

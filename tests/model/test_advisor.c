@@ -136,6 +136,16 @@ static void test_saturated(const au_table *t)
     if (l.adv)
         CHECK_NEAR(l.adv->w[AU_CURE_REPLICATE_2].active, 32000 / 0.98 / 2, 1e-3);
     free(l.adv);
+    /* with loads that hit in L2 the point keeps half the delay of U / 0.975 (at most 0.999): one
+     * warp, z = S (1 - u) / u */
+    l = launch(32, 32000 / 0.98, 0);
+    l.ctr.l2_hit_sectors = 4 * 132e3;
+    l.ctr.have |= AU_C_L2_HIT;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    double z = 0.5 * 32 * (1 - 0.999) / 0.999;
+    if (l.adv)
+        CHECK_NEAR(l.adv->w[AU_CURE_REPLICATE_2].active, 32000 / 0.98 * (z + 16) / (z + 32), 1e-3);
+    free(l.adv);
 }
 
 /* Two warps: the network in closed form, x = 2 / (Z + S (1 + q1) + v S q1), q1 = S / (Z + S) */
