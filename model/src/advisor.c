@@ -303,19 +303,31 @@ static void network_of(const au_launch *l, network *net)
     double S = r->busy / r->jobs, u = r->busy / r->active, v = l2_visits(&l->ctr);
     const double du[NET_CASES] = {0, AU_U_ERROR, -AU_U_ERROR, 0, 0};
     const double vi[NET_CASES] = {v, v, v, AU_LSU_VISITS, 0};
+    /* a measured U of a kernel that loads its data is at most AU_U_SATURATED: the network's is U
+     * over it.  z0: the delay without visits at each U (the point's, U + and - AU_U_ERROR), -1
+     * where U gives none */
+    double ui[NET_CASES], z0[NET_CASES];
     for (int i = 0; i < NET_CASES; ++i) {
-        /* a measured U of a kernel that loads its data is at most AU_U_SATURATED: the network's is U over it.  A
-         * unit saturated within U's error hides the rest of the kernel whatever its size: the point
-         * and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR. */
-        double ui = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
+        ui[i] = fmin((u + du[i]) / AU_U_SATURATED, AU_U_NETWORK_MAX);
+        z0[i] = i <= NET_U_LO && ui[i] > 0 ? mva_delay(net->N, S, ui[i], 0) : -1;
+    }
+    for (int i = 0; i < NET_CASES; ++i) {
+        /* a unit saturated within U's error hides the rest of the kernel whatever its size: the
+         * point and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR */
         int saturated = i != NET_U_LO && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
+        int u_case = i == NET_NO_WAIT ? NET_POINT : i; /* the U whose z0 the case shares */
         net->v[i] = vi[i];
-        net->z[i] = saturated ? 0 : ui > 0 ? mva_delay(net->N, S, ui, net->v[i]) : -1; /* -1: no bound */
+        if (saturated)
+            net->z[i] = 0;
+        else if (!(ui[i] > 0))
+            net->z[i] = -1; /* no bound */
+        else
+            net->z[i] = vi[i] > 0 || u_case == NET_LSU ? mva_delay(net->N, S, ui[i], vi[i]) : z0[u_case];
         /* near saturation any split of the rest between the loads' wait and their own work fits
          * U: the L2-hit loads' wait takes at most AU_WAIT_SHARE of it (not the lower end's; a
          * saturated unit's z = 0 too gets that floor) */
-        if (i != NET_LSU && net->v[i] > 0 && net->z[i] >= 0)
-            net->z[i] = fmax(net->z[i], (1 - AU_WAIT_SHARE) * mva_delay(net->N, S, ui, 0));
+        if (i != NET_LSU && net->v[i] > 0 && net->z[i] >= 0 && z0[i] >= 0)
+            net->z[i] = fmax(net->z[i], (1 - AU_WAIT_SHARE) * z0[i]);
         net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i]) : 0;
     }
 }
