@@ -287,13 +287,18 @@ typedef struct network {
     double z[NET_CASES], x[NET_CASES], v[NET_CASES]; /* delays, the throughputs they give with S, visits */
 } network;
 
-/* Loads a job that wait behind the unit's queue: the launch's L2-hit sectors per job, at most
+/* Loads a job that wait behind the unit's queue: the L2-hit sectors per job in loads, at most
  * AU_LSU_VISITS (the lower end's). */
+double au_l2_loads_per_job(double l2_hit_sectors, double jobs)
+{
+    if (!(jobs > 0) || !(l2_hit_sectors > 0))
+        return 0;
+    return fmin(l2_hit_sectors / jobs / AU_SECTORS_PER_LOAD, AU_LSU_VISITS);
+}
+
 static double l2_visits(const au_counters *c)
 {
-    if (!(c->have & AU_C_L2_HIT) || !(c->jobs > 0) || !(c->l2_hit_sectors > 0))
-        return 0;
-    return fmin(c->l2_hit_sectors / c->jobs / AU_SECTORS_PER_LOAD, AU_LSU_VISITS);
+    return (c->have & AU_C_L2_HIT) ? au_l2_loads_per_job(c->l2_hit_sectors, c->jobs) : 0;
 }
 
 static void network_of(const au_launch *l, network *net)

@@ -88,6 +88,15 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them (an Nsight\n"
               "      Compute report made with its source counters gives them: docs/advisor.md)\n",
               out);
+    /* docs/advisor.md, "Kernel time": where the loads come from sets what a cure leaves of the rest */
+    if (k->l2_launches == k->evaluated && k->l2_launches > 0) {
+        double v = au_l2_loads_per_job(k->l2_hit_sectors, k->l2_jobs);
+        if (v >= 0.05)
+            fprintf(out, "    loads: %.1f per job hit in L2 and wait behind the unit; a cure shortens that wait too\n",
+                    v);
+        else
+            fputs("    loads: none per job hit in L2; a cure leaves the rest of the kernel as it is\n", out);
+    }
     int order[AU_CURE_COUNT], n = cures_by_saving(k, order), lines = 0, done[AU_CURE_COUNT] = {0};
     for (int i = 0; i < n && lines < AU_ADVICE_SHOWN; ++i) {
         int c = order[i];

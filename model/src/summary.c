@@ -109,6 +109,11 @@ static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, con
         k->loop_entries += l->ctr.loop_entries;
         k->entry_launches++;
     }
+    if (l->ctr.have & AU_C_L2_HIT) {
+        k->l2_hit_sectors += l->ctr.l2_hit_sectors;
+        k->l2_jobs += l->ctr.jobs;
+        k->l2_launches++;
+    }
     k->wavefronts += l->ctr.wavefronts;
     k->busy += x->busy;
     k->active += x->active;

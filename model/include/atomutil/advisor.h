@@ -60,6 +60,11 @@ typedef struct au_advice {
  * runs from the simplest cure); -1 where none saves at least 0.5 % of now. */
 int au_best_cure(const double *t, double now);
 
+/* The loads per job that hit in L2 and wait behind the unit's queue in the time model: sectors /
+ * jobs / 4 (a coalesced warp load fills one 128-byte line), at most 3; 0 without either
+ * (docs/advisor.md, "Kernel time"). */
+double au_l2_loads_per_job(double l2_hit_sectors, double jobs);
+
 #ifdef __cplusplus
 }
 #endif

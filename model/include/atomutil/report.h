@@ -199,6 +199,9 @@ typedef struct au_kernel_stat {
     double jobs, cas_jobs, wavefronts;         /* raw counters of the evaluated launches, GPU-wide, summed */
     double loop_entries;                       /* ... their CAS loops' entries, where counted (AU_C_LOOP_ENTRIES) */
     size_t entry_launches;                     /* the evaluated launches with their CAS loops' entries */
+    double l2_hit_sectors;                     /* ... their global reads' L2-hit sectors, where counted (AU_C_L2_HIT) */
+    double l2_jobs;                            /* the jobs of those launches */
+    size_t l2_launches;                        /* the evaluated launches with the L2-hit counter */
     double busy, active;                       /* busy and active cycles per SM of the evaluated launches, summed */
     double util;                               /* busy / active: U weighted by each launch's active cycles; 0 without */
     double util_min, util_max;                 /* the evaluated launches' smallest and largest U */
