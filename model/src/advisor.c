@@ -320,14 +320,13 @@ static void network_of(const au_launch *l, network *net)
         /* a unit saturated within U's error hides the rest of the kernel whatever its size: the
          * point and the lower end then take none (z = 0), the upper end the z of U - AU_U_ERROR */
         int saturated = i != NET_U_LO && (u + AU_U_ERROR) / AU_U_SATURATED >= 1;
-        int u_case = i == NET_NO_WAIT ? NET_POINT : i; /* the U whose z0 the case shares */
         net->v[i] = vi[i];
         if (saturated)
             net->z[i] = 0;
         else if (!(ui[i] > 0))
             net->z[i] = -1; /* no bound */
         else
-            net->z[i] = vi[i] > 0 || u_case == NET_LSU ? mva_delay(net->N, S, ui[i], vi[i]) : z0[u_case];
+            net->z[i] = vi[i] > 0 ? mva_delay(net->N, S, ui[i], vi[i]) : z0[i == NET_NO_WAIT ? NET_POINT : i];
         /* near saturation any split of the rest between the loads' wait and their own work fits
          * U: the L2-hit loads' wait takes at most AU_WAIT_SHARE of it (not the lower end's; a
          * saturated unit's z = 0 too gets that floor) */
