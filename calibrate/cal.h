@@ -77,6 +77,7 @@ typedef enum au_cal_mode {
     AU_CAL_MODE_COMPARE,   /* repeatability of two tables */
     AU_CAL_MODE_THIN,      /* interpolation error of the sparse c grid */
     AU_CAL_MODE_LIST,      /* list the families */
+    AU_CAL_MODE_LATENCY,   /* measure the load latencies only (print them, or into --merge's table) */
     AU_CAL_MODE_HELP,
     AU_CAL_MODE_VERSION,
 } au_cal_mode;
@@ -201,6 +202,17 @@ int au_cal_stats(double *v, int n, au_sample *out);
 /* "NVIDIA H200" -> "nvidia-h200" (lower case, runs of other characters -> '-'). */
 void au_cal_slug(const char *name, char *out, size_t size);
 /* Fills table metadata from the device and the run. */
+/* One dependent global load of a lone thread, in SM cycles (latency.c): from L2 and from DRAM,
+ * 0 where not measured. */
+typedef struct au_cal_latency {
+    double l2_hit_cycles, dram_cycles;
+    long l2_bytes, dram_bytes; /* the buffers chased */
+} au_cal_latency;
+/* Measures lat on the current device (au_cal_gpu_open selected it); a latency it cannot measure
+ * (no L2 reported, too little free memory for the DRAM buffer) stays 0 with the reason in why. */
+int au_cal_load_latency(int device, au_cal_latency *lat, char *why, size_t whylen);
+/* Sets m's load latencies to lat's measured ones (lat NULL or 0: m's stay). */
+void au_cal_set_latency(au_table_meta *m, const au_cal_latency *lat);
 void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps, double sm_clock_mhz,
                       const char *date, const char *note);
 /* Builds, finalizes and saves the table of a plan's samples (samples[point * reps + rep]). */
@@ -214,8 +226,7 @@ int au_cal_write_table(const au_table_meta *meta, const au_cal_plan *p, const do
  * AU_CAL_REJ_SHARED_SM when two blocks share an SM, AU_CAL_REJ_NOT_RUN when a block reported no
  * SM (smid < 0: the kernel was built without sm_90 code), AU_CAL_REJ_CLOCK for a cycle count
  * <= 0; AU_CAL_REJ_NONE with *service set otherwise. */
-int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, int hot,
-                         double *service);
+int au_cal_dsmem_service(const long long *cycles, const int *smid, int blocks, int n, int k, int hot, double *service);
 
 /* --merge (results.c): whether rows measured on device d with the given method may go into
  * existing (same GPU name, compute capability, method and warps per SM); AU_E_INVAL with the
@@ -224,8 +235,8 @@ int au_cal_merge_check(const au_table *existing, const au_cal_devinfo *d, int bu
 /* Writes existing's rows, except those of the families p measured, plus p's rows (statistics of
  * samples as au_cal_write_table), under existing's metadata whose note gets `note_add` appended
  * ("; " between; the old note is cut where both do not fit).  *rows_out: rows written. */
-int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p, const double *samples,
-                       int reps, const char *path, size_t *rows_out);
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_latency *lat, const au_cal_plan *p,
+                       const double *samples, int reps, const char *path, size_t *rows_out);
 
 /* --compare / --check-thinning (compare.c): print to out; return AU_OK, or 1 when the figure is
  * over its limit (2 % median absolute relative difference), or < 0 on error. */

@@ -44,6 +44,9 @@ static const char usage_text[] =
     "                         A then counting active lanes: bank (distinct words of one bank),\n"
     "                         word (one word) or distinct (distinct banks) (default: each\n"
     "                         family's own pattern, A = serialized passes; see --list)\n"
+    "      --latency          measure only the load latencies every table's header gets (one\n"
+    "                         thread's dependent loads from L2 and from DRAM, in SM cycles) and\n"
+    "                         print them as CSV; with --merge FILE -o OUT, write FILE with them\n"
     "\n"
     "Tables:\n"
     "      --compare A B      repeatability of two tables: median absolute relative difference\n"
@@ -54,9 +57,9 @@ static const char usage_text[] =
     "  -h, --help             this text\n"
     "  -V, --version          version\n"
     "\n"
-    "Results go to the table file (or stdout for --point, --compare, --check-thinning); progress\n"
-    "(on a terminal only) and the closing summary go to stderr. Exit status: 0 success, 1 failure,\n"
-    "2 usage error, 3 no usable CUDA device.\n"
+    "Results go to the table file (or stdout for --point, --latency, --compare, --check-thinning);\n"
+    "progress (on a terminal only) and the closing summary go to stderr. Exit status: 0 success,\n"
+    "1 failure, 2 usage error, 3 no usable CUDA device.\n"
     "\n"
     "Examples:\n"
     "  atomutil-calibrate -o tables/nvidia-h200.csv\n"
@@ -65,6 +68,7 @@ static const char usage_text[] =
     "  atomutil-calibrate --families dsmem_local,dsmem_remote --merge tables/nvidia-h100.csv \\\n"
     "      -o tables/nvidia-h100.csv\n"
     "  atomutil-calibrate --point add:32:8:0 --point cas64:4:2:0\n"
+    "  atomutil-calibrate --latency --merge tables/nvidia-h100.csv -o tables/nvidia-h100.csv\n"
     "  atomutil-calibrate --compare run1.csv run2.csv\n";
 
 const char *au_cal_usage(void)
@@ -133,6 +137,7 @@ enum {
     OPT_THIN,
     OPT_LIST,
     OPT_MERGE,
+    OPT_LATENCY,
 };
 
 static const struct option options[] = {
@@ -150,6 +155,7 @@ static const struct option options[] = {
     {"check-thinning", required_argument, NULL, OPT_THIN},
     {"list", no_argument, NULL, OPT_LIST},
     {"merge", required_argument, NULL, OPT_MERGE},
+    {"latency", no_argument, NULL, OPT_LATENCY},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -159,7 +165,7 @@ static const struct option options[] = {
 static int set_mode(au_cal_config *cfg, au_cal_mode m, char *err, size_t errlen)
 {
     if (cfg->mode != AU_CAL_MODE_TABLE && cfg->mode != m)
-        return fail(err, errlen, "--point, --compare, --check-thinning and --list exclude each other");
+        return fail(err, errlen, "--point, --latency, --compare, --check-thinning and --list exclude each other");
     cfg->mode = m;
     return AU_OK;
 }
@@ -179,6 +185,9 @@ static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_giv
     }
     if (cfg->burst && cfg->jobs > 1)
         return fail(err, errlen, "--jobs applies to the steady method (burst issues one job per warp)");
+    if (cfg->mode == AU_CAL_MODE_LATENCY && (fams_given || cfg->quick || cfg->burst || jobs_given || cfg->reps))
+        return fail(err, errlen,
+                    "--latency measures the load latencies only: no --families, --quick, --method, --jobs or --reps");
     if (cfg->mode == AU_CAL_MODE_POINTS && (fams_given || cfg->quick))
         return fail(err, errlen, "--point measures the given points: no --families or --quick");
     if (cfg->pattern >= 0 && cfg->mode != AU_CAL_MODE_POINTS)
@@ -188,9 +197,9 @@ static int finish_config(int argc, char **argv, au_cal_config *cfg, int fams_giv
     if (!cfg->jobs)
         cfg->jobs = cfg->burst ? 1 : AU_CAL_DEFAULT_JOBS;
     cfg->dsmem_jobs = jobs_given || cfg->burst ? cfg->jobs : AU_CAL_DEFAULT_DSMEM_JOBS;
-    if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE)
+    if (cfg->merge && cfg->mode != AU_CAL_MODE_TABLE && cfg->mode != AU_CAL_MODE_LATENCY)
         return fail(err, errlen,
-                    "--merge applies to measuring a table (no --point, --compare, "
+                    "--merge applies to measuring a table or --latency (no --point, --compare, "
                     "--check-thinning or --list)");
     if (cfg->merge && !cfg->output)
         return fail(err, errlen,
@@ -299,6 +308,10 @@ int au_cal_parse_args(int argc, char **argv, au_cal_config *cfg, char *err, size
                 return rc;
             break;
         case OPT_MERGE: cfg->merge = optarg; break;
+        case OPT_LATENCY:
+            if ((rc = set_mode(cfg, AU_CAL_MODE_LATENCY, err, errlen)))
+                return rc;
+            break;
         case 'h': cfg->mode = AU_CAL_MODE_HELP; return AU_OK;
         case 'V': cfg->mode = AU_CAL_MODE_VERSION; return AU_OK;
         case ':': return fail(err, errlen, "option '%.40s' needs a value", argv[optind - 1]);

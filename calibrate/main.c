@@ -116,6 +116,57 @@ done:
     return status;
 }
 
+/* The load latencies on the device au_cal_gpu_open selected, with a note on stderr for one it
+ * could not measure. */
+static int measure_latency(int device, au_cal_latency *lat)
+{
+    char why[160];
+    const int rc = au_cal_load_latency(device, lat, why, sizeof why);
+    if (rc == AU_OK && why[0])
+        fprintf(stderr, "%s: note: %s\n", prog, why);
+    return rc;
+}
+
+/* --latency: the load latencies as CSV on stdout, or with --merge FILE, FILE with them in its
+ * header to -o (rows unchanged). */
+static int run_latency(const au_cal_config *cfg)
+{
+    int rc, status = AU_CAL_EXIT_FAIL;
+    au_cal_gpu *g = NULL;
+    au_cal_devinfo dev;
+    au_table *existing = NULL;
+    au_cal_latency lat;
+    const double t0 = au_monotonic_s();
+    if ((cfg->merge && (rc = au_table_load(cfg->merge, &existing))) || (rc = au_cal_gpu_open(cfg->device, &g, &dev)) ||
+        (existing &&
+         (rc = au_cal_merge_check(existing, &dev, !strcmp(au_table_get_meta(existing)->method, "burst")))) ||
+        (rc = measure_latency(cfg->device, &lat))) {
+        status = fail_status(rc);
+        goto done;
+    }
+    if (existing) {
+        const au_cal_plan none = {NULL, 0};
+        size_t rows = 0;
+        if ((rc = au_cal_merge_table(existing, NULL, &lat, &none, NULL, 1, cfg->output, &rows))) {
+            status = fail_status(rc);
+            goto done;
+        }
+    } else {
+        printf("gpu,l2_hit_latency_cycles,dram_latency_cycles,l2_buffer_bytes,dram_buffer_bytes\n");
+        printf("\"%s\",%.1f,%.1f,%ld,%ld\n", dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes,
+               lat.dram_bytes);
+    }
+    fprintf(stderr,
+            "%s: load latency on %s: L2 hit %.1f, DRAM %.1f SM cycles (buffers %ld and %ld MiB) in %.1f s%s%s\n", prog,
+            dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes >> 20, lat.dram_bytes >> 20,
+            au_monotonic_s() - t0, existing ? " -> " : "", existing ? cfg->output : "");
+    status = AU_CAL_EXIT_OK;
+done:
+    au_table_free(existing);
+    au_cal_gpu_close(g);
+    return status;
+}
+
 /* Progress of one runner drawn as its share [base, base + span) of the whole bar. */
 typedef struct bar_part {
     bar_state *bar;
@@ -252,6 +303,9 @@ static int run_table(const au_cal_config *cfg)
                                   &pd);
     if (bs.last_pct >= 0)
         fputc('\n', stderr);
+    au_cal_latency lat = {0, 0, 0, 0};
+    if (rc == AU_OK)
+        rc = measure_latency(cfg->device, &lat);
     if (rc) {
         status = fail_status(rc);
         goto done;
@@ -278,7 +332,7 @@ static int run_table(const au_cal_config *cfg)
         if (snprintf(note, sizeof note, "merged %s (atomutil %s): %s (%s grid, %d reps%s)", date, AU_VERSION_STRING,
                      fams, cfg->quick ? "quick" : "full", cfg->reps, dnote) >= (int)sizeof note)
             au_strlcpy(note + sizeof note - 4, "...", 4);
-        rc = au_cal_merge_table(existing, note, &plan, samples, cfg->reps, path, &rows);
+        rc = au_cal_merge_table(existing, note, &lat, &plan, samples, cfg->reps, path, &rows);
     } else {
         snprintf(note, sizeof note,
                  "a = serialized passes per job (counter wavefronts, halved for the CAS class); c grid "
@@ -287,6 +341,7 @@ static int run_table(const au_cal_config *cfg)
                  cfg->quick ? "quick grid" : "full n and a grid", wall, dnote);
         au_table_meta meta;
         au_cal_fill_meta(&meta, &dev, cfg->burst, cfg->jobs, cfg->reps, au_cal_gpu_clock_mhz(g), date, note);
+        au_cal_set_latency(&meta, &lat);
         rc = au_cal_write_table(&meta, &plan, samples, cfg->reps, path, &rows);
     }
     if (rc) {
@@ -301,6 +356,8 @@ static int run_table(const au_cal_config *cfg)
             existing ? " (merged)" : "");
     if (dsmem.npts)
         dsmem_summary(cfg, &dsm, dsmem.npts, families);
+    fprintf(stderr, "%s: load latency: L2 hit %.1f, DRAM %.1f SM cycles (0: not measured)\n", prog, lat.l2_hit_cycles,
+            lat.dram_cycles);
     if (existing)
         fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows, cfg->merge,
                 plan.npts);
@@ -333,6 +390,7 @@ int main(int argc, char **argv)
         rc = au_cal_check_thinning(cfg.file_a, stdout);
         return rc < 0 ? fail_status(rc) : rc ? AU_CAL_EXIT_FAIL : AU_CAL_EXIT_OK;
     case AU_CAL_MODE_POINTS: return run_points(&cfg);
+    case AU_CAL_MODE_LATENCY: return run_latency(&cfg);
     case AU_CAL_MODE_TABLE: break;
     }
     return run_table(&cfg);

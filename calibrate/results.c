@@ -178,6 +178,14 @@ void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int 
     au_strlcpy(m->note, note ? note : "", sizeof m->note);
 }
 
+void au_cal_set_latency(au_table_meta *m, const au_cal_latency *lat)
+{
+    if (lat && lat->l2_hit_cycles > 0)
+        m->l2_hit_latency_cycles = lat->l2_hit_cycles;
+    if (lat && lat->dram_cycles > 0)
+        m->dram_latency_cycles = lat->dram_cycles;
+}
+
 /* Adds one row per point of p to t: the statistics of its reps samples. */
 static int add_plan_rows(au_table *t, const au_cal_plan *p, const double *samples, int reps)
 {
@@ -238,11 +246,12 @@ static int plan_has_family(const au_cal_plan *p, const char *fam)
     return 0;
 }
 
-int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_plan *p, const double *samples,
-                       int reps, const char *path, size_t *rows_out)
+int au_cal_merge_table(const au_table *existing, const char *note_add, const au_cal_latency *lat, const au_cal_plan *p,
+                       const double *samples, int reps, const char *path, size_t *rows_out)
 {
     au_table *t = NULL;
     au_table_meta meta = *au_table_get_meta(existing);
+    au_cal_set_latency(&meta, lat);
     size_t rows = 0;
     int rc;
     /* the new note: the old one, cut where both do not fit (after its last "; " or ' ' that

@@ -134,6 +134,12 @@ int au_cal_dsmem_max_clusters(int cluster, int block_threads, int smem_bytes, in
 /* Launches clusters * cluster blocks of block_threads threads in clusters of `cluster`. */
 int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters, int block_threads, int smem_bytes);
 
+/* The load-latency chase (kernels/latency.cu): one thread, `warm` loads then `loads` timed ones
+ * from buf[start], each the next word index; *cycles: the timed loads' clock64() cycles.  Returns
+ * a cudaError_t value. */
+int au_cal_chase_launch(const unsigned long long *buf, unsigned long long start, long warm, long loads,
+                        unsigned long long *out, long long *cycles);
+
 #ifdef __cplusplus
 }
 #endif

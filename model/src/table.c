@@ -347,13 +347,22 @@ static const struct meta_key {
     {                                                 \
 #k, K_INT, req, offsetof(au_table_meta, k), 0 \
     }
-    S_(gpu_name, 1),      {"compute_capability", K_CC, 1, 0, 0},
-    I_(sm_count, 1),      I_(max_warps_per_sm, 1),
-    S_(method, 1),        {"sm_clock_mhz", K_DBL, 0, offsetof(au_table_meta, sm_clock_mhz), 0},
-    S_(cuda_version, 0),  S_(driver_version, 0),
-    I_(jobs_per_warp, 0), I_(repetitions, 0),
-    S_(date, 0),          S_(tool_version, 0),
-    S_(status, 0),        S_(note, 0),
+    S_(gpu_name, 1),
+    {"compute_capability", K_CC, 1, 0, 0},
+    I_(sm_count, 1),
+    I_(max_warps_per_sm, 1),
+    S_(method, 1),
+    {"sm_clock_mhz", K_DBL, 0, offsetof(au_table_meta, sm_clock_mhz), 0},
+    S_(cuda_version, 0),
+    S_(driver_version, 0),
+    I_(jobs_per_warp, 0),
+    I_(repetitions, 0),
+    S_(date, 0),
+    S_(tool_version, 0),
+    S_(status, 0),
+    S_(note, 0),
+    {"l2_hit_latency_cycles", K_DBL, 0, offsetof(au_table_meta, l2_hit_latency_cycles), 0},
+    {"dram_latency_cycles", K_DBL, 0, offsetof(au_table_meta, dram_latency_cycles), 0},
 #undef S_
 #undef I_
 };
@@ -401,8 +410,8 @@ static int parse_meta_line(au_table *t, char *line, long lineno, unsigned *seen)
         *(int *)(base + mk->off) = (int)iv;
         break;
     case K_DBL:
-        if (au_parse_double(val, &dv) || dv <= 0)
-            return au_set_error_at(AU_E_PARSE, t->name, lineno, "'%s' must be a number > 0", mk->key);
+        if (au_parse_double(val, &dv) || dv <= 0 || dv > 1e6)
+            return au_set_error_at(AU_E_PARSE, t->name, lineno, "'%s' must be a number > 0 and <= 1000000", mk->key);
         *(double *)(base + mk->off) = dv;
         break;
     case K_CC: {

@@ -251,7 +251,8 @@ static void test_merge(void)
             sm[i * 3 + (size_t)r] = 2.0 * model_s(&p.pts[i], r, 0.01);
     CHECK_EQ_INT(au_cal_merge_check(old, &dev, 0), AU_OK);
     size_t rows = 0;
-    CHECK_EQ_INT(au_cal_merge_table(old, "merged 2026-11-25: dsmem_local dsmem_remote", &p, sm, 3, out, &rows), AU_OK);
+    CHECK_EQ_INT(au_cal_merge_table(old, "merged 2026-11-25: dsmem_local dsmem_remote", NULL, &p, sm, 3, out, &rows),
+                 AU_OK);
     CHECK_EQ_INT(au_table_load(out, &merged), AU_OK);
     if (merged) {
         CHECK_EQ_INT(au_table_family_count(merged), 4);
@@ -266,8 +267,40 @@ static void test_merge(void)
         CHECK(m->jobs_per_warp == mo->jobs_per_warp && m->repetitions == mo->repetitions);
         CHECK(strcmp(m->note, "synthetic test table; merged 2026-11-25: dsmem_local dsmem_remote") == 0);
     }
+    /* the load latencies measured now go into the merged header; a merge without them keeps the
+     * table's */
+    {
+        const au_cal_latency lat = {301.9, 632.0, 0, 0};
+        au_table *a = NULL, *b = NULL;
+        CHECK_EQ_INT(au_cal_merge_table(old, "lat", &lat, &p, sm, 3, out, &rows), AU_OK);
+        CHECK_EQ_INT(au_table_load(out, &a), AU_OK);
+        if (a) {
+            CHECK_NEAR(au_table_get_meta(a)->l2_hit_latency_cycles, 301.9, 1e-9);
+            CHECK_NEAR(au_table_get_meta(a)->dram_latency_cycles, 632.0, 1e-9);
+            CHECK_EQ_INT(au_cal_merge_table(a, "keep", NULL, &p, sm, 3, out, &rows), AU_OK);
+            CHECK_EQ_INT(au_table_load(out, &b), AU_OK);
+            CHECK(b && au_table_get_meta(b)->dram_latency_cycles == 632.0);
+            /* --latency --merge: no plan, every row of the table kept as it was */
+            const au_cal_plan none = {NULL, 0};
+            const au_cal_latency lat2 = {290.0, 0, 0, 0};
+            size_t all = 0;
+            au_table *c = NULL;
+            CHECK_EQ_INT(au_cal_merge_table(a, NULL, &lat2, &none, NULL, 1, out, &all), AU_OK);
+            CHECK_EQ_INT(au_table_load(out, &c), AU_OK);
+            if (c) {
+                CHECK_EQ_INT(all, rows);
+                CHECK(same_family(a, c, "add", 1.0) > 0 && same_family(a, c, "dsmem_remote", 1.0) == 36);
+                CHECK(au_table_get_meta(c)->l2_hit_latency_cycles == 290.0);
+                CHECK(au_table_get_meta(c)->dram_latency_cycles == 632.0);
+                CHECK(strcmp(au_table_get_meta(c)->note, au_table_get_meta(a)->note) == 0);
+            }
+            au_table_free(c);
+        }
+        au_table_free(a);
+        au_table_free(b);
+    }
     /* merging into the output file itself: the input is read before it is written */
-    CHECK_EQ_INT(au_cal_merge_table(merged ? merged : old, "again", &p, sm, 3, out, &rows), AU_OK);
+    CHECK_EQ_INT(au_cal_merge_table(merged ? merged : old, "again", NULL, &p, sm, 3, out, &rows), AU_OK);
     /* a note too long for both: the old one is cut after a word, the new part kept whole */
     {
         au_table_meta m = *au_table_get_meta(old);
@@ -280,7 +313,7 @@ static void test_merge(void)
         au_table_add(t, "add", 1, 1, 0, &s);
         au_table_add(t, "add", 1, 1, 1, &s);
         CHECK_EQ_INT(au_table_finalize(t), AU_OK);
-        CHECK_EQ_INT(au_cal_merge_table(t, "merged: dsmem_local", &p, sm, 3, out, &rows), AU_OK);
+        CHECK_EQ_INT(au_cal_merge_table(t, "merged: dsmem_local", NULL, &p, sm, 3, out, &rows), AU_OK);
         CHECK_EQ_INT(au_table_load(out, &u), AU_OK);
         if (u) {
             const char *note = au_table_get_meta(u)->note;

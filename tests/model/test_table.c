@@ -34,6 +34,7 @@ static void test_load_golden(void)
     CHECK_EQ_INT(m->max_warps_per_sm, 64);
     CHECK(strcmp(m->method, "steady") == 0);
     CHECK(strcmp(m->status, "provisional") == 0);
+    CHECK(m->l2_hit_latency_cycles == 0 && m->dram_latency_cycles == 0); /* not measured: absent */
     CHECK_EQ_INT(au_table_family_count(t), 1);
     CHECK(strcmp(au_table_family_name(t, 0), "add") == 0);
     CHECK(au_table_has_family(t, "add"));
@@ -138,6 +139,8 @@ static au_table_meta test_meta(const char *name, int major)
     m.jobs_per_warp = 256;
     m.repetitions = 5;
     snprintf(m.note, sizeof m.note, "unit test, \"quoted\" text");
+    m.l2_hit_latency_cycles = 301.9;
+    m.dram_latency_cycles = 632.0;
     return m;
 }
 
@@ -187,6 +190,8 @@ static void test_build_save_reload(const char *tmpdir)
         CHECK_EQ_INT(m->repetitions, 5);
         CHECK(strcmp(m->status, "measured") == 0);
         CHECK(strcmp(m->note, "unit test, \"quoted\" text") == 0);
+        CHECK_NEAR(m->l2_hit_latency_cycles, 301.9, 1e-9);
+        CHECK_NEAR(m->dram_latency_cycles, 632.0, 1e-9);
         au_sample s;
         CHECK_EQ_INT(au_table_lookup(u, "add", 2, 4, 1, &s), AU_OK);
         CHECK_NEAR(s.service_cycles, 4 * 4.5 * 1.5, 1e-4);

@@ -38,6 +38,11 @@ typedef struct au_table_meta {
     char tool_version[32];      /* atomutil version that measured it */
     char status[16];            /* "measured" or "provisional" */
     char note[256];             /* free text, one line */
+    /* one dependent global load of a lone thread, in SM cycles (atomutil-calibrate's pointer
+     * chase): from L2 and from DRAM; 0 where not measured.  The advisor's time model prices a CAS
+     * loop's rest per entry with them (docs/advisor.md, "CAS loops with their entries"). */
+    double l2_hit_latency_cycles;
+    double dram_latency_cycles;
 } au_table_meta;
 
 /* One measured grid point: median service time per job and its spread, in SM cycles.  A table
