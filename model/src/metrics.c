@@ -36,6 +36,11 @@ static const au_metric_def defs[] = {
     {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", AU_C_L2_HIT, 0,
      "time model: sectors of the SMs' global reads that hit in L2 (loads that wait behind the unit)", AU_SET_STD,
      "sector"},
+    /* ... and the loads that miss, for the rest of a CAS loop's entry (docs/advisor.md, "CAS loops
+     * with their entries"); one pass with the above where the chip has it (not GB20x, not Tegra:
+     * tests/data/chip-sets.txt) */
+    {"dram__bytes_read.sum", AU_C_DRAM_READ, 0, "time model: bytes read from DRAM (the loads that miss in L2)",
+     AU_SET_STD, "byte"},
     /* distributed shared memory (launches with clusters; one pass with the four above that both
      * sets share: docs/counters.md) */
     /* generic atomics (ATOM): the cluster set's DSMEM jobs; in the generic set, with their CAS
@@ -124,6 +129,7 @@ int au_counters_set(au_counters *c, const char *name, double v)
         case AU_C_DSHARED_SECT: c->dshared_sectors = v; break;
         case AU_C_DSHARED_SECT_ATOM: c->dshared_sectors_atom = v; break;
         case AU_C_L2_HIT: c->l2_hit_sectors = v; break;
+        case AU_C_DRAM_READ: c->dram_read_bytes = v; break;
         default: return 0;
         }
         c->have |= defs[i].counter;

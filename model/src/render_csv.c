@@ -48,7 +48,7 @@ void au_render_csv(const au_report *r, FILE *out)
           "opcode_classes,util_pct_by_family,wavefronts_max,active_cycles_max,imbalance,"
           "util_pct_busiest_sm,shared_wavefronts,shared_ld_inst,shared_st_inst,util_pct_lo,util_pct_hi,"
           "generic_jobs,dshared_wavefronts,dshared_xbar_cycles,cluster_size,util_pct_local,util_pct_dsmem,"
-          "dshared_sectors,dshared_sectors_atom,loop_entries,l2_hit_sectors,could_save_ns,best_cure",
+          "dshared_sectors,dshared_sectors_atom,loop_entries,l2_hit_sectors,dram_read_bytes,could_save_ns,best_cure",
           out);
     for (int k = 0; k < AU_CURE_COUNT; ++k)
         fprintf(out, ",whatif_%s_busy_cycles,whatif_%s_time_ns,whatif_%s_time_lo_ns,whatif_%s_time_hi_ns",
@@ -116,6 +116,7 @@ void au_render_csv(const au_report *r, FILE *out)
         csv_opt(out, l->ctr.have & AU_C_DSHARED_SECT_ATOM, "%.0f", l->ctr.dshared_sectors_atom);
         csv_opt(out, l->ctr.have & AU_C_LOOP_ENTRIES, "%.0f", l->ctr.loop_entries);
         csv_opt(out, l->ctr.have & AU_C_L2_HIT, "%.0f", l->ctr.l2_hit_sectors);
+        csv_opt(out, l->ctr.have & AU_C_DRAM_READ, "%.0f", l->ctr.dram_read_bytes);
         csv_advice(out, l);
         fputc('\n', out);
     }

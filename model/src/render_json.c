@@ -171,6 +171,7 @@ void au_render_json(const au_report *r, FILE *out)
                  (l->ctr.have & AU_C_DSHARED_SECT_ATOM) ? l->ctr.dshared_sectors_atom : NAN, 0);
         json_num(out, "loop_entries", (l->ctr.have & AU_C_LOOP_ENTRIES) ? l->ctr.loop_entries : NAN, 0);
         json_num(out, "l2_hit_sectors", (l->ctr.have & AU_C_L2_HIT) ? l->ctr.l2_hit_sectors : NAN, 0);
+        json_num(out, "dram_read_bytes", (l->ctr.have & AU_C_DRAM_READ) ? l->ctr.dram_read_bytes : NAN, 0);
         json_num(out, "cluster_size", (l->ctr.have & AU_C_CLUSTER) ? l->ctr.cluster_size : NAN, 1);
         fprintf(out, "},\n     \"model\": {");
         json_num(out, "jobs_per_sm", ok ? x->jobs : NAN, 0);

@@ -45,6 +45,7 @@ enum {
     AU_C_LOOP_ENTRIES = 1u << 22,      /* entries of the CAS loops (ATOMS.CAST.SPIN*): executions per
                                           instruction, from an ncu report's source counters */
     AU_C_L2_HIT = 1u << 23,            /* L2-hit sectors of the SMs' global reads (standard set, optional) */
+    AU_C_DRAM_READ = 1u << 24,         /* bytes read from DRAM (standard set, optional; not on every chip) */
 };
 /* The sector counters that tell DSMEM atomics from other DSMEM traffic (docs/model.md, "DSMEM"). */
 #define AU_C_DSHARED_SECTORS (AU_C_DSHARED_SECT | AU_C_DSHARED_SECT_ATOM)
@@ -90,6 +91,7 @@ typedef struct au_counters {
     double blocks;               /* blocks of the launch's grid (0 unknown: a report without its column) */
     double loop_entries;         /* warp-level entries of its CAS loops, GPU-wide (AU_C_LOOP_ENTRIES) */
     double l2_hit_sectors;       /* sectors of the SMs' global reads that hit in L2 (AU_C_L2_HIT) */
+    double dram_read_bytes;      /* bytes read from DRAM, by any unit (AU_C_DRAM_READ) */
 } au_counters;
 
 /* Wavefronts of the loads of CAS loops (the LDS that precedes every attempt of the loops the
