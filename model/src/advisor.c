@@ -33,6 +33,8 @@
 /* Sectors of one load request that the L2-hit counter counts: a warp's 32 coalesced 4-byte loads
  * fill one 128-byte line (docs/advisor.md, "Kernel time"). */
 #define AU_SECTORS_PER_LOAD 4.0
+/* Bytes of one load request from DRAM: four 32-byte sectors, a warp's coalesced 4-byte loads. */
+#define AU_BYTES_PER_LOAD   128.0
 /* Warps an SM holds at most (64 on every architecture since Volta). */
 #define AU_MVA_MAX_WARPS    64
 /* A cure that changes B by less than this share changes nothing worth a line. */
@@ -336,16 +338,35 @@ static void network_of(const au_launch *l, network *net)
     }
 }
 
+/* The rest of a CAS loop's entry that its retries do not take with them when a cure removes them
+ * (docs/advisor.md, "CAS loops with their entries"): the launch's loads per entry, those that hit
+ * in L2 and those from DRAM, each at the table's latency of a lone load.  Cycles a warp waits per
+ * entry; 0 without the entries, the table's latencies or both load counters. */
+double au_entry_load_cycles(const au_table *t, const au_counters *c)
+{
+    const au_table_meta *m = au_table_get_meta(t);
+    if (!(c->have & AU_C_LOOP_ENTRIES) || !(c->loop_entries > 0))
+        return 0;
+    double e = 0;
+    if ((c->have & AU_C_L2_HIT) && c->l2_hit_sectors > 0 && m->l2_hit_latency_cycles > 0)
+        e += c->l2_hit_sectors / AU_SECTORS_PER_LOAD * m->l2_hit_latency_cycles;
+    if ((c->have & AU_C_DRAM_READ) && c->dram_read_bytes > 0 && m->dram_latency_cycles > 0)
+        e += c->dram_read_bytes / AU_BYTES_PER_LOAD * m->dram_latency_cycles;
+    return e / c->loop_entries;
+}
+
 /* T' of a busy time B' over jp jobs (jp < J where a cure removes retries): with each z kept,
  * S' = B' / J' gives the throughput X', and T' is T scaled by the throughputs, X / X', and by the
  * jobs, J' / J (X = u / S, the network's own: T' = T where B' = B).  keep: the retries leave
  * without the rest of the kernel's work, which stays whole (z J / J' a job: the work of a CAS loop's
- * entries, its loads and the rest, is not the retries'); else the retries take their share of it. */
-static void time_after(const network *net, double bp, double jp, int keep, au_whatif *w)
+ * entries, its loads and the rest, is not the retries'); else the retries take their share of it,
+ * and dz more a job stays (the loads of the entries left, au_entry_load_cycles) but at the lower
+ * end (U + AU_U_ERROR, the LSU visits). */
+static void time_after(const network *net, double bp, double jp, int keep, double dz, au_whatif *w)
 {
     double t[NET_CASES];
     for (int i = 0; i < NET_CASES; ++i) {
-        double z = keep ? net->z[i] * net->J / jp : net->z[i];
+        double z = keep ? net->z[i] * net->J / jp : net->z[i] + (i == NET_U_HI || i == NET_LSU ? 0 : dz);
         t[i] = net->z[i] >= 0
                    ? fmin(net->T, net->T * (jp / net->J) * net->x[i] / mva_throughput(net->N, z, bp / jp, net->v[i]))
                    : net->T;
@@ -362,6 +383,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     /* [0] the point, [1] the lower end, [2] the upper end: busy time and jobs after the cure */
     double b[6], sum[3] = {0, 0, 0}, jobs[3] = {l->res.jobs, l->res.jobs, l->res.jobs};
     int any = 0, keep = 0;
+    double entries = 0; /* per SM, of the CAS-loop classes priced by their entries */
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < n; ++i) {
         int on = class_after(t, l, busy, &x[i], k, b);
@@ -370,7 +392,10 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
             jobs[j] -= on ? x[i].jobs * (1 - b[3 + j]) : 0;
         }
         any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
-        keep |= on && x[i].kind == AU_KIND_CAS_LOOP && k != AU_CURE_NATIVE; /* priced by its entries */
+        if (on && x[i].kind == AU_KIND_CAS_LOOP && k != AU_CURE_NATIVE) { /* priced by its entries */
+            keep = 1;
+            entries += x[i].loop_entries;
+        }
     }
     /* jobs the classes do not hold (the generic or DSMEM share of the launch's B) stay */
     double rest = l->res.busy;
@@ -383,7 +408,10 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     w->busy = sum[0] + rest, w->busy_lo = sum[1] + rest, w->busy_hi = sum[2] + rest;
     for (int j = 0; j < 3; ++j) /* a CAS loop's retries may be most of its jobs (entries known) */
         jobs[j] = fmax(jobs[j], l->res.jobs * 1e-6);
-    time_after(net, w->busy, jobs[0], 0, w);
+    /* the entries' own loads stay with the entries left (docs/advisor.md, "CAS loops with their
+     * entries"): dz a job more at the point */
+    const double dz = keep ? entries * au_entry_load_cycles(t, &l->ctr) / jobs[0] : 0;
+    time_after(net, w->busy, jobs[0], 0, dz, w);
     /* the time's range holds the busy time's too (what the counters cannot tell of the cure: lanes
      * on one word or on several of a bank, attempts that were retries): each end's own network.  A
      * CAS loop's retries priced by its entries leave with their share of the rest of the kernel's
@@ -391,8 +419,8 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
      * share fits U), so the upper end keeps all of it (docs/advisor.md, "CAS loops with their
      * entries"). */
     au_whatif lo, hi;
-    time_after(net, w->busy_lo, jobs[1], 0, &lo);
-    time_after(net, w->busy_hi, jobs[2], keep, &hi);
+    time_after(net, w->busy_lo, jobs[1], 0, 0, &lo);
+    time_after(net, w->busy_hi, jobs[2], keep, 0, &hi);
     w->active_lo = fmin(w->active_lo, lo.active_lo), w->active_hi = fmax(w->active_hi, hi.active_hi);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;

@@ -16,11 +16,14 @@ static void mem_put(au_table *t, const char *fam, int n, int a, int c, double s)
     CHECK_EQ_INT(au_table_add(t, fam, n, a, c, &x), AU_OK);
 }
 
-/* An empty provisional table of an H100; NULL when it cannot be made. */
-static au_table *mem_table_new(void)
+/* An empty provisional table of an H100 with the given load latencies (0: not measured); NULL
+ * when it cannot be made. */
+static inline au_table *mem_table_new_lat(double l2_hit_cycles, double dram_cycles)
 {
     au_table_meta m;
     memset(&m, 0, sizeof m);
+    m.l2_hit_latency_cycles = l2_hit_cycles;
+    m.dram_latency_cycles = dram_cycles;
     strcpy(m.gpu_name, "NVIDIA H100 80GB HBM3");
     m.cc_major = 9;
     m.sm_count = 132;
@@ -29,6 +32,12 @@ static au_table *mem_table_new(void)
     strcpy(m.status, "provisional");
     au_table *t = NULL;
     return au_table_new(&m, &t) == AU_OK ? t : NULL;
+}
+
+/* ... without them */
+static inline au_table *mem_table_new(void)
+{
+    return mem_table_new_lat(0, 0);
 }
 
 #endif

@@ -64,6 +64,10 @@ int au_best_cure(const double *t, double now);
  * jobs / 4 (a coalesced warp load fills one 128-byte line), at most 3; 0 without either
  * (docs/advisor.md, "Kernel time"). */
 double au_l2_loads_per_job(double l2_hit_sectors, double jobs);
+/* Cycles a warp waits per CAS-loop entry for the entry's loads: the launch's L2-hit and DRAM
+ * loads per entry at the table's load latencies (0 where the table, the entries or both load
+ * counters are missing; docs/advisor.md, "CAS loops with their entries"). */
+double au_entry_load_cycles(const au_table *t, const au_counters *c);
 
 #ifdef __cplusplus
 }
