@@ -55,6 +55,10 @@ int main(int argc, char **argv)
     const int nmax = m->max_warps_per_sm;
     CHECK(strcmp(m->status, "measured") == 0 && strcmp(m->method, "steady") == 0);
     CHECK(m->sm_count > 0 && nmax >= 32 && m->sm_clock_mhz > 100);
+    /* the load latencies of the header: an L2 hit some hundred cycles, DRAM further (where the
+     * free memory allowed its buffer) */
+    CHECK(m->l2_hit_latency_cycles > 50 && m->l2_hit_latency_cycles < 5000);
+    CHECK(m->dram_latency_cycles == 0 || m->dram_latency_cycles > 1.2 * m->l2_hit_latency_cycles);
 
     /* saturation (n = 32 and a full SM): ~1 cycle per wavefront, ~2 for CAS */
     const int ns[2] = {32, nmax};
