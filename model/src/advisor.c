@@ -459,6 +459,9 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
         times[k] = w->applies ? w->active : r->active;
     }
     adv->best = au_best_cure(times, r->active);
+    for (size_t i = 0; i < n; ++i)
+        if (x[i].loop_entries > 0)
+            adv->entry_load_cycles = au_entry_load_cycles(t, &l->ctr);
     if (adv->best >= 0) {
         adv->saves = r->active - adv->w[adv->best].active;
         adv->saves_ns = l->duration_ns > 0 ? l->duration_ns * adv->saves / r->active : 0;

@@ -81,10 +81,14 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         loops |= loop;
     }
     /* docs/advisor.md, "What the counters cannot tell" and "CAS loops with their entries" */
-    if (loops && k->entry_launches == k->evaluated && k->loop_entries > 0)
+    if (loops && k->entry_launches == k->evaluated && k->loop_entries > 0) {
         fprintf(out, "    CAS loops: %.1f attempts per entry (entries: the report's source counters)\n",
                 attempts / k->loop_entries);
-    else if (loops)
+        /* "CAS loops with their entries": what a pass cure leaves of each entry */
+        if (k->entry_load_cycles > 0)
+            fprintf(out, "    CAS loops: each entry waits about %.0f cycles for its loads, which a cure leaves\n",
+                    k->entry_load_cycles / k->loop_entries);
+    } else if (loops)
         fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them (an Nsight\n"
               "      Compute report made with its source counters gives them: docs/advisor.md)\n",
               out);

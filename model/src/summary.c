@@ -108,6 +108,7 @@ static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, con
     if (l->ctr.have & AU_C_LOOP_ENTRIES) {
         k->loop_entries += l->ctr.loop_entries;
         k->entry_launches++;
+        k->entry_load_cycles += l->adv ? l->adv->entry_load_cycles * l->ctr.loop_entries : 0;
     }
     if (l->ctr.have & AU_C_L2_HIT) {
         k->l2_hit_sectors += l->ctr.l2_hit_sectors;

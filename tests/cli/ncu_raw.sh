@@ -35,6 +35,11 @@
 #         cas-entries    the CAS loops' entries read from the source page (a third ncu run) price
 #                        the loops' pass cures; without the page, or with one of other launches,
 #                        none
+#   With DATA_DIR tests/data/ncu-entry-loads-h200 (the k-means pair with the DRAM counter):
+#         entry-loads    each CAS-loop entry's loads at the table's latencies stay after a pass
+#                        cure: the one_pass point within 10 % of the conflict-free run at 2 Mi
+#                        (loads from L2) and 35 % at 16 Mi (from DRAM); with the table's latency
+#                        lines removed, over 60 % too fast at both
 prof=$1 data=$2 table=$3 work=$4 case=$5
 raw=$data/histogram-raw.ncu.csv details=$data/histogram-details.ncu.csv
 fail() {
@@ -358,6 +363,41 @@ newer-report)
     refused 1 "$rep" \
         "atomutil-profile: $rep: ncu --import $rep --csv --page raw failed (exit status 1): ==ERROR== The report file version is not compatible with this version of Nsight Compute. (a damaged report, or one made by a newer Nsight Compute than this ncu: ncu --version)"
     ncu_runs 1
+    ;;
+entry-loads)
+    # the timed launches (IDs 1 and 3: after a warm-up each): the baseline's one_pass point against
+    # the conflict-free run's time; the same with a table without its load latencies
+    grep -v -e '^# l2_hit_latency_cycles:' -e '^# dram_latency_cycles:' "$table" > "$work/nolat.csv" || fail "no table"
+    cmp -s "$table" "$work/nolat.csv" && fail "$table has no load latencies"
+    for size in 2mi 16mi; do
+        run_env="FAKE_NCU_OUT=$data/kmeans-$size-raw.ncu.csv FAKE_NCU_OPS=$data/kmeans-$size-opcodes.ncu.csv FAKE_NCU_SRC=$data/kmeans-$size-source.ncu.csv PATH=$work/bin:$path0"
+        report "$size.csv" "$rep" --csv
+        report "$size.txt" "$rep"
+        table0=$table
+        table=$work/nolat.csv
+        report "$size-nolat.csv" "$rep" --csv
+        table=$table0
+        ncu_runs 9
+        python3 - "$work/$size.csv" "$work/$size-nolat.csv" "$size" 2> "$work/py.err" <<'PY' || fail "$(tail -n 1 "$work/py.err")"
+import csv, sys
+def point(path):
+    rows = list(csv.DictReader(open(path)))
+    assert len(rows) == 4, "%s: %d launches, want 4" % (path, len(rows))
+    base, var = rows[1], rows[3]
+    assert base["kernel"].startswith("adv_kmeans_one_lane(") and var["kernel"].startswith("adv_kmeans_one_lane__v(")
+    assert base["dram_read_bytes"] and base["l2_hit_sectors"] and base["loop_entries"], "counters missing"
+    return float(base["whatif_one_pass_time_ns"]) / float(var["duration_ns"]) - 1
+err, err0 = point(sys.argv[1]), point(sys.argv[2])
+tol = 0.10 if sys.argv[3] == "2mi" else 0.35
+assert abs(err) <= tol, "%s: one_pass point %+.1f %% off the conflict-free run (want within %.0f %%)" % (sys.argv[3], 100 * err, 100 * tol)
+assert err0 < -0.60, "%s: without the latencies %+.1f %% (want over 60 %% too fast)" % (sys.argv[3], 100 * err0)
+print("%s: %+.1f %% with the load latencies, %+.1f %% without" % (sys.argv[3], 100 * err, 100 * err0))
+PY
+        want=$([ $size = 2mi ] && echo 218 || echo 668)
+        grep -Eq "^    CAS loops: each entry waits about $want cycles for its loads, which a cure leaves\$" "$work/$size.txt" ||
+            fail "$size: $(grep -F 'CAS loops' "$work/$size.txt")"
+        grep -q 'each entry waits' "$work/$size-nolat.csv" && fail "$size: a CSV with the wait line"
+    done
     ;;
 *)
     echo "ncu_raw.sh: unknown case '$case'" >&2

@@ -50,9 +50,11 @@ typedef struct au_whatif {
 /* A launch's cures. */
 typedef struct au_advice {
     au_whatif w[AU_CURE_COUNT];
-    int best;        /* the cure with the shortest point time (-1: none applies) */
-    double saves;    /* T - T' of the best cure, active cycles per SM (0: none) */
-    double saves_ns; /* its share of the duration (0: no duration) */
+    int best;                 /* the cure with the shortest point time (-1: none applies) */
+    double saves;             /* T - T' of the best cure, active cycles per SM (0: none) */
+    double saves_ns;          /* its share of the duration (0: no duration) */
+    double entry_load_cycles; /* a CAS-loop entry's loads' wait that its pass cures keep
+                               * (au_entry_load_cycles; 0: not priced) */
 } au_advice;
 
 /* The cure to name first among times t[AU_CURE_COUNT] against the time now: the shortest, where a

@@ -191,22 +191,23 @@ int au_compare_pairs_render(const au_report *a, const au_report *b, const au_ker
 /* One kernel of a report: its launches, grouped by short name (au_kernel_short_dup, as --compare
  * groups them), summed. */
 typedef struct au_kernel_stat {
-    char *name;                                /* the short name: the key */
-    size_t first;                              /* index of its first launch in the report */
-    size_t launches, evaluated;                /* its launches; those with a verdict other than unknown */
-    size_t timed;                              /* its launches with a GPU time */
-    double time_ns;                            /* their GPU time (gpu__time_duration.sum), summed */
-    double jobs, cas_jobs, wavefronts;         /* raw counters of the evaluated launches, GPU-wide, summed */
-    double loop_entries;                       /* ... their CAS loops' entries, where counted (AU_C_LOOP_ENTRIES) */
-    size_t entry_launches;                     /* the evaluated launches with their CAS loops' entries */
-    double l2_hit_sectors;                     /* ... their global reads' L2-hit sectors, where counted (AU_C_L2_HIT) */
-    double l2_jobs;                            /* the jobs of those launches */
-    size_t l2_launches;                        /* the evaluated launches with the L2-hit counter */
-    double busy, active;                       /* busy and active cycles per SM of the evaluated launches, summed */
-    double util;                               /* busy / active: U weighted by each launch's active cycles; 0 without */
-    double util_min, util_max;                 /* the evaluated launches' smallest and largest U */
-    au_verdict verdict;                        /* of util; unknown when no launch was evaluated */
-    au_verdict worst, common;                  /* the launches' most severe verdict (atomic-bound, uncertain,
+    char *name;                        /* the short name: the key */
+    size_t first;                      /* index of its first launch in the report */
+    size_t launches, evaluated;        /* its launches; those with a verdict other than unknown */
+    size_t timed;                      /* its launches with a GPU time */
+    double time_ns;                    /* their GPU time (gpu__time_duration.sum), summed */
+    double jobs, cas_jobs, wavefronts; /* raw counters of the evaluated launches, GPU-wide, summed */
+    double loop_entries;               /* ... their CAS loops' entries, where counted (AU_C_LOOP_ENTRIES) */
+    size_t entry_launches;             /* the evaluated launches with their CAS loops' entries */
+    double entry_load_cycles;          /* ... their entries' loads' wait (au_advice), cycles x entries, summed */
+    double l2_hit_sectors;             /* ... their global reads' L2-hit sectors, where counted (AU_C_L2_HIT) */
+    double l2_jobs;                    /* the jobs of those launches */
+    size_t l2_launches;                /* the evaluated launches with the L2-hit counter */
+    double busy, active;               /* busy and active cycles per SM of the evaluated launches, summed */
+    double util;                       /* busy / active: U weighted by each launch's active cycles; 0 without */
+    double util_min, util_max;         /* the evaluated launches' smallest and largest U */
+    au_verdict verdict;                /* of util; unknown when no launch was evaluated */
+    au_verdict worst, common;          /* the launches' most severe verdict (atomic-bound, uncertain,
                                    significant, not-limiting, unknown) and most frequent one (a tie:
                                    the more severe) */
     size_t verdicts[AU_VERDICT_UNCERTAIN + 1]; /* launches per verdict */
