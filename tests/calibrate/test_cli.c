@@ -84,6 +84,14 @@ static void test_options(void)
     CHECK(c.mode == AU_CAL_MODE_LIST);
     CHECK_EQ_INT(parse(&c, err, "--version", NULL, NULL, NULL), AU_OK);
     CHECK(c.mode == AU_CAL_MODE_VERSION);
+    CHECK_EQ_INT(parse(&c, err, "--latency", NULL, NULL, NULL), AU_OK);
+    CHECK(c.mode == AU_CAL_MODE_LATENCY && !c.merge && !c.add_implied);
+    CHECK_EQ_INT(parse(&c, err, "--latency", "--merge", "t.csv", "-o"), AU_E_INVAL); /* -o without its value */
+    {
+        char *argv[] = {"atomutil-calibrate", "--merge", "t.csv", "--latency", "-o", "u.csv", NULL};
+        CHECK_EQ_INT(au_cal_parse_args(6, argv, &c, err, sizeof err), AU_OK);
+        CHECK(c.mode == AU_CAL_MODE_LATENCY && !strcmp(c.merge, "t.csv") && !strcmp(c.output, "u.csv"));
+    }
 }
 
 /* Usage errors: each returns AU_E_INVAL with a message naming the problem. */
@@ -118,6 +126,11 @@ static void test_errors(void)
         {{"--merge", "t.csv"}, "--merge wants -o FILE"},
         {{"--merge", "t.csv", "--list"}, "--merge applies to measuring a table"},
         {{"--point", "dsmem_remote:4:1:0"}, "measured in tables only"},
+        {{"--latency", "--quick"}, "load latencies only"},
+        {{"--latency", "--families", "add"}, "load latencies only"},
+        {{"--latency", "--reps", "3"}, "load latencies only"},
+        {{"--latency", "--point", "add:1:1:0"}, "exclude each other"},
+        {{"--latency", "--merge", "t.csv"}, "--merge wants -o FILE"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         au_cal_config c;
