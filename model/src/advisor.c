@@ -409,8 +409,12 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     for (int j = 0; j < 3; ++j) /* a CAS loop's retries may be most of its jobs (entries known) */
         jobs[j] = fmax(jobs[j], l->res.jobs * 1e-6);
     /* the entries' own loads stay with the entries left (docs/advisor.md, "CAS loops with their
-     * entries"): dz a job more at the point */
-    const double dz = keep ? entries * au_entry_load_cycles(t, &l->ctr) / jobs[0] : 0;
+     * entries"): dz a job more at the point, never more than the upper end keeps of the rest (the
+     * DRAM counter is the whole GPU's: another process's reads must not make the point slower than
+     * the rest allows) */
+    double dz = keep ? entries * au_entry_load_cycles(t, &l->ctr) / jobs[0] : 0;
+    if (dz > 0 && net->z[NET_U_LO] >= 0)
+        dz = fmin(dz, fmax(net->z[NET_U_LO] * net->J / jobs[0] - net->z[NET_POINT], 0));
     time_after(net, w->busy, jobs[0], 0, dz, w);
     /* the time's range holds the busy time's too (what the counters cannot tell of the cure: lanes
      * on one word or on several of a bank, attempts that were retries): each end's own network.  A

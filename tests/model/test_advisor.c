@@ -368,6 +368,18 @@ static void test_entry_loads(const au_table *t, const au_table *tl)
     }
     free(b.adv);
     free(l.adv);
+    /* a DRAM counter far above what the rest can hold (another process's reads: the counter is the
+     * GPU's): the point keeps at most the rest the upper end keeps, not more */
+    l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 132e3 / 10;
+    l.ctr.dram_read_bytes = 128e6 * l.ctr.loop_entries;
+    l.ctr.have |= AU_C_LOOP_ENTRIES | AU_C_DRAM_READ;
+    CHECK_EQ_INT(au_launch_eval(&l, tl, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
+    if (l.adv) {
+        const au_whatif *v = &l.adv->w[AU_CURE_ONE_PASS];
+        CHECK(v->active <= v->active_hi / 1.03 + 1e-6 && v->active > 2000);
+    }
+    free(l.adv);
     /* no load counters: no wait per entry, the point as before */
     l = launch(1, 10000, 1);
     l.ctr.loop_entries = 132e3 / 10;
