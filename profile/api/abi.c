@@ -197,7 +197,18 @@ static int table_info(const au_abi_table *t, char **json, char **error)
         fputs(i ? ", " : "", f);
         json_string(f, au_table_family_name(t->t, i));
     }
-    fprintf(f, "], \"other_gpu\": %s}", (t->flags & AU_F_TABLE_OTHER_GPU) ? "true" : "false");
+    fputs("], \"l2_hit_latency_cycles\": ", f);
+    /* the load latencies (docs/table-format.md): null where the table lacks them */
+    if (m->l2_hit_latency_cycles > 0)
+        fprintf(f, "%.1f", m->l2_hit_latency_cycles);
+    else
+        fputs("null", f);
+    fputs(", \"dram_latency_cycles\": ", f);
+    if (m->dram_latency_cycles > 0)
+        fprintf(f, "%.1f", m->dram_latency_cycles);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"other_gpu\": %s}", (t->flags & AU_F_TABLE_OTHER_GPU) ? "true" : "false");
     return au_abi_close_text(f, &buf, json, error);
 }
 

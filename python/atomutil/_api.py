@@ -84,6 +84,9 @@ class Table:
     sm_count = property(lambda self: self.info["sm_count"])
     families = property(lambda self: list(self.info["families"]))
     other_gpu = property(lambda self: self.info["other_gpu"])
+    # one dependent global load of a lone thread, SM cycles (docs/table-format.md); None where not measured
+    l2_hit_latency_cycles = property(lambda self: self.info["l2_hit_latency_cycles"])
+    dram_latency_cycles = property(lambda self: self.info["dram_latency_cycles"])
 
     def close(self):
         if self._handle and self._handle.value:
