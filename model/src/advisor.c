@@ -464,8 +464,14 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
     }
     adv->best = au_best_cure(times, r->active);
     for (size_t i = 0; i < n; ++i)
-        if (x[i].loop_entries > 0)
+        if (x[i].loop_entries > 0) {
+            const au_table_meta *m = au_table_get_meta(t);
             adv->entry_load_cycles = au_entry_load_cycles(t, &l->ctr);
+            if (!(m->l2_hit_latency_cycles > 0) && !(m->dram_latency_cycles > 0))
+                adv->entry_loads_unpriced = AU_ENTRY_NO_LATENCY;
+            else if (!(l->ctr.have & (AU_C_L2_HIT | AU_C_DRAM_READ)))
+                adv->entry_loads_unpriced = AU_ENTRY_NO_COUNTERS;
+        }
     if (adv->best >= 0) {
         adv->saves = r->active - adv->w[adv->best].active;
         adv->saves_ns = l->duration_ns > 0 ? l->duration_ns * adv->saves / r->active : 0;

@@ -88,6 +88,14 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         if (k->entry_load_cycles > 0)
             fprintf(out, "    CAS loops: each entry waits about %.0f cycles for its loads, which a cure leaves\n",
                     k->entry_load_cycles / k->loop_entries);
+        else if (k->entry_loads_unpriced & AU_ENTRY_NO_LATENCY)
+            fputs("    CAS loops: the table has no load latencies (atomutil-calibrate --latency --merge), so the\n"
+                  "      entries' loads are not priced and the times read too much of the saving\n",
+                  out);
+        else if (k->entry_loads_unpriced & AU_ENTRY_NO_COUNTERS)
+            fputs("    CAS loops: no L2 or DRAM counter, so the entries' loads are not priced and the times read\n"
+                  "      too much of the saving\n",
+                  out);
     } else if (loops)
         fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them (an Nsight\n"
               "      Compute report made with its source counters gives them: docs/advisor.md)\n",

@@ -340,6 +340,9 @@ PY
     report k.txt "$rep"
     grep -Eq '^    CAS loops: 95\.3 attempts per entry \(entries: the report.s source counters\)$' "$work/k.txt" ||
         fail "table: $(grep -F 'CAS loops' "$work/k.txt")"
+    # a report made before the section had the L2 and DRAM counters: the entries' loads unpriced, said so
+    grep -q '^    CAS loops: no L2 or DRAM counter, so the entries. loads are not priced' "$work/k.txt" ||
+        fail "table: $(grep -F 'CAS loops' "$work/k.txt")"
     grep -Eq 'saves .*: one_pass, aggregate$' "$work/k.txt" || fail "table: no one_pass line"
     ncu_runs 3
     # no source page (ncu fails on it): the run goes on, the loops get no pass cure
@@ -376,8 +379,9 @@ entry-loads)
         table0=$table
         table=$work/nolat.csv
         report "$size-nolat.csv" "$rep" --csv
+        report "$size-nolat.txt" "$rep"
         table=$table0
-        ncu_runs 9
+        ncu_runs 12
         python3 - "$work/$size.csv" "$work/$size-nolat.csv" "$size" 2> "$work/py.err" <<'PY' || fail "$(tail -n 1 "$work/py.err")"
 import csv, sys
 def point(path):
@@ -397,6 +401,8 @@ PY
         grep -Eq "^    CAS loops: each entry waits about $want cycles for its loads, which a cure leaves\$" "$work/$size.txt" ||
             fail "$size: $(grep -F 'CAS loops' "$work/$size.txt")"
         grep -q 'each entry waits' "$work/$size-nolat.csv" && fail "$size: a CSV with the wait line"
+        grep -q '^    CAS loops: the table has no load latencies (atomutil-calibrate --latency --merge), so the$' \
+            "$work/$size-nolat.txt" || fail "$size, no latencies: $(grep -F 'CAS loops' "$work/$size-nolat.txt")"
     done
     ;;
 *)

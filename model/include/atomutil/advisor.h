@@ -55,7 +55,12 @@ typedef struct au_advice {
     double saves_ns;          /* its share of the duration (0: no duration) */
     double entry_load_cycles; /* a CAS-loop entry's loads' wait that its pass cures keep
                                * (au_entry_load_cycles; 0: not priced) */
+    int entry_loads_unpriced; /* CAS loops with entries whose loads are not priced: AU_ENTRY_NO_LATENCY
+                               * (the table lacks its load latencies), AU_ENTRY_NO_COUNTERS (the
+                               * launch lacks the L2-hit and DRAM counters); 0 otherwise */
 } au_advice;
+
+enum { AU_ENTRY_NO_LATENCY = 1, AU_ENTRY_NO_COUNTERS = 2 };
 
 /* The cure to name first among times t[AU_CURE_COUNT] against the time now: the shortest, where a
  * later cure in the list must be shorter by more than 1 % of now to pass an earlier one (the list
