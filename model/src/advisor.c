@@ -286,6 +286,7 @@ enum { NET_POINT, NET_U_HI, NET_U_LO, NET_LSU, NET_NO_WAIT, NET_CASES };
 
 typedef struct network {
     double N, J, T;
+    double entry_wait; /* cycles a CAS-loop entry waits for its loads (au_entry_load_cycles) */
     double z[NET_CASES], x[NET_CASES], v[NET_CASES]; /* delays, the throughputs they give with S, visits */
 } network;
 
@@ -412,7 +413,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
      * entries"): dz a job more at the point, never more than the upper end keeps of the rest (the
      * DRAM counter is the whole GPU's: another process's reads must not make the point slower than
      * the rest allows) */
-    double dz = keep ? entries * au_entry_load_cycles(t, &l->ctr) / jobs[0] : 0;
+    double dz = keep ? entries * net->entry_wait / jobs[0] : 0;
     if (dz > 0 && net->z[NET_U_LO] >= 0)
         dz = fmin(dz, fmax(net->z[NET_U_LO] * net->J / jobs[0] - net->z[NET_POINT], 0));
     time_after(net, w->busy, jobs[0], 0, dz, w);
@@ -457,21 +458,24 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
     double times[AU_CURE_COUNT];
     network net;
     network_of(l, &net);
+    net.entry_wait = au_entry_load_cycles(t, &l->ctr);
     for (int k = 0; k < AU_CURE_COUNT; ++k) {
         au_whatif *w = &adv->w[k];
         price_cure(t, l, busy, x, n, &net, (au_cure)k, w);
         times[k] = w->applies ? w->active : r->active;
     }
     adv->best = au_best_cure(times, r->active);
+    int loops = 0; /* CAS-loop classes priced by their entries */
     for (size_t i = 0; i < n; ++i)
-        if (x[i].loop_entries > 0) {
-            const au_table_meta *m = au_table_get_meta(t);
-            adv->entry_load_cycles = au_entry_load_cycles(t, &l->ctr);
-            if (!(m->l2_hit_latency_cycles > 0) && !(m->dram_latency_cycles > 0))
-                adv->entry_loads_unpriced = AU_ENTRY_NO_LATENCY;
-            else if (!(l->ctr.have & (AU_C_L2_HIT | AU_C_DRAM_READ)))
-                adv->entry_loads_unpriced = AU_ENTRY_NO_COUNTERS;
-        }
+        loops |= x[i].loop_entries > 0;
+    if (loops) {
+        const au_table_meta *m = au_table_get_meta(t);
+        adv->entry_load_cycles = net.entry_wait;
+        if (!(m->l2_hit_latency_cycles > 0) && !(m->dram_latency_cycles > 0))
+            adv->entry_loads_unpriced = AU_ENTRY_NO_LATENCY;
+        else if (!(l->ctr.have & (AU_C_L2_HIT | AU_C_DRAM_READ)))
+            adv->entry_loads_unpriced = AU_ENTRY_NO_COUNTERS;
+    }
     if (adv->best >= 0) {
         adv->saves = r->active - adv->w[adv->best].active;
         adv->saves_ns = l->duration_ns > 0 ? l->duration_ns * adv->saves / r->active : 0;
