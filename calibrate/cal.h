@@ -202,16 +202,19 @@ int au_cal_stats(double *v, int n, au_sample *out);
 /* "NVIDIA H200" -> "nvidia-h200" (lower case, runs of other characters -> '-'). */
 void au_cal_slug(const char *name, char *out, size_t size);
 /* Fills table metadata from the device and the run. */
-/* One dependent global load of a lone thread, in SM cycles (latency.c): from L2 and from DRAM,
- * 0 where not measured. */
+/* One dependent global load of a lone thread, in SM cycles (latency.c): from L2 and from DRAM;
+ * and MATCH.ANY of 32 distinct lane values, SM cycles per value (the SM's throughput with 32 warps,
+ * one warp's latency); 0 where not measured. */
 typedef struct au_cal_latency {
     double l2_hit_cycles, dram_cycles;
     long l2_bytes, dram_bytes; /* the buffers chased */
+    double match_cycles_per_value, match_latency_per_value;
 } au_cal_latency;
-/* Measures lat on the current device (au_cal_gpu_open selected it); a latency it cannot measure
- * (no L2 reported, too little free memory for the DRAM buffer) stays 0 with the reason in why. */
+/* Measures lat on the current device (au_cal_gpu_open selected it); a figure it cannot measure
+ * (no L2 reported, too little free memory for the DRAM buffer, no MATCH before sm_70) stays 0
+ * with the reason in why. */
 int au_cal_load_latency(int device, au_cal_latency *lat, char *why, size_t whylen);
-/* Sets m's load latencies to lat's measured ones (lat NULL or 0: m's stay). */
+/* Sets m's load latencies and MATCH cost to lat's measured ones (lat NULL or 0: m's stay). */
 void au_cal_set_latency(au_table_meta *m, const au_cal_latency *lat);
 void au_cal_fill_meta(au_table_meta *m, const au_cal_devinfo *d, int burst, int jobs, int reps, double sm_clock_mhz,
                       const char *date, const char *note);

@@ -152,14 +152,17 @@ static int run_latency(const au_cal_config *cfg)
             goto done;
         }
     } else {
-        printf("gpu,l2_hit_latency_cycles,dram_latency_cycles,l2_buffer_bytes,dram_buffer_bytes\n");
-        printf("\"%s\",%.1f,%.1f,%ld,%ld\n", dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes,
-               lat.dram_bytes);
+        printf("gpu,l2_hit_latency_cycles,dram_latency_cycles,l2_buffer_bytes,dram_buffer_bytes,"
+               "match_any_cycles_per_value,match_any_latency_cycles_per_value\n");
+        printf("\"%s\",%.1f,%.1f,%ld,%ld,%.2f,%.2f\n", dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes,
+               lat.dram_bytes, lat.match_cycles_per_value, lat.match_latency_per_value);
     }
     fprintf(stderr,
-            "%s: load latency on %s: L2 hit %.1f, DRAM %.1f SM cycles (buffers %ld and %ld MiB) in %.1f s%s%s\n", prog,
-            dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes >> 20, lat.dram_bytes >> 20,
-            au_monotonic_s() - t0, existing ? " -> " : "", existing ? cfg->output : "");
+            "%s: load latency on %s: L2 hit %.1f, DRAM %.1f SM cycles (buffers %ld and %ld MiB); MATCH.ANY %.2f "
+            "cycles per value (latency %.2f) in %.1f s%s%s\n",
+            prog, dev.name, lat.l2_hit_cycles, lat.dram_cycles, lat.l2_bytes >> 20, lat.dram_bytes >> 20,
+            lat.match_cycles_per_value, lat.match_latency_per_value, au_monotonic_s() - t0, existing ? " -> " : "",
+            existing ? cfg->output : "");
     status = AU_CAL_EXIT_OK;
 done:
     au_table_free(existing);
@@ -304,7 +307,7 @@ static int run_table(const au_cal_config *cfg)
     if (bs.last_pct >= 0)
         fputc('\n', stderr);
     /* the latencies are a header's extra: a chase that fails costs them, not the measured table */
-    au_cal_latency lat = {0, 0, 0, 0};
+    au_cal_latency lat = {0, 0, 0, 0, 0, 0};
     if (rc == AU_OK && measure_latency(cfg->device, &lat) != AU_OK) {
         fprintf(stderr, "%s: note: load latencies not measured: %s\n", prog, au_last_error());
         memset(&lat, 0, sizeof lat);
@@ -359,8 +362,9 @@ static int run_table(const au_cal_config *cfg)
             existing ? " (merged)" : "");
     if (dsmem.npts)
         dsmem_summary(cfg, &dsm, dsmem.npts, families);
-    fprintf(stderr, "%s: load latency: L2 hit %.1f, DRAM %.1f SM cycles (0: not measured)\n", prog, lat.l2_hit_cycles,
-            lat.dram_cycles);
+    fprintf(stderr,
+            "%s: load latency: L2 hit %.1f, DRAM %.1f SM cycles; MATCH.ANY %.2f cycles per value (0: not measured)\n",
+            prog, lat.l2_hit_cycles, lat.dram_cycles, lat.match_cycles_per_value);
     if (existing)
         fprintf(stderr, "%s: %zu rows: %s's other families and the %zu measured now\n", prog, rows, cfg->merge,
                 plan.npts);

@@ -184,6 +184,10 @@ void au_cal_set_latency(au_table_meta *m, const au_cal_latency *lat)
         m->l2_hit_latency_cycles = lat->l2_hit_cycles;
     if (lat && lat->dram_cycles > 0)
         m->dram_latency_cycles = lat->dram_cycles;
+    if (lat && lat->match_cycles_per_value > 0 && lat->match_latency_per_value > 0) {
+        m->match_any_cycles_per_value = lat->match_cycles_per_value;
+        m->match_any_latency_cycles_per_value = lat->match_latency_per_value;
+    }
 }
 
 /* Adds one row per point of p to t: the statistics of its reps samples. */

@@ -139,6 +139,9 @@ int au_cal_dsmem_launch(const au_cal_dsmem_args *args, int cluster, int clusters
  * a cudaError_t value. */
 int au_cal_chase_launch(const unsigned long long *buf, unsigned long long start, long warm, long loads,
                         unsigned long long *out, long long *cycles);
+/* MATCH.ANY's cost (kernels/latency.cu): `blocks` blocks of `warps` warps, each warp `iters`
+ * dependent MATCH.ANY of 32 distinct lane values; cycles[b] block b's span (-1: no MATCH). */
+int au_cal_match_launch(int blocks, int warps, long iters, long long *cycles, unsigned *sink);
 
 #ifdef __cplusplus
 }

@@ -363,6 +363,8 @@ static const struct meta_key {
     S_(note, 0),
     {"l2_hit_latency_cycles", K_DBL, 0, offsetof(au_table_meta, l2_hit_latency_cycles), 0},
     {"dram_latency_cycles", K_DBL, 0, offsetof(au_table_meta, dram_latency_cycles), 0},
+    {"match_any_cycles_per_value", K_DBL, 0, offsetof(au_table_meta, match_any_cycles_per_value), 0},
+    {"match_any_latency_cycles_per_value", K_DBL, 0, offsetof(au_table_meta, match_any_latency_cycles_per_value), 0},
 #undef S_
 #undef I_
 };

@@ -208,6 +208,17 @@ static int table_info(const au_abi_table *t, char **json, char **error)
         fprintf(f, "%.1f", m->dram_latency_cycles);
     else
         fputs("null", f);
+    /* MATCH.ANY's cost per distinct lane value (docs/table-format.md): null where not measured */
+    fputs(", \"match_any_cycles_per_value\": ", f);
+    if (m->match_any_cycles_per_value > 0)
+        fprintf(f, "%.1f", m->match_any_cycles_per_value);
+    else
+        fputs("null", f);
+    fputs(", \"match_any_latency_cycles_per_value\": ", f);
+    if (m->match_any_latency_cycles_per_value > 0)
+        fprintf(f, "%.1f", m->match_any_latency_cycles_per_value);
+    else
+        fputs("null", f);
     fprintf(f, ", \"other_gpu\": %s}", (t->flags & AU_F_TABLE_OTHER_GPU) ? "true" : "false");
     return au_abi_close_text(f, &buf, json, error);
 }

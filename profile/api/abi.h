@@ -41,7 +41,8 @@ int au_abi_table_load(const char *path, au_abi_table **out, char **error);
  * tables), then atomutil-profile's own search path.  gpu_name may be NULL or "". */
 int au_abi_table_find(const char *gpu_name, int cc_major, int cc_minor, au_abi_table **out, char **error);
 /* The table's facts as a JSON object: path, gpu_name, compute_capability, sm_count, method,
- * status, families, l2_hit_latency_cycles and dram_latency_cycles (null where not measured),
+ * status, families, l2_hit_latency_cycles, dram_latency_cycles, match_any_cycles_per_value and
+ * match_any_latency_cycles_per_value (null where not measured),
  * other_gpu (found by compute capability only). */
 int au_abi_table_info(const au_abi_table *t, char **json, char **error);
 void au_abi_table_free(au_abi_table *t);

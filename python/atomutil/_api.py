@@ -87,6 +87,9 @@ class Table:
     # one dependent global load of a lone thread, SM cycles (docs/table-format.md); None where not measured
     l2_hit_latency_cycles = property(lambda self: self.info["l2_hit_latency_cycles"])
     dram_latency_cycles = property(lambda self: self.info["dram_latency_cycles"])
+    # MATCH.ANY's SM cycles per distinct lane value, throughput and latency; None where not measured
+    match_any_cycles_per_value = property(lambda self: self.info["match_any_cycles_per_value"])
+    match_any_latency_cycles_per_value = property(lambda self: self.info["match_any_latency_cycles_per_value"])
 
     def close(self):
         if self._handle and self._handle.value:

@@ -59,6 +59,9 @@ int main(int argc, char **argv)
      * free memory allowed its buffer) */
     CHECK(m->l2_hit_latency_cycles > 50 && m->l2_hit_latency_cycles < 5000);
     CHECK(m->dram_latency_cycles == 0 || m->dram_latency_cycles > 1.2 * m->l2_hit_latency_cycles);
+    /* MATCH.ANY: a few cycles a distinct value from 32 warps, one warp waiting longer for each */
+    CHECK(m->match_any_cycles_per_value > 0.5 && m->match_any_cycles_per_value < 20);
+    CHECK(m->match_any_latency_cycles_per_value > m->match_any_cycles_per_value);
 
     /* saturation (n = 32 and a full SM): ~1 cycle per wavefront, ~2 for CAS */
     const int ns[2] = {32, nmax};

@@ -267,22 +267,24 @@ static void test_merge(void)
         CHECK(m->jobs_per_warp == mo->jobs_per_warp && m->repetitions == mo->repetitions);
         CHECK(strcmp(m->note, "synthetic test table; merged 2026-11-25: dsmem_local dsmem_remote") == 0);
     }
-    /* the load latencies measured now go into the merged header; a merge without them keeps the
-     * table's */
+    /* the load latencies and MATCH cost measured now go into the merged header; a merge without
+     * them keeps the table's */
     {
-        const au_cal_latency lat = {301.9, 632.0, 0, 0};
+        const au_cal_latency lat = {301.9, 632.0, 0, 0, 2.0, 11.7};
         au_table *a = NULL, *b = NULL;
         CHECK_EQ_INT(au_cal_merge_table(old, "lat", &lat, &p, sm, 3, out, &rows), AU_OK);
         CHECK_EQ_INT(au_table_load(out, &a), AU_OK);
         if (a) {
             CHECK_NEAR(au_table_get_meta(a)->l2_hit_latency_cycles, 301.9, 1e-9);
             CHECK_NEAR(au_table_get_meta(a)->dram_latency_cycles, 632.0, 1e-9);
+            CHECK_NEAR(au_table_get_meta(a)->match_any_cycles_per_value, 2.0, 1e-9);
+            CHECK_NEAR(au_table_get_meta(a)->match_any_latency_cycles_per_value, 11.7, 1e-9);
             CHECK_EQ_INT(au_cal_merge_table(a, "keep", NULL, &p, sm, 3, out, &rows), AU_OK);
             CHECK_EQ_INT(au_table_load(out, &b), AU_OK);
             CHECK(b && au_table_get_meta(b)->dram_latency_cycles == 632.0);
             /* --latency --merge: no plan, every row of the table kept as it was */
             const au_cal_plan none = {NULL, 0};
-            const au_cal_latency lat2 = {290.0, 0, 0, 0};
+            const au_cal_latency lat2 = {290.0, 0, 0, 0, 0, 0};
             size_t all = 0;
             au_table *c = NULL;
             CHECK_EQ_INT(au_cal_merge_table(a, NULL, &lat2, &none, NULL, 1, out, &all), AU_OK);
@@ -292,6 +294,7 @@ static void test_merge(void)
                 CHECK(same_family(a, c, "add", 1.0) > 0 && same_family(a, c, "dsmem_remote", 1.0) == 36);
                 CHECK(au_table_get_meta(c)->l2_hit_latency_cycles == 290.0);
                 CHECK(au_table_get_meta(c)->dram_latency_cycles == 632.0);
+                CHECK(au_table_get_meta(c)->match_any_cycles_per_value == 2.0);
                 CHECK(strcmp(au_table_get_meta(c)->note, au_table_get_meta(a)->note) == 0);
             }
             au_table_free(c);

@@ -397,7 +397,7 @@ assert abs(err) <= tol, "%s: one_pass point %+.1f %% off the conflict-free run (
 assert err0 < -0.60, "%s: without the latencies %+.1f %% (want over 60 %% too fast)" % (sys.argv[3], 100 * err0)
 print("%s: %+.1f %% with the load latencies, %+.1f %% without" % (sys.argv[3], 100 * err, 100 * err0))
 PY
-        want=$([ $size = 2mi ] && echo 218 || echo 668)
+        want=$([ $size = 2mi ] && echo 215 || echo 664)
         grep -Eq "^    CAS loops: each entry waits about $want cycles for its loads, which a cure leaves\$" "$work/$size.txt" ||
             fail "$size: $(grep -F 'CAS loops' "$work/$size.txt")"
         grep -q 'each entry waits' "$work/$size-nolat.csv" && fail "$size: a CSV with the wait line"

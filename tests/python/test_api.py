@@ -195,9 +195,11 @@ class Evaluate(unittest.TestCase):
             self.assertEqual((t.gpu_name, t.compute_capability, t.sm_count, t.other_gpu), ("NVIDIA H200", "9.0", 132,
                                                                                           False))
             self.assertIn("cast_spin", t.families)
-            self.assertEqual((t.l2_hit_latency_cycles, t.dram_latency_cycles), (288.9, 668.4))
+            self.assertEqual((t.l2_hit_latency_cycles, t.dram_latency_cycles), (284.9, 664.2))
+            self.assertEqual((t.match_any_cycles_per_value, t.match_any_latency_cycles_per_value), (2.0, 11.9))
             h100 = atomutil.load_table(path=os.path.join(SRC, "tables", "nvidia-h100.csv"))
             self.assertEqual((h100.l2_hit_latency_cycles, h100.dram_latency_cycles), (None, None))
+            self.assertEqual((h100.match_any_cycles_per_value, h100.match_any_latency_cycles_per_value), (None, None))
             other = atomutil.load_table(gpu="NVIDIA H200 NVL", cc=9.0)
             self.assertTrue(other.other_gpu)
             queue = t.evaluate_records(launch.metrics, busy="queue", bound=99, significant=50)

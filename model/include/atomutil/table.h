@@ -43,6 +43,12 @@ typedef struct au_table_meta {
      * loop's rest per entry with them (docs/advisor.md, "CAS loops with their entries"). */
     double l2_hit_latency_cycles;
     double dram_latency_cycles;
+    /* __match_any_sync (MATCH.ANY) with 32 distinct lane values (atomutil-calibrate): SM cycles
+     * per distinct value of a warp-instruction, the SM's throughput with 32 warps and one warp's
+     * latency; 0 where not measured.  The advisor prices the aggregate cure's own work with them
+     * (docs/advisor.md, "Warp aggregation's own work"). */
+    double match_any_cycles_per_value;
+    double match_any_latency_cycles_per_value;
 } au_table_meta;
 
 /* One measured grid point: median service time per job and its spread, in SM cycles.  A table
