@@ -18,7 +18,8 @@
 
 static const int ITERS = 4096;
 
-// op 0: MATCH.ANY, op 1: REDUX.SUM; groups: lanes per value (32: one value, 8: 4 groups, 1: distinct)
+// op 0: MATCH.ANY, 1: REDUX.SUM, 2: REDUX.SUM over the lane's group, 3: MATCH.ANY then REDUX over
+// its group; groups: lanes per value (32: one value, 8: 4 groups, 1: distinct)
 __global__ void chain(int op, int groups, unsigned seed, long long *cycles, unsigned *sink)
 {
     const unsigned lane = threadIdx.x & 31;
@@ -26,7 +27,17 @@ __global__ void chain(int op, int groups, unsigned seed, long long *cycles, unsi
     __syncthreads();
     const long long t0 = clock64();
     for (int i = 0; i < ITERS; ++i) {
-        const unsigned r = op == 0 ? __match_any_sync(0xffffffffu, v) : __reduce_add_sync(0xffffffffu, v);
+        unsigned r;
+        if (op == 0)
+            r = __match_any_sync(0xffffffffu, v);
+        else if (op == 1)
+            r = __reduce_add_sync(0xffffffffu, v);
+        else if (op == 2) // REDUX over each lane's own group (scatter_match's group_sum)
+            r = __reduce_add_sync(0xffffffffu >> (32 - groups) << (lane / groups * groups % 32), v);
+        else { // scatter_match's pair: the group from MATCH.ANY, then REDUX over it
+            const unsigned g = __match_any_sync(0xffffffffu, v);
+            r = __reduce_add_sync(g, v) + g;
+        }
         acc += r;
         v = (lane / groups + seed) ^ (r & 0x80000000u); // depends on r, keeps the lane groups
     }
@@ -51,11 +62,11 @@ int main()
     long long *h = (long long *)malloc(sms * sizeof(long long));
     printf("# %s, %d SMs\n", prop.name, sms);
     printf("op,values,warps,cycles_per_inst\n");
-    const char *ops[] = {"match_any", "reduce_add"};
+    const char *ops[] = {"match_any", "reduce_add", "reduce_add_group", "match_reduce"};
     const int groups[] = {32, 8, 1};
     const char *gname[] = {"one", "four", "distinct"};
     const int warps[] = {1, 4, 16, 32};
-    for (int op = 0; op < 2; ++op)
+    for (int op = 0; op < 4; ++op)
         for (int g = 0; g < 3; ++g)
             for (int w : warps) {
                 chain<<<sms, 32 * w>>>(op, groups[g], 1, cyc, sink); // warm

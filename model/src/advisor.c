@@ -170,6 +170,15 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
     return 1;
 }
 
+/* The distinct words of a warp's job after the aggregate cure (docs/advisor.md, "Warp aggregation's
+ * own work"): a job of a passes holds at least 32 / a of them (a bank holds at most a of the
+ * lanes) and at most 32, which the counters cannot tell apart; d[0] the point, the middle of that
+ * range on a log scale, d[1] and d[2] its ends. */
+static void aggregate_words(double a, double d[3])
+{
+    d[1] = fmax(1, ceil(AU_A_MAX / fmax(a, 1) - 1e-9)), d[2] = AU_A_MAX, d[0] = sqrt(d[1] * d[2]);
+}
+
 /* A CAS-loop class after a pass cure, from its loops' entries (docs/advisor.md, "CAS loops with
  * their entries"): the lanes' own retries go with their conflicts, each entry keeping p attempts
  * (one where a warp's lanes no longer share a word: one_pass, aggregate; the expected most lanes
@@ -237,6 +246,12 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
         return 0;
     /* the class's own price (its loads, its measured share) scaled as the table scales */
     b[0] = b[1] = x->jobs * s * slo / s0, b[2] = x->jobs * s * shi / s0;
+    if (k == AU_CURE_AGGREGATE) { /* the point: the point's words at random in the 32 banks */
+        double d[3];
+        aggregate_words(a, d);
+        double smid = service(t, to, l, busy, fmin(fmax(au_random_max_load((int)lround(d[0]), AU_A_MAX), 1), a));
+        b[0] = smid > 0 ? x->jobs * s * smid / s0 : b[0];
+    }
     return 1;
 }
 
@@ -244,19 +259,25 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
  * server, S cycles a job) and the rest of its work (a delay of Z cycles a job): exact mean value
  * analysis, linear between the whole numbers of warps around N.  v: other visits per job that wait
  * behind the unit's queue without work of their own (loads that share the LSU pipe with the
- * atomics), each the queue's S q cycles. */
-static double mva_throughput(double N, double Z, double S, double v)
+ * atomics), each the queue's S q cycles.  M: a second server's cycles a job (the aggregate cure's
+ * MATCH.ANY; 0: none). */
+static double mva_throughput2(double N, double Z, double S, double v, double M)
 {
     int hi = (int)ceil(fmin(fmax(N, 1), AU_MVA_MAX_WARPS));
-    double q = 0, x = 0, x_lo = 0;
+    double q = 0, qm = 0, x = 0, x_lo = 0;
     for (int k = 1; k <= hi; ++k) {
-        double r = S * (1 + q);
+        double r = S * (1 + q), rm = M * (1 + qm);
         x_lo = x;
-        x = k / (Z + r + v * S * q);
-        q = x * r;
+        x = k / (Z + r + rm + v * S * q);
+        q = x * r, qm = x * rm;
     }
     double f = fmin(fmax(N, 1), AU_MVA_MAX_WARPS) - (hi - 1);
     return hi > 1 ? x_lo + f * (x - x_lo) : x;
+}
+
+static double mva_throughput(double N, double Z, double S, double v)
+{
+    return mva_throughput2(N, Z, S, v, 0);
 }
 
 /* The delay per job that makes the network run at utilization u (0 where even Z = 0 cannot reach
@@ -289,6 +310,12 @@ typedef struct network {
     double entry_wait; /* cycles a CAS-loop entry waits for its loads (au_entry_load_cycles) */
     double z[NET_CASES], x[NET_CASES], v[NET_CASES]; /* delays, the throughputs they give with S, visits */
 } network;
+
+/* Work a cure adds to each job of the launch: a second server's cycles (MATCH.ANY's throughput)
+ * and a delay (the rest of its latency). */
+typedef struct added_work {
+    double server, delay;
+} added_work;
 
 /* Loads a job that wait behind the unit's queue: the L2-hit sectors per job in loads, at most
  * AU_LSU_VISITS (the lower end's). */
@@ -362,20 +389,22 @@ double au_entry_load_cycles(const au_table *t, const au_counters *c)
  * without the rest of the kernel's work, which stays whole (z J / J' a job: the work of a CAS loop's
  * entries, its loads and the rest, is not the retries'); else the retries take their share of it,
  * and dz more a job stays (the loads of the entries left, au_entry_load_cycles) but at the lower
- * end (U + AU_U_ERROR, the LSU visits). */
-static void time_after(const network *net, double bp, double jp, int keep, double dz, au_whatif *w)
+ * end (U + AU_U_ERROR, the LSU visits).  add: work the cure adds to each job (the aggregate cure's
+ * MATCH.ANY), which may make T' longer than T; without it T' <= T. */
+static void time_after(const network *net, double bp, double jp, int keep, double dz, const added_work *add,
+                       au_whatif *w)
 {
-    double t[NET_CASES];
+    double t[NET_CASES], cap = add->server > 0 || add->delay > 0 ? INFINITY : net->T;
     for (int i = 0; i < NET_CASES; ++i) {
         double z = keep ? net->z[i] * net->J / jp : net->z[i] + (i == NET_U_HI || i == NET_LSU ? 0 : dz);
-        t[i] = net->z[i] >= 0
-                   ? fmin(net->T, net->T * (jp / net->J) * net->x[i] / mva_throughput(net->N, z, bp / jp, net->v[i]))
-                   : net->T;
+        t[i] = net->z[i] >= 0 ? fmin(cap, net->T * (jp / net->J) * net->x[i] /
+                                              mva_throughput2(net->N, z + add->delay, bp / jp, net->v[i], add->server))
+                              : net->T;
     }
     /* the range also holds a launch's time from run to run and the model's error on the pairs */
     w->active = t[NET_POINT];
     w->active_lo = fmin(t[NET_POINT], fmin(t[NET_U_HI], t[NET_LSU])) * (1 - AU_TIME_ERROR);
-    w->active_hi = fmin(fmax(t[NET_POINT], fmax(t[NET_U_LO], t[NET_NO_WAIT])), net->T) * (1 + AU_TIME_ERROR);
+    w->active_hi = fmin(fmax(t[NET_POINT], fmax(t[NET_U_LO], t[NET_NO_WAIT])), cap) * (1 + AU_TIME_ERROR);
 }
 
 static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, size_t n,
@@ -385,9 +414,11 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     double b[6], sum[3] = {0, 0, 0}, jobs[3] = {l->res.jobs, l->res.jobs, l->res.jobs};
     int any = 0, keep = 0;
     double entries = 0; /* per SM, of the CAS-loop classes priced by their entries */
+    double matched = 0; /* per SM, the jobs the aggregate cure gives a MATCH.ANY */
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < n; ++i) {
         int on = class_after(t, l, busy, &x[i], k, b);
+        matched += on && k == AU_CURE_AGGREGATE && x[i].kind != AU_KIND_CAS_LOOP ? x[i].jobs : 0;
         for (int j = 0; j < 3; ++j) {
             sum[j] += on ? fmin(b[j], x[i].busy) : x[i].busy;
             jobs[j] -= on ? x[i].jobs * (1 - b[3 + j]) : 0;
@@ -416,7 +447,19 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     double dz = keep ? entries * net->entry_wait / jobs[0] : 0;
     if (dz > 0 && net->z[NET_U_LO] >= 0)
         dz = fmin(dz, fmax(net->z[NET_U_LO] * net->J / jobs[0] - net->z[NET_POINT], 0));
-    time_after(net, w->busy, jobs[0], 0, dz, w);
+    /* the aggregate cure's own work (docs/advisor.md, "Warp aggregation's own work"): a MATCH.ANY
+     * a job of the classes it folds, its SM cycles per distinct word at the point's and the ends'
+     * words, the rest of its latency a delay */
+    added_work add[3] = {{0, 0}, {0, 0}, {0, 0}};
+    const au_table_meta *m = au_table_get_meta(t);
+    if (matched > 0 && m->match_any_cycles_per_value > 0) {
+        double d[3], per = m->match_any_cycles_per_value,
+                     wait = fmax(m->match_any_latency_cycles_per_value - m->match_any_cycles_per_value, 0);
+        aggregate_words(l->res.a, d);
+        for (int j = 0; j < 3; ++j)
+            add[j] = (added_work){matched / jobs[j] * per * d[j], matched / jobs[j] * wait * d[j]};
+    }
+    time_after(net, w->busy, jobs[0], 0, dz, &add[0], w);
     /* the time's range holds the busy time's too (what the counters cannot tell of the cure: lanes
      * on one word or on several of a bank, attempts that were retries): each end's own network.  A
      * CAS loop's retries priced by its entries leave with their share of the rest of the kernel's
@@ -424,8 +467,8 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
      * share fits U), so the upper end keeps all of it (docs/advisor.md, "CAS loops with their
      * entries"). */
     au_whatif lo, hi;
-    time_after(net, w->busy_lo, jobs[1], 0, 0, &lo);
-    time_after(net, w->busy_hi, jobs[2], keep, 0, &hi);
+    time_after(net, w->busy_lo, jobs[1], 0, 0, &add[1], &lo);
+    time_after(net, w->busy_hi, jobs[2], keep, 0, &add[2], &hi);
     w->active_lo = fmin(w->active_lo, lo.active_lo), w->active_hi = fmax(w->active_hi, hi.active_hi);
     if (l->duration_ns > 0 && l->res.active > 0) {
         double ns = l->duration_ns / l->res.active;
@@ -476,6 +519,11 @@ int au_launch_advise(au_launch *l, const au_table *t, const char *family, au_bus
         else if (!(l->ctr.have & (AU_C_L2_HIT | AU_C_DRAM_READ)))
             adv->entry_loads_unpriced = AU_ENTRY_NO_COUNTERS;
     }
+    int folds = 0; /* classes the aggregate cure gives a MATCH.ANY */
+    for (size_t i = 0; i < n; ++i)
+        folds |= x[i].kind == AU_KIND_PLAIN && strcmp(x[i].family, "popc_inc") != 0;
+    adv->match_unpriced =
+        folds && adv->w[AU_CURE_AGGREGATE].applies && !(au_table_get_meta(t)->match_any_cycles_per_value > 0);
     if (adv->best >= 0) {
         adv->saves = r->active - adv->w[adv->best].active;
         adv->saves_ns = l->duration_ns > 0 ? l->duration_ns * adv->saves / r->active : 0;

@@ -136,6 +136,11 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
             fprintf(out, "%s\n      %s\n", line, names);
         lines++;
     }
+    /* docs/advisor.md, "Warp aggregation's own work" */
+    if (k->match_unpriced && k->cure_ns[AU_CURE_AGGREGATE] < k->time_ns * 0.995)
+        fputs("    aggregate: the table has no MATCH cost (atomutil-calibrate --latency --merge), so its\n"
+              "      __match_any_sync is not priced and the time reads too much of the saving\n",
+              out);
 }
 
 void au_render_advice(const au_report *r, const au_summary *s, FILE *out)

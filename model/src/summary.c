@@ -111,6 +111,7 @@ static void add_launch(au_summary *s, au_kernel_stat *k, const au_launch *l, con
         k->entry_load_cycles += l->adv ? l->adv->entry_load_cycles * l->ctr.loop_entries : 0;
         k->entry_loads_unpriced |= l->adv ? l->adv->entry_loads_unpriced : 0;
     }
+    k->match_unpriced |= l->adv ? l->adv->match_unpriced : 0;
     if (l->ctr.have & AU_C_L2_HIT) {
         k->l2_hit_sectors += l->ctr.l2_hit_sectors;
         k->l2_jobs += l->ctr.jobs;

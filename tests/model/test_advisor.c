@@ -9,15 +9,17 @@
 #include "check.h"
 #include "mem_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const au_thresholds thr = {0.80, 0.40};
 
-/* lat: the table's load latencies (L2 hit, DRAM), or NULL for a table without them */
+/* lat: the table's load latencies (L2 hit, DRAM) and MATCH.ANY cost per value (throughput,
+ * latency), or NULL for a table without them */
 static au_table *make_table(const double *lat)
 {
-    au_table *t = mem_table_new_lat(lat ? lat[0] : 0, lat ? lat[1] : 0);
+    au_table *t = mem_table_new_full(lat ? lat[0] : 0, lat ? lat[1] : 0, lat ? lat[2] : 0, lat ? lat[3] : 0);
     if (!t)
         return NULL;
     for (int n = 1; n <= 64; n += 63)
@@ -390,9 +392,40 @@ static void test_entry_loads(const au_table *t, const au_table *tl)
     free(l.adv);
 }
 
+/* The aggregate cure's own work (docs/advisor.md, "Warp aggregation's own work"): a MATCH.ANY a
+ * job at 2 cycles a distinct word, 12 of latency, over d words: 32 / a to 32, the point their
+ * middle on a log scale.  One warp: T' = T (z + S' + 2 d + 10 d) / (z + S), so the MATCH adds
+ * T u 12 d / S to the point, and the upper end (32 words) may be slower than T. */
+static void test_aggregate_work(const au_table *t, const au_table *tm)
+{
+    au_launch l = launch(32, 40000, 0), m = launch(32, 40000, 0);
+    CHECK_EQ_INT(au_launch_eval(&l, t, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK_EQ_INT(au_launch_eval(&m, tm, "add", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv && m.adv);
+    if (!l.adv || !m.adv)
+        return;
+    const au_whatif *w = &l.adv->w[AU_CURE_AGGREGATE], *v = &m.adv->w[AU_CURE_AGGREGATE];
+    /* the busy time: one pass at the lower end, a at the upper, and at the point the expected most
+     * of sqrt(32) ~ 6 words at random in 32 banks; the MATCH leaves it as it is */
+    CHECK_NEAR(v->busy_lo, 1000, 1e-6);
+    CHECK_NEAR(v->busy_hi, 32000, 1e-6);
+    CHECK(v->busy > 1000 * 1.2 && v->busy < 1000 * 2);
+    CHECK_NEAR(v->busy, w->busy, 1e-9);
+    const double u = 0.8 / 0.975, d = sqrt(32.0);
+    CHECK_NEAR(v->active - w->active, 40000 * u / 32 * 12 * d, 1.0);
+    CHECK(v->active_hi > 40000 * 1.03);                             /* 32 words: slower than now */
+    CHECK(v->active_lo > w->active_lo && v->active_lo < v->active); /* one word */
+    CHECK_EQ_INT(l.adv->match_unpriced, 1);
+    CHECK_EQ_INT(m.adv->match_unpriced, 0);
+    /* the other cures add no work */
+    CHECK_NEAR(v[AU_CURE_ONE_PASS - AU_CURE_AGGREGATE].active, w[AU_CURE_ONE_PASS - AU_CURE_AGGREGATE].active, 1e-9);
+    free(l.adv);
+    free(m.adv);
+}
+
 int main(void)
 {
-    const double lat[2] = {10, 20};
+    const double lat[4] = {10, 20, 2, 12};
     au_table *t = make_table(NULL), *tl = make_table(lat);
     CHECK(t != NULL);
     if (!t)
@@ -407,8 +440,10 @@ int main(void)
     test_native(t);
     test_loop_entries(t);
     CHECK(tl != NULL);
-    if (tl)
+    if (tl) {
         test_entry_loads(t, tl);
+        test_aggregate_work(t, tl);
+    }
     au_table_free(t);
     au_table_free(tl);
     return check_report("test_advisor");

@@ -58,6 +58,8 @@ typedef struct au_advice {
     int entry_loads_unpriced; /* CAS loops with entries whose loads are not priced: AU_ENTRY_NO_LATENCY
                                * (the table lacks its load latencies), AU_ENTRY_NO_COUNTERS (the
                                * launch lacks the L2-hit and DRAM counters); 0 otherwise */
+    int match_unpriced;       /* the aggregate cure applies but its MATCH.ANY is not priced: the table
+                               * has no match_any_cycles_per_value */
 } au_advice;
 
 enum { AU_ENTRY_NO_LATENCY = 1, AU_ENTRY_NO_COUNTERS = 2 };

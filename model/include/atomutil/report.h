@@ -201,6 +201,7 @@ typedef struct au_kernel_stat {
     size_t entry_launches;             /* the evaluated launches with their CAS loops' entries */
     double entry_load_cycles;          /* ... their entries' loads' wait (au_advice), cycles x entries, summed */
     int entry_loads_unpriced;          /* AU_ENTRY_* of those launches whose entries' loads were not priced, or-ed */
+    int match_unpriced;                /* a launch's aggregate cure without its MATCH.ANY priced (au_advice) */
     double l2_hit_sectors;             /* ... their global reads' L2-hit sectors, where counted (AU_C_L2_HIT) */
     double l2_jobs;                    /* the jobs of those launches */
     size_t l2_launches;                /* the evaluated launches with the L2-hit counter */
