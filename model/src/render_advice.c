@@ -136,7 +136,14 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
             fprintf(out, "%s\n      %s\n", line, names);
         lines++;
     }
-    /* docs/advisor.md, "Warp aggregation's own work" */
+    /* docs/advisor.md, "Warp aggregation's own work": a cure that would lose time is not among the
+     * lines above, but a user who asks whether to aggregate gets the answer */
+    if (k->cure_busy[AU_CURE_AGGREGATE] < k->busy * 0.995 && k->cure_ns[AU_CURE_AGGREGATE] > k->time_ns * 1.005) {
+        au_duration_text(k->cure_ns[AU_CURE_AGGREGATE], t, sizeof t);
+        au_duration_text(k->cure_lo_ns[AU_CURE_AGGREGATE], lo, sizeof lo);
+        au_duration_text(k->cure_hi_ns[AU_CURE_AGGREGATE], hi, sizeof hi);
+        fprintf(out, "    aggregate: its __match_any_sync costs more than it saves: time %s (%s..%s)\n", t, lo, hi);
+    }
     if (k->match_unpriced && k->cure_ns[AU_CURE_AGGREGATE] < k->time_ns * 0.995)
         fputs("    aggregate: the table has no MATCH cost (atomutil-calibrate --latency --merge), so its\n"
               "      __match_any_sync is not priced and the time reads too much of the saving\n",
