@@ -170,11 +170,7 @@ static int passes_after(au_cure k, double a, double *lo, double *hi)
     return 1;
 }
 
-/* The distinct words of a warp's job after the aggregate cure (docs/advisor.md, "Warp aggregation's
- * own work"): a job of a passes holds at least 32 / a of them (a bank holds at most a of the
- * lanes) and at most 32, which the counters cannot tell apart; d[0] the point, the middle of that
- * range on a log scale, d[1] and d[2] its ends. */
-static void aggregate_words(double a, double d[3])
+void au_aggregate_words(double a, double d[3])
 {
     d[1] = fmax(1, ceil(AU_A_MAX / fmax(a, 1) - 1e-9)), d[2] = AU_A_MAX, d[0] = sqrt(d[1] * d[2]);
 }
@@ -248,7 +244,7 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
     b[0] = b[1] = x->jobs * s * slo / s0, b[2] = x->jobs * s * shi / s0;
     if (k == AU_CURE_AGGREGATE) { /* the point: the point's words at random in the 32 banks */
         double d[3];
-        aggregate_words(a, d);
+        au_aggregate_words(a, d);
         double smid = service(t, to, l, busy, fmin(fmax(au_random_max_load((int)lround(d[0]), AU_A_MAX), 1), a));
         b[0] = smid > 0 ? x->jobs * s * smid / s0 : b[0];
     }
@@ -455,7 +451,7 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
     if (matched > 0 && m->match_any_cycles_per_value > 0) {
         double d[3], per = m->match_any_cycles_per_value,
                      wait = fmax(m->match_any_latency_cycles_per_value - m->match_any_cycles_per_value, 0);
-        aggregate_words(l->res.a, d);
+        au_aggregate_words(l->res.a, d);
         for (int j = 0; j < 3; ++j)
             add[j] = (added_work){matched / jobs[j] * per * d[j], matched / jobs[j] * wait * d[j]};
     }

@@ -142,7 +142,12 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
         au_duration_text(k->cure_ns[AU_CURE_AGGREGATE], t, sizeof t);
         au_duration_text(k->cure_lo_ns[AU_CURE_AGGREGATE], lo, sizeof lo);
         au_duration_text(k->cure_hi_ns[AU_CURE_AGGREGATE], hi, sizeof hi);
-        fprintf(out, "    aggregate: its __match_any_sync costs more than it saves: time %s (%s..%s)\n", t, lo, hi);
+        double d[3];
+        au_aggregate_words(a, d);
+        fprintf(out,
+                "    aggregate: its __match_any_sync costs more than it saves: time %s (%s..%s)\n"
+                "      at about %.0f distinct words a warp (%.0f to 32: the counters cannot tell)\n",
+                t, lo, hi, d[0], d[1]);
     }
     if (k->match_unpriced && k->cure_ns[AU_CURE_AGGREGATE] < k->time_ns * 0.995)
         fputs("    aggregate: the table has no MATCH cost (atomutil-calibrate --latency --merge), so its\n"

@@ -70,6 +70,9 @@ if not point0 < now:
 text, text0 = run(table), run(no_match)
 if "    aggregate: its __match_any_sync costs more than it saves: time " not in text:
     fails.append("no 'costs more than it saves' line with the MATCH cost")
+# a = 13.9 passes a job: at least 3 distinct words, the point sqrt(3 x 32) ~ 10
+if "      at about 10 distinct words a warp (3 to 32: the counters cannot tell)" not in text:
+    fails.append("no line of the distinct words the cost assumes (about 10, 3 to 32)")
 if "no MATCH cost" in text or "no MATCH cost (atomutil-calibrate --latency --merge)" not in text0:
     fails.append("the 'no MATCH cost' line where the table has one, or not where it has none")
 print(f"baseline {now:.0f} ns, variant measured {measured:.0f} ns; aggregate point {point:.0f} ns with the "

@@ -69,6 +69,12 @@ enum { AU_ENTRY_NO_LATENCY = 1, AU_ENTRY_NO_COUNTERS = 2 };
  * runs from the simplest cure); -1 where none saves at least 0.5 % of now. */
 int au_best_cure(const double *t, double now);
 
+/* The distinct words of a warp's job after the aggregate cure (docs/advisor.md, "Warp aggregation's
+ * own work"): a job of a passes holds at least 32 / a of them (a bank holds at most a of the
+ * lanes) and at most 32, which the counters cannot tell apart; d[0] the point, the middle of that
+ * range on a log scale, d[1] and d[2] its ends. */
+void au_aggregate_words(double a, double d[3]);
+
 /* The loads per job that hit in L2 and wait behind the unit's queue in the time model: sectors /
  * jobs / 4 (a coalesced warp load fills one 128-byte line), at most 3; 0 without either
  * (docs/advisor.md, "Kernel time"). */
