@@ -257,7 +257,7 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
  * behind the unit's queue without work of their own (loads that share the LSU pipe with the
  * atomics), each the queue's S q cycles.  M: a second server's cycles a job (the aggregate cure's
  * MATCH.ANY; 0: none). */
-static double mva_throughput2(double N, double Z, double S, double v, double M)
+static double mva_throughput(double N, double Z, double S, double v, double M)
 {
     int hi = (int)ceil(fmin(fmax(N, 1), AU_MVA_MAX_WARPS));
     double q = 0, qm = 0, x = 0, x_lo = 0;
@@ -271,23 +271,18 @@ static double mva_throughput2(double N, double Z, double S, double v, double M)
     return hi > 1 ? x_lo + f * (x - x_lo) : x;
 }
 
-static double mva_throughput(double N, double Z, double S, double v)
-{
-    return mva_throughput2(N, Z, S, v, 0);
-}
-
 /* The delay per job that makes the network run at utilization u (0 where even Z = 0 cannot reach
  * it: the unit is saturated). */
 static double mva_delay(double N, double S, double u, double v)
 {
     double want = u / S, lo = 0, hi = S;
-    if (mva_throughput(N, 0, S, v) <= want)
+    if (mva_throughput(N, 0, S, v, 0) <= want)
         return 0;
-    while (mva_throughput(N, hi, S, v) > want && hi < 1e12)
+    while (mva_throughput(N, hi, S, v, 0) > want && hi < 1e12)
         hi *= 2;
     for (int i = 0; i < 50; ++i) {
         double mid = (lo + hi) / 2;
-        *(mva_throughput(N, mid, S, v) > want ? &lo : &hi) = mid;
+        *(mva_throughput(N, mid, S, v, 0) > want ? &lo : &hi) = mid;
     }
     return (lo + hi) / 2;
 }
@@ -358,7 +353,7 @@ static void network_of(const au_launch *l, network *net)
          * saturated unit's z = 0 too gets that floor) */
         if (i != NET_LSU && net->v[i] > 0 && net->z[i] >= 0 && z0[i] >= 0)
             net->z[i] = fmax(net->z[i], (1 - AU_WAIT_SHARE) * z0[i]);
-        net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i]) : 0;
+        net->x[i] = net->z[i] >= 0 ? mva_throughput(net->N, net->z[i], S, net->v[i], 0) : 0;
     }
 }
 
@@ -394,7 +389,7 @@ static void time_after(const network *net, double bp, double jp, int keep, doubl
     for (int i = 0; i < NET_CASES; ++i) {
         double z = keep ? net->z[i] * net->J / jp : net->z[i] + (i == NET_U_HI || i == NET_LSU ? 0 : dz);
         t[i] = net->z[i] >= 0 ? fmin(cap, net->T * (jp / net->J) * net->x[i] /
-                                              mva_throughput2(net->N, z + add->delay, bp / jp, net->v[i], add->server))
+                                              mva_throughput(net->N, z + add->delay, bp / jp, net->v[i], add->server))
                               : net->T;
     }
     /* the range also holds a launch's time from run to run and the model's error on the pairs */

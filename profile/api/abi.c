@@ -197,28 +197,23 @@ static int table_info(const au_abi_table *t, char **json, char **error)
         fputs(i ? ", " : "", f);
         json_string(f, au_table_family_name(t->t, i));
     }
-    fputs("], \"l2_hit_latency_cycles\": ", f);
-    /* the load latencies (docs/table-format.md): null where the table lacks them */
-    if (m->l2_hit_latency_cycles > 0)
-        fprintf(f, "%.1f", m->l2_hit_latency_cycles);
-    else
-        fputs("null", f);
-    fputs(", \"dram_latency_cycles\": ", f);
-    if (m->dram_latency_cycles > 0)
-        fprintf(f, "%.1f", m->dram_latency_cycles);
-    else
-        fputs("null", f);
-    /* MATCH.ANY's cost per distinct lane value (docs/table-format.md): null where not measured */
-    fputs(", \"match_any_cycles_per_value\": ", f);
-    if (m->match_any_cycles_per_value > 0)
-        fprintf(f, "%.1f", m->match_any_cycles_per_value);
-    else
-        fputs("null", f);
-    fputs(", \"match_any_latency_cycles_per_value\": ", f);
-    if (m->match_any_latency_cycles_per_value > 0)
-        fprintf(f, "%.1f", m->match_any_latency_cycles_per_value);
-    else
-        fputs("null", f);
+    fputs("]", f);
+    /* the load latencies and MATCH.ANY's cost per distinct lane value (docs/table-format.md): null
+     * where the table lacks them */
+    const struct {
+        const char *key;
+        double v;
+    } measured[] = {{"l2_hit_latency_cycles", m->l2_hit_latency_cycles},
+                    {"dram_latency_cycles", m->dram_latency_cycles},
+                    {"match_any_cycles_per_value", m->match_any_cycles_per_value},
+                    {"match_any_latency_cycles_per_value", m->match_any_latency_cycles_per_value}};
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; ++i) {
+        fprintf(f, ", \"%s\": ", measured[i].key);
+        if (measured[i].v > 0)
+            fprintf(f, "%.1f", measured[i].v);
+        else
+            fputs("null", f);
+    }
     fprintf(f, ", \"other_gpu\": %s}", (t->flags & AU_F_TABLE_OTHER_GPU) ? "true" : "false");
     return au_abi_close_text(f, &buf, json, error);
 }
