@@ -306,10 +306,10 @@ static int run_table(const au_cal_config *cfg)
                                   &pd);
     if (bs.last_pct >= 0)
         fputc('\n', stderr);
-    /* the latencies are a header's extra: a chase that fails costs them, not the measured table */
+    /* the latencies and MATCH cost are a header's extra: a failure costs them, not the measured table */
     au_cal_latency lat = {0, 0, 0, 0, 0, 0};
     if (rc == AU_OK && measure_latency(cfg->device, &lat) != AU_OK) {
-        fprintf(stderr, "%s: note: load latencies not measured: %s\n", prog, au_last_error());
+        fprintf(stderr, "%s: note: load latencies and MATCH cost not measured: %s\n", prog, au_last_error());
         memset(&lat, 0, sizeof lat);
     }
     if (rc) {
