@@ -13,7 +13,8 @@ import re
 import sys
 
 
-def blocks(path):
+def pages(path):
+    """Every launch's page of the source CSV, in order (ncu 2025.3 may print each twice)."""
     out, cur = [], None
     for r in csv.reader(open(path, newline="")):
         if not r:
@@ -25,6 +26,11 @@ def blocks(path):
             cur["hdr"] = r
         elif cur is not None and "hdr" in cur:
             cur["rows"].append(r)
+    return out
+
+
+def blocks(path):
+    out = pages(path)
     # ncu 2025.3 prints each launch's page twice in a row: keep one
     return [b for i, b in enumerate(out) if i == 0 or b["rows"] != out[i - 1]["rows"]]
 
