@@ -97,8 +97,9 @@ static void render_kernel(const au_kernel_stat *k, FILE *out)
                   "      too much of the saving\n",
                   out);
     } else if (loops)
-        fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them (an Nsight\n"
-              "      Compute report made with its source counters gives them: docs/advisor.md)\n",
+        fputs("    CAS loops: no counter gives their entries, so the pass cures are not priced for them; an Nsight\n"
+              "      Compute report with its source counters gives them (ncu --set full --section AtomicUnit, then\n"
+              "      atomutil-profile --import REPORT.ncu-rep: docs/nsight-compute.md)\n",
               out);
     /* docs/advisor.md, "Kernel time": where the loads come from sets what a cure leaves of the rest */
     if (k->l2_launches == k->evaluated && k->l2_launches > 0) {
