@@ -16,6 +16,9 @@
 #   env.txt, steps.txt           the GPU, the commit, each step's exit status and seconds
 # With ELEMENTS (e.g. 2097152 4194304 8388608 16777216), the pairs run once per size instead, as
 # adv_N.* for N elements, and advisor.log scores them all; advisor_N.log scores each alone.
+# Every kernel runs a warm-up and ADVISOR_REPS timed launches (default 15; advisor_pairs' --reps):
+# the 5 timed launches of a kernel of a few microseconds spanned up to 37 % (median 1.6 %; on an
+# H200, docs/validation.md "Advisor pairs"), which the medians of advisor.py need to outweigh.
 # The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
 # Exit status 1 if a step failed (a result differing from the CPU's makes advisor_pairs fail).
 set -uo pipefail
@@ -23,6 +26,7 @@ res=${1:?usage: advisor_all.sh RESULT_DIR [BUILD_DIR [ELEMENTS...]]}
 build=${2:-build}
 shift $(($# < 2 ? $# : 2))
 sizes=("$@")
+reps=${ADVISOR_REPS:-15}
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$res" || exit 1
 : > "$res/steps.txt"
@@ -53,7 +57,7 @@ run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
 if [ ${#sizes[@]} -gt 0 ]; then
     scored=()
     for n in "${sizes[@]}"; do
-        run_step "profile_$n" 600 "$P" -q --csv --opcodes -o "$res/adv_$n" -- "$B/advisor_pairs" --elements "$n" \
+        run_step "profile_$n" 600 "$P" -q --csv --opcodes -o "$res/adv_$n" -- "$B/advisor_pairs" --elements "$n" --reps "$reps" \
             > "$res/adv_$n.log" 2>&1
         run_step "advisor_$n" 60 python3 "$here/validation/advisor.py" "$res/adv_$n.csv" "$res/pairs.csv" \
             > "$res/advisor_$n.log" 2>&1
@@ -71,10 +75,10 @@ if [ ${#sizes[@]} -gt 0 ]; then
 fi
 # the live run: every launch measured and priced by the opcodes of its code (-o keeps the counters
 # and the cubins beside the report)
-run_step profile 600 "$P" -q --csv --opcodes -o "$res/adv" -- "$B/advisor_pairs" > "$res/adv.log" 2>&1
+run_step profile 600 "$P" -q --csv --opcodes -o "$res/adv" -- "$B/advisor_pairs" --reps "$reps" > "$res/adv.log" 2>&1
 # the same pairs on 2 Mi elements, whose 8 MB stay in L2: loads that hit in L2 share the LSU pipe
 # with the atomics, where the 16 Mi elements' loads wait on DRAM
-run_step profile_l2 600 "$P" -q --csv --opcodes -o "$res/adv_l2" -- "$B/advisor_pairs" --elements 2097152 \
+run_step profile_l2 600 "$P" -q --csv --opcodes -o "$res/adv_l2" -- "$B/advisor_pairs" --elements 2097152 --reps "$reps" \
     > "$res/adv_l2.log" 2>&1
 run_step advisor 60 python3 "$here/validation/advisor.py" "$res/adv.csv" "$res/pairs.csv" "$res/adv_l2.csv" \
     "$res/pairs.csv" > "$res/advisor.log" 2>&1
