@@ -132,6 +132,24 @@ class Read(unittest.TestCase):
         self.assertFalse(any("opcodes" in r["flags"] for r in by_family))
         self.assertGreater(abs(by_family[0]["model"]["util_pct"] - rule[0]), 10)  # an add's price: far off
 
+    def test_advice(self):
+        """The advisor's fields of a record (docs/python.md): on the recorded hist_match pair, the
+        baseline's what-ifs with their ranges, aggregate slower than the launch (its MATCH.ANY
+        priced by the shipped H200 table), a best cure that saves time."""
+        recs = atomutil.read(os.path.join(DATA, "advisor-match-h200/hist-match-16mi.counters.csv"))
+        base = [r for r in recs if r["kernel"].startswith("adv_hist_match(")]
+        self.assertEqual(len(base), 6)
+        for r in base:
+            a = r["advice"]
+            self.assertIn(a["best"], a["whatif"])
+            self.assertGreater(a["could_save_ns"], 0)
+            for cure, w in a["whatif"].items():
+                for k in ("busy_cycles", "active_cycles", "time_ns"):
+                    self.assertLessEqual(w[k + "_lo" if k != "time_ns" else "time_lo_ns"], w[k], cure)
+                    self.assertLessEqual(w[k], w[k + "_hi" if k != "time_ns" else "time_hi_ns"], cure)
+            self.assertGreater(a["whatif"]["aggregate"]["time_ns"], r["duration_ns"])
+            self.assertLess(a["whatif"][a["best"]]["time_ns"], r["duration_ns"])
+
     def test_why(self):
         recs = atomutil.read(os.path.join(DATA, "good/ncu-missing-wavefronts.csv"), table=H200)
         unknown = [r for r in recs if r["verdict"] == "unknown"]
