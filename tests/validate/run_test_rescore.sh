@@ -13,6 +13,14 @@ sh_=$1 build=$2 data=$3 table=$4 work=$5
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf "$work" && mkdir -p "$work/runs/run-1" "$work/runs/run-2" "$work/x/empty" || exit 1
+# $ATOMUTIL_TEST_WRAPPER (tools/memcheck.sh: valgrind and its options) before every import: the
+# script runs BUILD_DIR/bin/atomutil-profile, so a BUILD_DIR of a wrapper stands in for the build
+if [ -n "${ATOMUTIL_TEST_WRAPPER:-}" ]; then
+    mkdir -p "$work/wrap/bin" || exit 1
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$ATOMUTIL_TEST_WRAPPER" "$build/bin/atomutil-profile" \
+        > "$work/wrap/bin/atomutil-profile" && chmod +x "$work/wrap/bin/atomutil-profile" || exit 1
+    build=$work/wrap
+fi
 for r in run-1 run-2; do
     cp "$data/hist-match-16mi.counters.csv" "$work/runs/$r/adv_16777216.counters.csv" || exit 1
 done
