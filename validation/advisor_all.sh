@@ -19,6 +19,11 @@
 # Every kernel runs a warm-up and ADVISOR_REPS timed launches (default 15; advisor_pairs' --reps):
 # the 5 timed launches of a kernel of a few microseconds spanned up to 37 % (median 1.6 %; on an
 # H200, docs/validation.md "Advisor pairs"), which the medians of advisor.py need to outweigh.
+# With ADVISOR_NCU (sizes, e.g. "2097152 16777216"), the pairs also run under Nsight Compute once
+# per size, its source counters giving the CAS loops' entries (application replay, 3 timed
+# launches: about 160 and 200 s on an H200; ncu on PATH or in ATOMUTIL_NCU, its own sections in
+# NCU_SECTIONS or found beside it): adv_ncu_N.ncu-rep, adv_ncu_N.csv and .txt (the imports), and
+# advisor_ncu.log scoring them all, whose lines are printed last, after "under ncu:".
 # The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
 # Exit status 1 if a step failed (a result differing from the CPU's makes advisor_pairs fail).
 set -uo pipefail
@@ -42,6 +47,7 @@ run_step() { # run_step NAME SECONDS COMMAND...: with a time limit; logs the sta
 }
 
 targets="atomutil-profile advisor_pairs"
+[ -n "${ADVISOR_NCU:-}" ] && targets+=" atomutil_python" # the AtomicUnit section and its rule in BUILD_DIR/share
 if [ ! -f "$build/CMakeCache.txt" ]; then
     run_step configure 300 cmake -S "$here" -B "$build" -DATOMUTIL_ENABLE_TESTS=OFF > "$res/build.log" 2>&1 ||
         { cat "$res/steps.txt"; exit 1; }
@@ -54,6 +60,46 @@ B=$build/bin
     --always --dirty; date -u +%FT%TZ; } > "$res/env.txt" 2>&1
 
 run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
+ncu_runs() { # the ADVISOR_NCU sizes under Nsight Compute (docs/results/advisor-cas-entries-h200-2026-11-28)
+    [ -n "${ADVISOR_NCU:-}" ] || return 0
+    local ncu=${ATOMUTIL_NCU:-$(command -v ncu)} secs=${NCU_SECTIONS:-} ours scored=() n
+    if [ -z "$ncu" ]; then
+        echo "advisor_all: ADVISOR_NCU needs ncu (on PATH, or its path in ATOMUTIL_NCU)" >&2
+        failed=1
+        return
+    fi
+    if [ -z "$secs" ]; then # the folder of ncu's own sections (--section-folder replaces it)
+        local f d
+        f=$("$ncu" --list-sections 2> /dev/null | grep -o '/[^ ]*SourceCounters\.section' | head -n 1)
+        for d in "${f%/*}" "$(dirname "$(readlink -f "$ncu")")/sections" /opt/nvidia/nsight-compute/*/sections \
+            "$HOME/Documents/NVIDIA Nsight Compute/"*/Sections; do
+            [ -f "$d/SourceCounters.section" ] && { secs=$d; break; }
+        done
+    fi
+    if [ ! -f "$secs/SourceCounters.section" ]; then
+        echo "advisor_all: no sections folder of $ncu found: put it in NCU_SECTIONS (ncu --list-sections)" >&2
+        failed=1
+        return
+    fi
+    ours=$(cd "$build" && pwd)/share/atomutil/ncu
+    for n in $ADVISOR_NCU; do
+        run_step "ncu_$n" 900 "$ncu" --section-folder "$secs" --section-folder "$ours" --section AtomicUnit \
+            --section SourceCounters --metrics sass__inst_executed_per_opcode_with_modifier_all \
+            --replay-mode application --cache-control none --clock-control none -f -o "$res/adv_ncu_$n" \
+            "$B/advisor_pairs" --elements "$n" --reps 3 > "$res/adv_ncu_$n.log" 2>&1 || continue
+        ATOMUTIL_NCU=$ncu run_step "import_ncu_$n" 600 "$P" --import "$res/adv_ncu_$n.ncu-rep" --csv \
+            > "$res/adv_ncu_$n.csv" 2>> "$res/adv_ncu_$n.log" || continue
+        ATOMUTIL_NCU=$ncu "$P" --import "$res/adv_ncu_$n.ncu-rep" > "$res/adv_ncu_$n.txt" 2>> "$res/adv_ncu_$n.log"
+        scored+=("$res/adv_ncu_$n.csv" "$res/pairs.csv")
+    done
+    [ ${#scored[@]} -gt 0 ] &&
+        run_step advisor_ncu 60 python3 "$here/validation/advisor.py" "${scored[@]}" > "$res/advisor_ncu.log" 2>&1
+}
+ncu_lines() {
+    [ -n "${ADVISOR_NCU:-}" ] || return 0
+    echo "under ncu:"
+    grep '^advisor:' "$res/advisor_ncu.log" 2> /dev/null || echo "(no ncu run scored: $res/steps.txt)"
+}
 if [ ${#sizes[@]} -gt 0 ]; then
     scored=()
     for n in "${sizes[@]}"; do
@@ -64,6 +110,7 @@ if [ ${#sizes[@]} -gt 0 ]; then
         scored+=("$res/adv_$n.csv" "$res/pairs.csv")
     done
     run_step advisor 60 python3 "$here/validation/advisor.py" "${scored[@]}" > "$res/advisor.log" 2>&1
+    ncu_runs
     cat "$res/steps.txt"
     for n in "${sizes[@]}"; do
         echo "$n elements:"
@@ -71,6 +118,7 @@ if [ ${#sizes[@]} -gt 0 ]; then
     done
     echo "all sizes:"
     grep '^advisor:' "$res/advisor.log" || tail -n 3 "$res/advisor.log"
+    ncu_lines
     exit $failed
 fi
 # the live run: every launch measured and priced by the opcodes of its code (-o keeps the counters
@@ -82,7 +130,9 @@ run_step profile_l2 600 "$P" -q --csv --opcodes -o "$res/adv_l2" -- "$B/advisor_
     > "$res/adv_l2.log" 2>&1
 run_step advisor 60 python3 "$here/validation/advisor.py" "$res/adv.csv" "$res/pairs.csv" "$res/adv_l2.csv" \
     "$res/pairs.csv" > "$res/advisor.log" 2>&1
+ncu_runs
 
 cat "$res/steps.txt"
 grep '^advisor:' "$res/advisor.log" || tail -n 3 "$res/advisor.log"
+ncu_lines
 exit $failed
