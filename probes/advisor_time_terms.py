@@ -7,10 +7,12 @@ time"), from the re-imported reports of a kept run of the advisor pairs at sever
         build/bin/atomutil-profile -q --csv --import TMP/run-c/adv_$n.counters.csv > DIR/adv_$n.csv; done
     probes/advisor_time_terms.py DIR docs/results/advisor-reps15-h200-2026-11-29/pairs.csv
 
-Prints three parts:
+Prints four parts:
   duration   the least-squares fit duration_ns = o + T_max / f over every launch (T_max the
              busiest SM's active cycles), its median and 90th-percentile relative residual:
              a launch's time beyond the SMs' work is a constant, not a share of it;
+  spread     per size, how far a kernel's timed launches spread (max / min - 1 of the durations
+             after its first launch): the median and the largest over the kernels;
   per kernel the intercept F of its active cycles per SM against its jobs per SM between the two
              smallest sizes (L2-resident inputs, one cost per job): cycles the kernel spends
              whatever its jobs (its start and end), which the time model reads as work between
@@ -61,6 +63,16 @@ def main():
     print("duration: launches %d duration_ns = %.0f + T_max / %.3f GHz, residual median %.2f %% 90th %.2f %%"
           % (len(pts), o, f, 100 * res[len(res) // 2], 100 * res[int(0.9 * len(res))]))
 
+    # per size: how far a kernel's timed launches (those after its first) spread, max / min - 1
+    print("\nspread of a kernel's timed launches (max / min - 1 of its durations after the first launch):")
+    for n, rs in sorted(runs.items()):
+        per = {}
+        for r in rs:
+            per.setdefault(r["kernel"].split("(")[0], []).append(num(r, "duration_ns"))
+        sp = sorted(max(v[1:]) / min(v[1:]) - 1 for v in per.values() if len(v) > 2 and all(v))
+        print("  %d elements: kernels %d launches each %d, median %.1f %%, largest %.1f %%"
+              % (n, len(sp), max(len(v) for v in per.values()) - 1, 100 * statistics.median(sp), 100 * sp[-1]))
+
     # per kernel: F between the two smallest sizes (medians of the launches after the first)
     n1, n2 = sorted(runs)[:2]
     med = {}
@@ -85,7 +97,7 @@ def main():
 
     # scores: as they are, and with the exact conversion
     with tempfile.TemporaryDirectory() as tmp:
-        args = []
+        given, exact = [], []
         for n, rs in sorted(runs.items()):
             out = os.path.join(tmp, "adv_%d.csv" % n)
             hdr = list(rs[0].keys())
@@ -102,12 +114,11 @@ def main():
                                 tp = v * T / dur  # the what-if's active cycles (the advisor scales by dur / T)
                                 r[c] = "%.1f" % max(dur - (T - tp) * (Tm / T) / f, 0)
                     w.writerow(r)
-            args += [out, pairs]
+            given += [os.path.join(d, "adv_%d.csv" % n), pairs]
+            exact += [out, pairs]
         here = os.path.dirname(os.path.abspath(__file__))
         adv = os.path.join(here, "..", "validation", "advisor.py")
-        for label, a in (("as the advisor converts", [x if i % 2 else os.path.join(d, os.path.basename(x))
-                                                      for i, x in enumerate(args)]),
-                         ("exact conversion", args)):
+        for label, a in (("as the advisor converts", given), ("exact conversion", exact)):
             r = subprocess.run([sys.executable, adv] + a, capture_output=True, text=True)
             if r.returncode:
                 sys.exit("advisor_time_terms: advisor.py failed: " + r.stderr.strip())

@@ -17,8 +17,8 @@
 # With ELEMENTS (e.g. 2097152 4194304 8388608 16777216), the pairs run once per size instead, as
 # adv_N.* for N elements, and advisor.log scores them all; advisor_N.log scores each alone.
 # Every kernel runs a warm-up and ADVISOR_REPS timed launches (default 15; advisor_pairs' --reps):
-# the 5 timed launches of a kernel of a few microseconds spanned up to 37 % (median 1.6 %; on an
-# H200, docs/validation.md "Advisor pairs"), which the medians of advisor.py need to outweigh.
+# at 2 Mi elements the 5 timed launches of a kernel spanned up to 36.9 % (median 1.6 %; an H200,
+# docs/validation.md "Advisor pairs"), which the medians of advisor.py need to outweigh.
 # With ADVISOR_NCU (sizes, e.g. "2097152 16777216"), the pairs also run under Nsight Compute once
 # per size, its source counters giving the CAS loops' entries (application replay, 3 timed
 # launches: about 160 and 200 s on an H200; ncu on PATH or in ATOMUTIL_NCU, its own sections in
