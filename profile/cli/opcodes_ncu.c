@@ -10,6 +10,7 @@
 #include "ncu_report.h"
 #include "ncu_source.h"
 
+#include "atomutil/report.h"
 #include "atomutil/util.h"
 
 #include <stdlib.h>
@@ -31,10 +32,20 @@ void au_opcodes_ncu_free(au_opcodes_ncu *o)
     free(o);
 }
 
+/* Whether kernel names a and b, of the source page and the raw page, name one function: the raw
+ * page drops namespaces and prints template arguments otherwise ("void at::cuda::k<long, (int)1>"
+ * against "void k<long, 1>"), so their function names are compared (au_kernel_function). */
+static int same_function(const char *a, const char *b)
+{
+    const char *fa, *fb;
+    size_t la = au_kernel_function(a, &fa), lb = au_kernel_function(b, &fb);
+    return la && la == lb && memcmp(fa, fb, la) == 0;
+}
+
 /* The CAS loops' entries of the report's launches (AU_C_LOOP_ENTRIES), from its source page
  * (ncu_source.h), where a launch's opcodes hold a CAS loop.  The page comes in the raw page's order;
  * ncu 2025.3 may print each launch's twice in a row.  Any doubt (ncu fails, a report without
- * source counters, pages that do not pair with the launches by kernel name) leaves the launches
+ * source counters, pages that do not pair with the launches by function name) leaves the launches
  * without entries: their CAS loops then get no pass cure (docs/advisor.md). */
 static void attach_entries(au_report *rep, const char *path)
 {
@@ -50,7 +61,7 @@ static void attach_entries(au_report *rep, const char *path)
     size_t step = page.n == rep->count ? 1 : page.n == 2 * rep->count ? 2 : 0, ok = step != 0;
     for (size_t i = 0; ok && i < rep->count; ++i)
         for (size_t k = 0; k < step; ++k)
-            ok &= rep->launches[i].kernel && strcmp(page.pages[i * step + k].kernel, rep->launches[i].kernel) == 0;
+            ok &= rep->launches[i].kernel && same_function(page.pages[i * step + k].kernel, rep->launches[i].kernel);
     for (size_t i = 0; ok && i < rep->count; ++i) {
         const au_ncu_srcpage *pg = &page.pages[i * step];
         if (pg->loops && pg->entries > 0) {

@@ -35,6 +35,10 @@
 #         cas-entries    the CAS loops' entries read from the source page (a third ncu run) price
 #                        the loops' pass cures; without the page, or with one of other launches,
 #                        none
+#   With DATA_DIR tests/data/ncu-torch-bincount-h200 (PyTorch's bincount, a kernel nobody here wrote):
+#         framework-entries  the source page names the kernel otherwise than the raw page
+#                        (namespaces, template arguments): paired by function name, its CAS loop's
+#                        524,288 entries price the pass cures; a page of another function gives none
 #   With DATA_DIR tests/data/ncu-entry-loads-h200 (the k-means pair with the DRAM counter):
 #         entry-loads    each CAS-loop entry's loads at the table's latencies stay after a pass
 #                        cure: the one_pass point within 10 % of the conflict-free run at 2 Mi
@@ -360,6 +364,30 @@ sys.exit(not rows or any(r["loop_entries"] or r["whatif_one_pass_busy_cycles"] f
     run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$work/short.csv PATH=$work/bin:$path0"
     report s.csv "$rep" --csv
     cmp "$work/n.csv" "$work/s.csv" || fail "a source page of other launches gave entries"
+    ;;
+framework-entries)
+    k=bincount-one
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$data/$k-source.ncu.csv PATH=$work/bin:$path0"
+    report k.csv "$rep" --csv
+    ncu_runs 3
+    python3 - "$work/k.csv" 2> "$work/py.err" <<'PY' || fail "$(tail -n 1 "$work/py.err")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1, "%d launches, want 1" % len(rows)
+r = rows[0]
+assert r["kernel"].startswith("void kernelHistogram1D<long, long, long, 1, 2,"), "kernel %s" % r["kernel"][:60]
+assert r["loop_entries"] == "524288", "loop_entries %r, want 524288 (the source page)" % r["loop_entries"]
+for cure in ("one_pass", "hashed", "aggregate"):
+    assert r["whatif_%s_busy_cycles" % cure], "no %s price" % cure
+PY
+    # the same page under another function's name: no entries rather than another kernel's
+    sed '1s/kernelHistogram1D</kernelHistogram2D</' "$data/$k-source.ncu.csv" > "$work/other.csv"
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$work/other.csv PATH=$work/bin:$path0"
+    report o.csv "$rep" --csv
+    python3 -c 'import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+sys.exit(bool(r["loop_entries"] or r["whatif_one_pass_busy_cycles"]))' "$work/o.csv" ||
+        fail "a page of another function gave entries"
     ;;
 newer-report)
     run_env="FAKE_NCU_ERR=$data/newer-report.stderr FAKE_NCU_STATUS=1 PATH=$work/bin:$path0"
