@@ -62,25 +62,13 @@ B=$build/bin
 run_step list 30 "$B/advisor_pairs" --list > "$res/pairs.csv"
 ncu_runs() { # the ADVISOR_NCU sizes under Nsight Compute (docs/results/advisor-cas-entries-h200-2026-11-28)
     [ -n "${ADVISOR_NCU:-}" ] || return 0
-    local ncu=${ATOMUTIL_NCU:-$(command -v ncu)} secs=${NCU_SECTIONS:-} ours scored=() n
+    local ncu=${ATOMUTIL_NCU:-$(command -v ncu)} secs ours scored=() n
     if [ -z "$ncu" ]; then
         echo "advisor_all: ADVISOR_NCU needs ncu (on PATH, or its path in ATOMUTIL_NCU)" >&2
         failed=1
         return
     fi
-    if [ -z "$secs" ]; then # the folder of ncu's own sections (--section-folder replaces it)
-        local f d
-        f=$("$ncu" --list-sections 2> /dev/null | grep -o '/[^ ]*SourceCounters\.section' | head -n 1)
-        for d in "${f%/*}" "$(dirname "$(readlink -f "$ncu")")/sections" /opt/nvidia/nsight-compute/*/sections \
-            "$HOME/Documents/NVIDIA Nsight Compute/"*/Sections; do
-            [ -f "$d/SourceCounters.section" ] && { secs=$d; break; }
-        done
-    fi
-    if [ ! -f "$secs/SourceCounters.section" ]; then
-        echo "advisor_all: no sections folder of $ncu found: put it in NCU_SECTIONS (ncu --list-sections)" >&2
-        failed=1
-        return
-    fi
+    secs=$("$here/validation/ncu_sections.sh" "$ncu") || { failed=1; return; }
     ours=$(cd "$build" && pwd)/share/atomutil/ncu
     for n in $ADVISOR_NCU; do
         run_step "ncu_$n" 900 "$ncu" --section-folder "$secs" --section-folder "$ours" --section AtomicUnit \

@@ -1,0 +1,69 @@
+#!/bin/sh
+# tests/validate: validation/advisor_frameworks.py --score (the framework pairs scored from the
+# runs' CSVs, no GPU) on the recorded ncu imports of frameworks/ (README.md there).
+# Run by CTest (validate.advisor_frameworks):
+#   run_test_frameworks.sh PYTHON3 FRAMEWORKS_PY DATA_DIR WORK_DIR
+# Checks the pairs written (two per op, cure hashed, CUB's added work named), the merged report
+# (the histogram kernel's launches only, named OP__INPUT), each pair's row and the summary lines as
+# advisor.py gives them; and the errors: a folder that is not there or holds no run (exit 1, one
+# line), a run's CSV without a kernel column (exit 1, one line naming it), usage errors (exit 2).
+set -u
+py=$1 fw=$2 data=$3 work=$4
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+rm -rf "$work" && mkdir -p "$work/run" "$work/empty" "$work/bad" || exit 1
+cp "$data"/fw_ncu_*.csv "$work/run/" || exit 1
+
+"$py" "$fw" --score "$work/run" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$work/err" ] || fail "--score: exit status $rc, stderr: $(cat "$work/err")"
+cat > "$work/want" <<'OUT'
+under ncu:
+advisor: no-added-work pairs 2 busy-mape 39.6 time-mape 47.3 in-range 2/2 wrong-direction 0 missing 0
+advisor: data-only pairs 4 busy-mape 55.7 time-mape 55.1 in-range 3/4 wrong-direction 1 missing 0
+advisor: all pairs 4 busy-mape 55.7 time-mape 55.1 in-range 3/4 wrong-direction 1 missing 0
+OUT
+cmp -s "$work/out" "$work/want" || fail "--score printed: $(cat "$work/out")"
+cat > "$work/want-pairs" <<'CSV'
+pair,set,cure,base_kernel,variant_kernel,adds_work
+torch_histc_one_rand,data-only,hashed,torch_histc__one,torch_histc__rand,none
+torch_histc_skew_rand,data-only,hashed,torch_histc__skew,torch_histc__rand,none
+cupy_histogram_one_rand,data-only,hashed,cupy_histogram__one,cupy_histogram__rand,CUB adds runs of equal keys before its atomics: uniform keys leave more atomics
+cupy_histogram_skew_rand,data-only,hashed,cupy_histogram__skew,cupy_histogram__rand,CUB adds runs of equal keys before its atomics: uniform keys leave more atomics
+CSV
+cmp -s "$work/run/pairs.csv" "$work/want-pairs" || fail "pairs.csv: $(cat "$work/run/pairs.csv")"
+# six launches a run (the reduce_kernel row of torch_histc_one is not the histogram's)
+"$py" - "$work/run/fw_ncu_16777216.csv" > "$work/names" 2>&1 <<'PY' || fail "merged report: $(cat "$work/names")"
+import collections, csv, sys
+n = collections.Counter(r["kernel"] for r in csv.DictReader(open(sys.argv[1])))
+want = {"%s__%s" % (op, i): 6 for op in ("torch_histc", "cupy_histogram") for i in ("one", "skew", "rand")}
+assert n == want, dict(n)
+PY
+[ -f "$work/run/fw_16777216.csv" ] && fail "a live report merged from no live run"
+log=$work/run/advisor_fw_ncu.log
+grep -q '^| torch_histc_one_rand | data-only | hashed | 42325.9 | 72203.5 | 41.4 | 1588.21 | 33.31 \[23.25, 1373.90\] | 81.76 | 59.3 | yes | ok (-97.9/-94.9 %) | none |$' "$log" ||
+    fail "row: $(grep '^| torch_histc_one_rand' "$log")"
+grep -q '^| cupy_histogram_one_rand | .* | 163.17 | .* | 180.66 | 72.2 | no | WRONG (-69.2/+10.7 %) | CUB adds' "$log" ||
+    fail "row: $(grep '^| cupy_histogram_one_rand' "$log")"
+
+# errors: exit 1 with one line; usage: exit 2
+refused() { # refused STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one line on stderr holding TEXT
+    want=$1 text=$2
+    shift 2
+    "$py" "$fw" "$@" > "$work/out" 2> "$work/err"
+    rc=$?
+    [ $rc -eq "$want" ] || fail "$*: exit status $rc, want $want"
+    [ -s "$work/out" ] && fail "$*: stdout: $(head -n 1 "$work/out")"
+    [ "$want" -eq 2 ] || [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$*: stderr not one line: $(cat "$work/err")"
+    grep -qF -- "$text" "$work/err" || fail "$*: stderr lacks '$text': $(cat "$work/err")"
+}
+refused 1 "$work/none: no such folder" --score "$work/none"
+refused 1 "$work/empty: no run's CSV" --score "$work/empty"
+printf 'launch_id,name\n0,x\n' > "$work/bad/fw_ncu_16777216_torch_histc_one.csv"
+refused 1 "$work/bad/fw_ncu_16777216_torch_histc_one.csv: no column kernel" --score "$work/bad"
+refused 2 "--score takes RESULT_DIR alone" --score "$work/run" extra
+refused 2 "unknown option --fast" "$work/x" --fast
+refused 2 "--elements needs an integer" "$work/x" --elements many
+[ -e "$work/x" ] && fail "a usage error made the result folder"
+[ $fails -eq 0 ] || exit 1
+echo "advisor_frameworks: ok"

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Framework histograms for the advisor's validation (docs/validation.md, "Framework pairs"):
+kernels nobody here wrote, run on conflict-heavy and on conflict-free keys, one op and one input
+per process, so that atomutil-profile prices the first and the second measures what the cure
+"spread the keys" buys.
+
+usage: frameworks.py --list
+       frameworks.py OP INPUT [--elements N] [--reps R]
+
+OP      torch_bincount   torch.bincount of int64 keys, 256 bins (PyTorch's kernelHistogram1D)
+        torch_weighted   torch.bincount with float32 weights, 256 bins
+        torch_histc      torch.histc of float keys, 256 bins
+        cupy_histogram   cupy.histogram of int32 keys, 256 bins, through CUB (DeviceHistogram)
+INPUT   one              every key 7: every lane of every warp on one bin
+        skew             256 u^8 (u uniform): 42 % of the keys are 0
+        rand             uniform over the 256 bins
+--elements N  keys (default 16777216); --reps R  timed calls after one warm-up (default 5)
+
+--list prints the ops whose framework imports here, one per line.  Each call's result is checked
+against the keys (the counts sum to N, the weighted sums to the weights' sum); a wrong result is
+exit status 1, a missing framework or bad usage 2.
+"""
+import os
+import sys
+
+BINS = 256
+OPS = ("torch_bincount", "torch_weighted", "torch_histc", "cupy_histogram")
+INPUTS = ("one", "skew", "rand")
+
+
+def usage(msg):
+    print("frameworks.py: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def keys_numpy(kind, n):
+    """The keys as a numpy int32 array, the same for every op (fixed seed)."""
+    import numpy as np
+    if kind == "one":
+        return np.full(n, 7, dtype=np.int32)
+    rng = np.random.default_rng(12345)
+    if kind == "rand":
+        return rng.integers(0, BINS, n, dtype=np.int32)
+    u = rng.random(n)
+    return np.minimum((BINS * u**8).astype(np.int32), BINS - 1)
+
+
+def torch_op(op, keys, reps):
+    import torch
+    if not torch.cuda.is_available():
+        usage("torch sees no CUDA device")
+    x = torch.from_numpy(keys).cuda()
+    n = x.numel()
+    if op == "torch_bincount":
+        x = x.long()
+        call = lambda: torch.bincount(x, minlength=BINS)
+        want = float(n)
+    elif op == "torch_weighted":
+        x = x.long()
+        w = torch.full((n,), 0.5, device="cuda", dtype=torch.float32)
+        call = lambda: torch.bincount(x, weights=w, minlength=BINS)
+        want = 0.5 * n
+    else:
+        x = x.float()
+        call = lambda: torch.histc(x, bins=BINS, min=0, max=BINS - 1)
+        want = float(n)
+    for _ in range(1 + reps):
+        h = call()
+        torch.cuda.synchronize()
+        got = float(h.double().sum().item())
+        if abs(got - want) > 1e-6 * want:
+            print("frameworks.py: %s sums to %r, not %r" % (op, got, want), file=sys.stderr)
+            sys.exit(1)
+
+
+def cupy_histogram(keys, reps):
+    os.environ.setdefault("CUPY_ACCELERATORS", "cub")
+    import cupy
+    from cupy._core import _accelerator
+    if _accelerator.ACCELERATOR_CUB not in _accelerator.get_routine_accelerators():
+        usage("CuPy's CUB accelerator is off (CUPY_ACCELERATORS=%s)" % os.environ.get("CUPY_ACCELERATORS"))
+    x = cupy.asarray(keys)
+    for _ in range(1 + reps):
+        h, _edges = cupy.histogram(x, bins=BINS, range=(0, BINS))
+        cupy.cuda.runtime.deviceSynchronize()
+        if int(h.sum()) != keys.size:
+            print("frameworks.py: cupy_histogram sums to %d, not %d" % (int(h.sum()), keys.size), file=sys.stderr)
+            sys.exit(1)
+
+
+def available(op):
+    mod = "cupy" if op == "cupy_histogram" else "torch"
+    try:
+        __import__(mod)
+        return True
+    except Exception:
+        return False
+
+
+def main(argv):
+    if argv[:1] == ["--list"] and len(argv) == 1:
+        for op in OPS:
+            if available(op):
+                print(op)
+        return 0
+    pos, n, reps = [], 1 << 24, 5
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--elements", "--reps"):
+            if i + 1 >= len(argv):
+                usage("%s needs a value" % a)
+            try:
+                v = int(argv[i + 1])
+            except ValueError:
+                usage("%s: not an integer: %s" % (a, argv[i + 1]))
+            if v < (1 if a == "--elements" else 0):
+                usage("%s: out of range: %d" % (a, v))
+            n, reps = (v, reps) if a == "--elements" else (n, v)
+            i += 2
+        elif a.startswith("-"):
+            usage("unknown option %s" % a)
+        else:
+            pos.append(a)
+            i += 1
+    if len(pos) != 2 or pos[0] not in OPS or pos[1] not in INPUTS:
+        usage("usage: frameworks.py OP INPUT [--elements N] [--reps R] (OP: %s; INPUT: %s)" %
+              (" ".join(OPS), " ".join(INPUTS)))
+    op, kind = pos
+    if not available(op):
+        usage("%s: its framework does not import here" % op)
+    keys = keys_numpy(kind, n)
+    if op == "cupy_histogram":
+        cupy_histogram(keys, reps)
+    else:
+        torch_op(op, keys, reps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
