@@ -43,11 +43,13 @@ static int same_function(const char *a, const char *b)
 }
 
 /* The CAS loops' entries of the report's launches (AU_C_LOOP_ENTRIES), from its source page
- * (ncu_source.h), where a launch's opcodes hold a CAS loop.  The page comes in the raw page's order;
- * ncu 2025.3 may print each launch's twice in a row.  Any doubt (ncu fails, a report without
- * source counters, pages that do not pair with the launches by function name) leaves the launches
- * without entries: their CAS loops then get no pass cure (docs/advisor.md). */
-static void attach_entries(au_report *rep, const char *path)
+ * (ncu_source.h), where a launch's opcodes hold a CAS loop (loop[i]).  The page comes in the raw
+ * page's order; ncu 2025.3 may print each launch's twice in a row.  Any doubt leaves the launches
+ * without entries: their CAS loops then get no pass cure (docs/advisor.md).  A report without
+ * source counters (ncu fails on the page, or the page lacks its columns) is the usual case and
+ * says nothing; a page that is there but gives no entries (its launches do not pair with the
+ * report's by function name, or a loop it holds cannot be read) writes why into note. */
+static void attach_entries(au_report *rep, const char *path, const unsigned char *loop, char *note, size_t size)
 {
     char *buf;
     size_t len;
@@ -62,19 +64,35 @@ static void attach_entries(au_report *rep, const char *path)
     for (size_t i = 0; ok && i < rep->count; ++i)
         for (size_t k = 0; k < step; ++k)
             ok &= rep->launches[i].kernel && same_function(page.pages[i * step + k].kernel, rep->launches[i].kernel);
+    size_t unread = 0, first = 0;
     for (size_t i = 0; ok && i < rep->count; ++i) {
         const au_ncu_srcpage *pg = &page.pages[i * step];
         if (pg->loops && pg->entries > 0) {
             rep->launches[i].ctr.loop_entries = pg->entries;
             rep->launches[i].ctr.have |= AU_C_LOOP_ENTRIES;
+        } else if (loop[i] && !unread++) {
+            first = i;
         }
     }
+    if (!ok && page.n)
+        snprintf(note, size,
+                 "%s: its source page's %zu launches do not pair with its %zu by function name, so its CAS loops "
+                 "get no entries and no pass cure",
+                 path, page.n, rep->count);
+    else if (unread)
+        snprintf(note, size,
+                 "%s: its source page gives no CAS-loop entries for %zu launch%s (the first: ID %lld), whose "
+                 "loops then get no pass cure",
+                 path, unread, unread == 1 ? "" : "es", rep->launches[first].id);
     au_ncu_source_free(&page);
 }
 
-int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path, int report, size_t *attached)
+int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path, int report, size_t *attached,
+                          char *note, size_t note_size)
 {
     *out = NULL;
+    if (note_size)
+        note[0] = '\0';
     *attached = 0;
     char *buf;
     size_t len;
@@ -120,13 +138,20 @@ int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path
         ++*attached;
     }
     int loops = 0;
+    unsigned char *loop = calloc(rep->count ? rep->count : 1, 1); /* a launch's opcodes hold a CAS loop */
     for (size_t i = 0; i < rep->count; ++i)
         for (size_t k = 0; row[i] && k < row[i]->n; ++k)
-            loops |= au_family_kind_of(au_opcode_family(row[i]->ops[k].opcode)) == AU_KIND_CAS_LOOP;
+            if (au_family_kind_of(au_opcode_family(row[i]->ops[k].opcode)) == AU_KIND_CAS_LOOP &&
+                row[i]->ops[k].executed > 0) {
+                loops = 1;
+                if (loop)
+                    loop[i] = 1;
+            }
     free(row);
     au_ncu_opcodes_free(&page);
-    if (report && loops)
-        attach_entries(rep, path);
+    if (report && loops && loop)
+        attach_entries(rep, path, loop, note, note_size);
+    free(loop);
     *out = o;
     return AU_OK;
 }

@@ -193,6 +193,7 @@ typedef struct {
     int from_ncu;        /* the code is the executions per opcode of an Nsight Compute report */
     au_opcodes_ncu *ncu; /* (au_opcodes_ncu_attach ran: status, error, seconds) */
     size_t ncu_attached; /* its launches given code */
+    char ncu_note[1200]; /* why its source counters gave its CAS loops no entries (a warning) */
 } file_code;
 
 /* The kernels' code of the counters file `counters`: BASE.cubins/ of BASE.counters.csv (as a live
@@ -226,8 +227,8 @@ static void attach_code(const cli_options *o, const run_files *f, au_report *rep
         view.count = next - i;
         if (!o->live && f->runs[file].ncu_opcodes) { /* a report made with --set full, or its raw page */
             double t = au_monotonic_s();
-            c->status =
-                au_opcodes_ncu_attach(&c->ncu, &view, f->files[file], f->runs[file].ncu_report, &c->ncu_attached);
+            c->status = au_opcodes_ncu_attach(&c->ncu, &view, f->files[file], f->runs[file].ncu_report,
+                                              &c->ncu_attached, c->ncu_note, sizeof c->ncu_note);
             c->seconds = au_monotonic_s() - t;
             c->from_ncu = 1;
             if (c->status != AU_OK) {
@@ -293,6 +294,8 @@ static int report_code(const cli_options *o, const au_report *rep, const file_co
             }
             if (c->status != AU_OK && !o->quiet)
                 fprintf(stderr, "%s: warning: %s (its jobs are priced as --family)\n", prog, c->error);
+            if (c->status == AU_OK && c->ncu_note[0] && !o->quiet)
+                fprintf(stderr, "%s: warning: %s\n", prog, c->ncu_note);
             if (c->status == AU_OK && !c->ncu_attached && o->opcodes > 0) {
                 fprintf(stderr, "%s: --opcodes: %s has no launch with executions per opcode (%s)\n", prog, c->path,
                         AU_NCU_OPCODE_METRIC);

@@ -38,7 +38,8 @@
 #   With DATA_DIR tests/data/ncu-torch-bincount-h200 (PyTorch's bincount, a kernel nobody here wrote):
 #         framework-entries  the source page names the kernel otherwise than the raw page
 #                        (namespaces, template arguments): paired by function name, its CAS loop's
-#                        524,288 entries price the pass cures; a page of another function gives none
+#                        524,288 entries price the pass cures; a page of another function, or one
+#                        whose loop cannot be read, gives none, and a warning says why (not with -q)
 #   With DATA_DIR tests/data/ncu-entry-loads-h200 (the k-means pair with the DRAM counter):
 #         entry-loads    each CAS-loop entry's loads at the table's latencies stay after a pass
 #                        cure: the one_pass point within 10 % of the conflict-free run at 2 Mi
@@ -388,6 +389,24 @@ PY
 r = list(csv.DictReader(open(sys.argv[1])))[0]
 sys.exit(bool(r["loop_entries"] or r["whatif_one_pass_busy_cycles"]))' "$work/o.csv" ||
         fail "a page of another function gave entries"
+    # without -q that is said, in one warning line; the report is the same
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$rep" --table "$table" --csv > "$work/w.csv" 2> "$work/w.err" ||
+        fail "unpaired page without -q: exit status $?"
+    cmp -s "$work/o.csv" "$work/w.csv" || fail "unpaired page: the report differs without -q"
+    [ "$(cat "$work/w.err")" = "atomutil-profile: warning: $rep: its source page's 1 launches do not pair with its 1 by function name, so its CAS loops get no entries and no pass cure" ] ||
+        fail "unpaired page: stderr: $(cat "$work/w.err")"
+    # a page whose loop cannot be read (the count of the instruction before its head is not a
+    # number): no entries, said so
+    sed 's/^\("0x7f9d377c99c0",".*"\),"524288"$/\1,"n\/a"/' "$data/$k-source.ncu.csv" > "$work/cut.csv"
+    grep -q '^"0x7f9d377c99c0",.*,"n/a"$' "$work/cut.csv" || fail "cut page: the count not replaced"
+    run_env="FAKE_NCU_OUT=$data/$k-raw.ncu.csv FAKE_NCU_OPS=$data/$k-opcodes.ncu.csv FAKE_NCU_SRC=$work/cut.csv PATH=$work/bin:$path0"
+    # shellcheck disable=SC2086
+    env $run_env ${ATOMUTIL_TEST_WRAPPER:-} "$prof" --import "$rep" --table "$table" --csv > "$work/c.csv" 2> "$work/c.err" ||
+        fail "cut page: exit status $?"
+    cmp -s "$work/o.csv" "$work/c.csv" || fail "cut page: entries or prices"
+    [ "$(cat "$work/c.err")" = "atomutil-profile: warning: $rep: its source page gives no CAS-loop entries for 1 launch (the first: ID 0), whose loops then get no pass cure" ] ||
+        fail "cut page: stderr: $(cat "$work/c.err")"
     ;;
 newer-report)
     run_env="FAKE_NCU_ERR=$data/newer-report.stderr FAKE_NCU_STATUS=1 PATH=$work/bin:$path0"
