@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The advisor on framework kernels nobody here wrote (docs/validation.md, "Framework pairs"):
-PyTorch's and CuPy's histograms on conflict-heavy keys predict the same kernel on uniform keys.
+PyTorch's and CuPy's histograms on conflict-heavy keys predict the same kernel on uniform keys,
+and PyTorch's bincount predicts its cure `native` (32-bit counters), written here.
 
-usage: advisor_frameworks.py RESULT_DIR [BUILD_DIR] [--elements N]... [--reps R] [--ncu]
+usage: advisor_frameworks.py RESULT_DIR [BUILD_DIR] [--elements N]... [--reps R] [--ncu] [--ops OP,...]
        advisor_frameworks.py --score RESULT_DIR
 
-Runs each op of validation/advisor/frameworks.py whose framework imports (frameworks.py --list)
+Runs each op of validation/advisor/frameworks.py whose framework imports (frameworks.py --list;
+--ops: those named only)
 on each input (one, skew, rand), a process each, under atomutil-profile (-k: its histogram kernel
 only; R timed calls after a warm-up, default 5) and, with --ncu, under Nsight Compute as well
 (AtomicUnit and SourceCounters, the CAS loops' entries: docs/nsight-compute.md; ncu on PATH or in
@@ -19,7 +21,8 @@ atomutil-profile (and, for --ncu, the AtomicUnit section) built.  RESULT_DIR rec
                                  kernel named OP__INPUT
   pairs.csv                      the pairs (advisor.py's columns): OP_one_rand and OP_skew_rand,
                                  set data-only, cure hashed (uniform keys spread the lanes of a
-                                 warp over the banks at random)
+                                 warp over the banks at random); and cupy_bincount32_native_INPUT,
+                                 set code: torch_bincount against its cure native written here
   advisor_fw.log, advisor_fw_ncu.log  validation/advisor.py over every size
   env.txt, steps.txt             the GPU and the versions; each step's exit status and seconds
 and prints advisor.py's summary lines (live, then "under ncu:").  --score redoes the last three
@@ -38,7 +41,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 INPUTS = ("one", "skew", "rand")
 KERNELS = {"torch_bincount": "kernelHistogram1D", "torch_weighted": "kernelHistogram1D",
-           "torch_histc": "kernelHistogram1D", "cupy_histogram": "DeviceHistogramSweep"}
+           "torch_histc": "kernelHistogram1D", "cupy_histogram": "DeviceHistogramSweep",
+           "cupy_bincount32": "bincount32"}
+# code pairs (baseline op, variant op, cure): a framework's kernel against its cure written here
+CODE = (("torch_bincount", "cupy_bincount32", "native"),)
+DATA_OPS = ("torch_bincount", "torch_weighted", "torch_histc", "cupy_histogram")
 # CUB's sweep adds up runs of equal keys in registers before its atomics (docs/validation.md)
 ADDS_WORK = {"cupy_histogram": "CUB adds runs of equal keys before its atomics: uniform keys leave more atomics"}
 RUN = re.compile(r"^fw_(ncu_)?(\d+)_(%s)_(%s)\.csv$" % ("|".join(KERNELS), "|".join(INPUTS)))
@@ -46,7 +53,7 @@ RUN = re.compile(r"^fw_(ncu_)?(\d+)_(%s)_(%s)\.csv$" % ("|".join(KERNELS), "|".j
 
 def usage(msg):
     print("advisor_frameworks.py: %s" % msg, file=sys.stderr)
-    print("usage: advisor_frameworks.py RESULT_DIR [BUILD_DIR] [--elements N]... [--reps R] [--ncu]\n"
+    print("usage: advisor_frameworks.py RESULT_DIR [BUILD_DIR] [--elements N]... [--reps R] [--ncu] [--ops OP,...]\n"
           "       advisor_frameworks.py --score RESULT_DIR", file=sys.stderr)
     sys.exit(2)
 
@@ -110,10 +117,15 @@ def merge(res):
     with open(os.path.join(res, "pairs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["pair", "set", "cure", "base_kernel", "variant_kernel", "adds_work"])
-        for op in (o for o in KERNELS if o in ops):
+        for op in (o for o in DATA_OPS if o in ops):
             for base in ("one", "skew"):
                 w.writerow(["%s_%s_rand" % (op, base), "data-only", "hashed", "%s__%s" % (op, base),
                             "%s__rand" % op, ADDS_WORK.get(op, "none")])
+        for base, var, cure in CODE:
+            if base in ops and var in ops:
+                for inp in INPUTS:
+                    w.writerow(["%s_%s_%s" % (var, cure, inp), "code", cure, "%s__%s" % (base, inp),
+                                "%s__%s" % (var, inp), "none"])
     return merged
 
 
@@ -143,7 +155,7 @@ def ncu_sections(ncu):
     return p.stdout.strip() if p.returncode == 0 else None
 
 
-def measure(res, build, sizes, reps, with_ncu, steps):
+def measure(res, build, sizes, reps, with_ncu, only, steps):
     targets = ["atomutil-profile"] + (["atomutil_python"] if with_ncu else [])
     if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
         if not steps.run("configure", 300, ["cmake", "-S", ROOT, "-B", build, "-DATOMUTIL_ENABLE_TESTS=OFF"],
@@ -155,7 +167,7 @@ def measure(res, build, sizes, reps, with_ncu, steps):
     prof = os.path.join(build, "bin", "atomutil-profile")
     work = [sys.executable, os.path.join(HERE, "advisor", "frameworks.py")]
     p = subprocess.run(work + ["--list"], stdout=subprocess.PIPE, text=True)
-    ops = p.stdout.split()
+    ops = [op for op in p.stdout.split() if not only or op in only]
     with open(os.path.join(res, "env.txt"), "w") as f:
         for cmd in (["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,clocks.max.sm", "--format=csv,noheader"],
                     ["git", "-C", ROOT, "describe", "--always", "--dirty"],
@@ -219,7 +231,7 @@ def main(argv):
         for line in score(res, steps):
             print(line)
         return 1 if steps.failed else 0
-    pos, sizes, reps, with_ncu, i = [], [], 5, False, 0
+    pos, sizes, reps, with_ncu, only, i = [], [], 5, False, None, 0
     while i < len(argv):
         a = argv[i]
         if a in ("--elements", "--reps"):
@@ -236,6 +248,14 @@ def main(argv):
             i += 2
         elif a == "--ncu":
             with_ncu, i = True, i + 1
+        elif a == "--ops":
+            if i + 1 >= len(argv):
+                usage("--ops needs a list")
+            only = argv[i + 1].split(",")
+            bad = [op for op in only if op not in KERNELS]
+            if bad:
+                usage("--ops: unknown op %s (ops: %s)" % (bad[0], " ".join(KERNELS)))
+            i += 2
         elif a.startswith("-"):
             usage("unknown option %s" % a)
         else:
@@ -250,7 +270,7 @@ def main(argv):
         print("advisor_frameworks.py: %s: %s" % (res, e.strerror), file=sys.stderr)
         return 1
     steps = Steps(res)
-    measure(res, build, sizes or [1 << 24], reps, with_ncu, steps)
+    measure(res, build, sizes or [1 << 24], reps, with_ncu, only, steps)
     lines = score(res, steps)
     with open(steps.path) as f:
         sys.stdout.write(f.read())

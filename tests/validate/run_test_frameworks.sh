@@ -64,6 +64,7 @@ refused 1 "$work/bad/fw_ncu_16777216_torch_histc_one.csv: no column kernel" --sc
 refused 2 "--score takes RESULT_DIR alone" --score "$work/run" extra
 refused 2 "unknown option --fast" "$work/x" --fast
 refused 2 "--elements needs an integer" "$work/x" --elements many
+refused 2 "--ops: unknown op foo" "$work/x" --ops torch_histc,foo
 [ -e "$work/x" ] && fail "a usage error made the result folder"
 [ $fails -eq 0 ] || exit 1
 echo "advisor_frameworks: ok"

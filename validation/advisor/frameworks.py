@@ -11,6 +11,9 @@ OP      torch_bincount   torch.bincount of int64 keys, 256 bins (PyTorch's kerne
         torch_weighted   torch.bincount with float32 weights, 256 bins
         torch_histc      torch.histc of float keys, 256 bins
         cupy_histogram   cupy.histogram of int32 keys, 256 bins, through CUB (DeviceHistogram)
+        cupy_bincount32  torch_bincount's cure `native`, written here: PyTorch's kernelHistogram1D
+                         (its grid and block, the int64 keys) with 32-bit counters in shared
+                         memory, a CuPy RawKernel (the counts widened when merged)
 INPUT   one              every key 7: every lane of every warp on one bin
         skew             256 u^8 (u uniform): 42 % of the keys are 0
         rand             uniform over the 256 bins
@@ -24,7 +27,7 @@ import os
 import sys
 
 BINS = 256
-OPS = ("torch_bincount", "torch_weighted", "torch_histc", "cupy_histogram")
+OPS = ("torch_bincount", "torch_weighted", "torch_histc", "cupy_histogram", "cupy_bincount32")
 INPUTS = ("one", "skew", "rand")
 
 
@@ -88,8 +91,46 @@ def cupy_histogram(keys, reps):
             sys.exit(1)
 
 
+# PyTorch's kernelHistogram1D for bincount with the counters in shared memory made 32-bit, which sm_90
+# updates with a native atomic instead of a 64-bit CAS loop; a block counts at most 4608 keys
+BINCOUNT32 = r"""
+extern "C" __global__ void bincount32(const long long *x, unsigned long long *out, long long n, int nbins)
+{
+    extern __shared__ unsigned int s[];
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x)
+        s[i] = 0;
+    __syncthreads();
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+        long long v = x[i];
+        if (v >= 0 && v <= nbins - 1) {
+            long long bin = v * nbins / (nbins - 1); /* PyTorch's getBin on [0, nbins - 1] */
+            atomicAdd(&s[bin == nbins ? bin - 1 : bin], 1u);
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x)
+        atomicAdd(&out[i], (unsigned long long)s[i]);
+}
+"""
+
+
+def cupy_bincount32(keys, reps):
+    import cupy
+    kern = cupy.RawKernel(BINCOUNT32, "bincount32")
+    x = cupy.asarray(keys.astype("int64"))
+    n, block = keys.size, 512
+    grid = (n + 9 * block - 1) // (9 * block)  # as PyTorch 2.11 launches kernelHistogram1D: 3641 blocks at 16 Mi
+    for _ in range(1 + reps):
+        out = cupy.zeros(BINS, dtype=cupy.uint64)
+        kern((grid,), (block,), (x, out, cupy.int64(n), cupy.int32(BINS)), shared_mem=4 * BINS)
+        cupy.cuda.runtime.deviceSynchronize()
+        if int(out.sum()) != n:
+            print("frameworks.py: cupy_bincount32 sums to %d, not %d" % (int(out.sum()), n), file=sys.stderr)
+            sys.exit(1)
+
+
 def available(op):
-    mod = "cupy" if op == "cupy_histogram" else "torch"
+    mod = "cupy" if op.startswith("cupy_") else "torch"
     try:
         __import__(mod)
         return True
@@ -132,6 +173,8 @@ def main(argv):
     keys = keys_numpy(kind, n)
     if op == "cupy_histogram":
         cupy_histogram(keys, reps)
+    elif op == "cupy_bincount32":
+        cupy_bincount32(keys, reps)
     else:
         torch_op(op, keys, reps)
     return 0
