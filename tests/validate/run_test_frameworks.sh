@@ -3,7 +3,8 @@
 # runs' CSVs, no GPU) on the recorded ncu imports of frameworks/ (README.md there).
 # Run by CTest (validate.advisor_frameworks):
 #   run_test_frameworks.sh PYTHON3 FRAMEWORKS_PY DATA_DIR WORK_DIR
-# Checks the pairs written (two per op, cure hashed, CUB's added work named), the merged report
+# Checks the pairs written (two per op, cure hashed, CUB's added work named; the code pair of
+# frameworks/code, one per input, cure native), the merged report
 # (the histogram kernel's launches only, named OP__INPUT), each pair's row and the summary lines as
 # advisor.py gives them; and the errors: a folder that is not there or holds no run (exit 1, one
 # line), a run's CSV without a kernel column (exit 1, one line naming it), usage errors (exit 2).
@@ -45,6 +46,21 @@ grep -q '^| torch_histc_one_rand | data-only | hashed | 42325.9 | 72203.5 | 41.4
     fail "row: $(grep '^| torch_histc_one_rand' "$log")"
 grep -q '^| cupy_histogram_one_rand | .* | 163.17 | .* | 180.66 | 72.2 | no | WRONG (-69.2/+10.7 %) | CUB adds' "$log" ||
     fail "row: $(grep '^| cupy_histogram_one_rand' "$log")"
+
+# the code pair (frameworks/code: live runs at 2 Mi, README.md): PyTorch's bincount against its cure
+# native written here, one pair per input; its data-only pairs missing live (CAS loops: no entries)
+mkdir -p "$work/code" && cp "$data"/code/fw_*.csv "$work/code/" || exit 1
+"$py" "$fw" --score "$work/code" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$work/err" ] || fail "code: exit status $rc, stderr: $(cat "$work/err")"
+[ "$(tail -n 1 "$work/out")" = "advisor: all pairs 5 busy-mape 3337.0 time-mape 302.8 in-range 3/5 wrong-direction 0 missing 2" ] ||
+    fail "code: $(tail -n 1 "$work/out")"
+for i in one skew rand; do
+    grep -qx "cupy_bincount32_native_$i,code,native,torch_bincount__$i,cupy_bincount32__$i,none" "$work/code/pairs.csv" ||
+        fail "code: no pair for $i: $(cat "$work/code/pairs.csv")"
+done
+grep -q '^| cupy_bincount32_native_one | code | native | 41439.2 | 502.5 | 8147.4 | 401.30 | 65.39 \[8.41, 385.99\] | 10.05 | 550.8 | yes | ok (-83.7/-97.5 %) | none |$' \
+    "$work/code/advisor_fw.log" || fail "code: row $(grep '^| cupy_bincount32_native_one' "$work/code/advisor_fw.log")"
 
 # errors: exit 1 with one line; usage: exit 2
 refused() { # refused STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one line on stderr holding TEXT
