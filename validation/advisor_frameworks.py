@@ -91,6 +91,9 @@ def merge(res):
         m = RUN.match(os.path.basename(path))
         if not m or path.endswith(".counters.csv"):
             continue
+        if os.path.getsize(path) == 0:  # a run that wrote nothing (its step failed): the others still count
+            print("advisor_frameworks.py: %s: empty, left out" % path, file=sys.stderr)
+            continue
         mode, n, op, inp = m.group(1) or "", m.group(2), m.group(3), m.group(4)
         groups.setdefault((mode, int(n)), []).append((op, inp, path))
     merged = {"": [], "ncu_": []}

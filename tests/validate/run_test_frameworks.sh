@@ -73,6 +73,15 @@ refused() { # refused STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one l
     [ "$want" -eq 2 ] || [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$*: stderr not one line: $(cat "$work/err")"
     grep -qF -- "$text" "$work/err" || fail "$*: stderr lacks '$text': $(cat "$work/err")"
 }
+# an empty run's CSV (a run that failed) is left out, said so; the others are scored as before
+mkdir -p "$work/part" && cp "$data"/fw_ncu_*.csv "$work/part/" && : > "$work/part/fw_ncu_16777216_torch_histc_skew.csv" || exit 1
+"$py" "$fw" --score "$work/part" > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc -eq 0 ] || fail "empty run: exit status $rc"
+[ "$(cat "$work/err")" = "advisor_frameworks.py: $work/part/fw_ncu_16777216_torch_histc_skew.csv: empty, left out" ] ||
+    fail "empty run: stderr: $(cat "$work/err")"
+grep -q '^advisor: all pairs 4 .* in-range 2/4 wrong-direction 1 missing 1$' "$work/out" || fail "empty run: $(tail -n 1 "$work/out")"
+
 refused 1 "$work/none: no such folder" --score "$work/none"
 refused 1 "$work/empty: no run's CSV" --score "$work/empty"
 printf 'launch_id,name\n0,x\n' > "$work/bad/fw_ncu_16777216_torch_histc_one.csv"
