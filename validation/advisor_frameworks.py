@@ -33,6 +33,7 @@ import csv
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -187,9 +188,7 @@ def measure(res, build, sizes, reps, with_ncu, only, steps):
         return
     ncu = secs = None
     if with_ncu:
-        ncu = os.environ.get("ATOMUTIL_NCU") or next(
-            (os.path.join(d, "ncu") for d in os.environ.get("PATH", "").split(os.pathsep)
-             if os.access(os.path.join(d, "ncu"), os.X_OK)), None)
+        ncu = os.environ.get("ATOMUTIL_NCU") or shutil.which("ncu")
         secs = ncu and ncu_sections(ncu)
         if not secs:
             print("advisor_frameworks.py: --ncu needs ncu (PATH or ATOMUTIL_NCU) and its sections folder",

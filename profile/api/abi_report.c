@@ -231,8 +231,8 @@ static int attach_code(const char *path, const au_cf_run *run, au_report *rep, c
 {
     if (run->ncu_opcodes) { /* a report made with ncu --set full, or its raw page: executions per opcode */
         size_t attached;
-        char note[8]; /* the library prints nothing: a report's loops without entries stay unpriced */
-        int st = au_opcodes_ncu_attach(nops, rep, path, run->ncu_report, &attached, note, sizeof note);
+        /* no note: the library prints nothing, a report's loops without entries stay unpriced */
+        int st = au_opcodes_ncu_attach(nops, rep, path, run->ncu_report, &attached, NULL, 0);
         if (st == AU_OK && !attached && opcodes > 0)
             st = au_set_error(AU_E_NOTFOUND, "%s: no launch with executions per opcode", path);
         return st == AU_OK || opcodes > 0 ? st : AU_OK; /* by default, priced as the family without them */

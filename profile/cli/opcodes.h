@@ -57,8 +57,8 @@ typedef struct au_opcodes_ncu au_opcodes_ncu;
  * opcodes of its row with their executions (au_launch_code.counted: they split the jobs among the
  * classes).  A launch without a row, or whose row has no instance values, gets none (priced as
  * --family).  *out: what the code lives in, to free with au_opcodes_ncu_free after the evaluation;
- * *attached: the launches given code; note (note_size bytes): empty, or why a report's source
- * counters gave its CAS loops no entries, for a warning.  AU_OK, or < 0 with au_last_error() set. */
+ * *attached: the launches given code; note (note_size bytes; NULL with 0: none wanted): empty, or
+ * why a report's source counters gave its CAS loops no entries, for a warning.  AU_OK, or < 0 with au_last_error() set. */
 int au_opcodes_ncu_attach(au_opcodes_ncu **out, au_report *rep, const char *path, int report, size_t *attached,
                           char *note, size_t note_size);
 void au_opcodes_ncu_free(au_opcodes_ncu *o);

@@ -23,6 +23,7 @@ INPUT   one              every key 7: every lane of every warp on one bin
 against the keys (the counts sum to N, the weighted sums to the weights' sum); a wrong result is
 exit status 1, a missing framework or bad usage 2.
 """
+import argparse
 import os
 import sys
 
@@ -139,35 +140,26 @@ def available(op):
 
 
 def main(argv):
-    if argv[:1] == ["--list"] and len(argv) == 1:
+    if argv == ["--list"]:
         for op in OPS:
             if available(op):
                 print(op)
         return 0
-    pos, n, reps = [], 1 << 24, 5
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("--elements", "--reps"):
-            if i + 1 >= len(argv):
-                usage("%s needs a value" % a)
-            try:
-                v = int(argv[i + 1])
-            except ValueError:
-                usage("%s: not an integer: %s" % (a, argv[i + 1]))
-            if v < (1 if a == "--elements" else 0):
-                usage("%s: out of range: %d" % (a, v))
-            n, reps = (v, reps) if a == "--elements" else (n, v)
-            i += 2
-        elif a.startswith("-"):
-            usage("unknown option %s" % a)
-        else:
-            pos.append(a)
-            i += 1
-    if len(pos) != 2 or pos[0] not in OPS or pos[1] not in INPUTS:
-        usage("usage: frameworks.py OP INPUT [--elements N] [--reps R] (OP: %s; INPUT: %s)" %
-              (" ".join(OPS), " ".join(INPUTS)))
-    op, kind = pos
+
+    def at_least(least):
+        def number(v):  # argparse names it in its message: "invalid number value"
+            if int(v) < least:
+                raise ValueError(v)
+            return int(v)
+        return number
+
+    ap = argparse.ArgumentParser(prog="frameworks.py", usage="frameworks.py OP INPUT [--elements N] [--reps R]")
+    ap.add_argument("op", choices=OPS)
+    ap.add_argument("input", choices=INPUTS)
+    ap.add_argument("--elements", type=at_least(1), default=1 << 24)
+    ap.add_argument("--reps", type=at_least(0), default=5)
+    args = ap.parse_args(argv)  # a usage error: exit status 2
+    op, kind, n, reps = args.op, args.input, args.elements, args.reps
     if not available(op):
         usage("%s: its framework does not import here" % op)
     keys = keys_numpy(kind, n)
