@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Why the advisor's `hashed` point reads a CAS loop's busy time low: a kept run of
-validation/advisor_frameworks.py --ncu, no GPU.
+"""Why the advisor's points for CAS loops miss on framework histograms: kept runs of
+validation/advisor_frameworks.py (or of validation/advisor_all.sh), no GPU.
 
-usage: cas_loop_spread.py MERGED_NCU_CSV PAIRS_CSV [MERGED_NCU_CSV PAIRS_CSV ...]
+usage: cas_loop_spread.py REPORT_CSV PAIRS_CSV [REPORT_CSV PAIRS_CSV ...]
 
-MERGED_NCU_CSV  fw_ncu_N.csv of the run (.xz too): the histogram kernels' launches under ncu,
-                named OP__INPUT, with their loops' entries (docs/results/advisor-frameworks-h200-2026-11-29)
-PAIRS_CSV       the run's pairs.csv
+REPORT_CSV  a merged fw_N.csv or fw_ncu_N.csv of advisor_frameworks.py, kernels named OP__INPUT
+            (or any atomutil-profile --csv, kernels by their function names); .xz too
+PAIRS_CSV   the run's pairs.csv
 
-Per kernel (medians over its launches): attempts per entry (jobs / loop_entries), the CAS's
-wavefronts per attempt (wavefronts / jobs), the loop's shared load's (shared_wavefronts -
-wavefronts over the shared loads: every attempt has one, docs/model.md "CAS loops"), the busy
-cycles per attempt.  Per hashed pair: the predicted and measured busy cycles, and the two factors
-of their ratio, attempts (measured per entry over the point's 3.53) and price (the variant's busy
-per attempt over the baseline's, which the point keeps).
+Per kernel (medians over its launches): its jobs per SM, passes per job (a), its CAS loops'
+entries and attempts per entry (jobs / loop_entries, where the report has the entries: ncu's
+source counters), the CAS's wavefronts per attempt (wavefronts / jobs), the loop's shared load's
+(shared_wavefronts - wavefronts over the shared loads: every attempt has one, docs/model.md "CAS
+loops"), and the busy cycles per job.  Per pair: its cure, the predicted and measured busy cycles
+and pred/meas, the predicted time over the measured (time p/m); for a hashed pair also the two factors of meas/pred, attempts (measured per entry
+over the point's 3.53) and price (the variant's busy per attempt over the baseline's, which the
+point keeps).
 """
 import csv
 import io
@@ -35,6 +37,12 @@ def med(rs, col):
     return statistics.median(vals) if vals else float("nan")
 
 
+def short_name(kernel):
+    """advisor.py's: the full name without parameters, return type and namespaces."""
+    name = kernel.split("(", 1)[0].strip()
+    return name.split()[-1].rsplit("::", 1)[-1] if name else ""
+
+
 def main(argv):
     if len(argv) < 2 or len(argv) % 2:
         print(__doc__, file=sys.stderr)
@@ -42,26 +50,31 @@ def main(argv):
     for report, pairs in zip(argv[0::2], argv[1::2]):
         by = {}
         for r in rows(report):
-            by.setdefault(r["kernel"], []).append(r)
+            by.setdefault(short_name(r["kernel"]), []).append(r)
         k = {}
         print("== %s" % report)
-        print("%-22s %9s %8s %8s %8s %10s" % ("kernel", "att/entry", "cas w/at", "lds w/at", "w/at", "busy/at"))
+        print("%-28s %10s %6s %9s %9s %8s %8s %8s %8s" % ("kernel", "jobs/SM", "a", "entries", "att/entry",
+                                                         "cas w/at", "lds w/at", "w/at", "busy/job"))
         for name, rs in sorted(by.items()):
             j, e = med(rs, "jobs"), med(rs, "loop_entries")
             w, sw, ld = med(rs, "wavefronts"), med(rs, "shared_wavefronts"), med(rs, "shared_ld_inst")
-            k[name] = {"r": j / e, "busy_at": med(rs, "busy_cycles") / j, "w_at": sw / j}
-            print("%-22s %9.2f %8.3f %8.3f %8.3f %10.5f" % (name, j / e, w / j, (sw - w) / ld, sw / j,
-                                                          k[name]["busy_at"]))
-        print("%-26s %10s %10s %8s %10s %10s" % ("hashed pair", "pred busy", "meas busy", "meas/pred",
-                                                   "attempts", "price"))
+            k[name] = {"r": j / e, "busy_at": med(rs, "busy_cycles") / med(rs, "jobs_per_sm")}
+            print("%-28s %10.1f %6.2f %9.0f %9.2f %8.3f %8.3f %8.3f %8.5f" % (
+                name, med(rs, "jobs_per_sm"), med(rs, "a_passes_per_job"), e, j / e, w / j,
+                (sw - w) / ld if ld else float("nan"), sw / j, k[name]["busy_at"]))
+        print("%-30s %-8s %10s %10s %9s %9s %9s %8s" % ("pair", "cure", "pred busy", "meas busy", "pred/meas",
+                                                        "time p/m", "attempts", "price"))
         for p in rows(pairs):
             b, v = p["base_kernel"], p["variant_kernel"]
-            if p["cure"] != "hashed" or b not in by or v not in by:
+            if b not in by or v not in by:
                 continue
-            pred, meas = med(by[b], "whatif_hashed_busy_cycles"), med(by[v], "busy_cycles")
-            att = min(k[v]["r"], k[b]["r"]) / min(POINT, k[b]["r"])
-            price = k[v]["busy_at"] / k[b]["busy_at"]
-            print("%-26s %10.1f %10.1f %8.2f %10.2f %10.2f" % (p["pair"], pred, meas, meas / pred, att, price))
+            pred, meas = med(by[b], "whatif_%s_busy_cycles" % p["cure"]), med(by[v], "busy_cycles")
+            t = med(by[b], "whatif_%s_time_ns" % p["cure"]) / med(by[v], "duration_ns")
+            line = "%-30s %-8s %10.1f %10.1f %9.4f %9.3f" % (p["pair"], p["cure"], pred, meas, pred / meas, t)
+            if p["cure"] == "hashed":
+                att = min(k[v]["r"], k[b]["r"]) / min(POINT, k[b]["r"])
+                line += " %9.2f %8.2f" % (att, k[v]["busy_at"] / k[b]["busy_at"])
+            print(line)
     return 0
 
 
