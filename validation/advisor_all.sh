@@ -22,7 +22,8 @@
 # With ADVISOR_NCU (sizes, e.g. "2097152 16777216"), the pairs also run under Nsight Compute once
 # per size, its source counters giving the CAS loops' entries (application replay, 3 timed
 # launches: about 160 and 200 s on an H200; ncu on PATH or in ATOMUTIL_NCU, its own sections in
-# NCU_SECTIONS or found beside it): adv_ncu_N.ncu-rep, adv_ncu_N.csv and .txt (the imports), and
+# NCU_SECTIONS or found beside it): adv_ncu_N.ncu-rep, adv_ncu_N.csv and .txt (the imports),
+# pages/adv_ncu_N.PAGE.csv (the pages the imports read: validation/ncu_pages.sh), and
 # advisor_ncu.log scoring them all, whose lines are printed last, after "under ncu:".
 # The output ends with advisor.py's three summary lines, the last of them the summary of all pairs.
 # Exit status 1 if a step failed (a result differing from the CPU's makes advisor_pairs fail).
@@ -75,9 +76,12 @@ ncu_runs() { # the ADVISOR_NCU sizes under Nsight Compute (docs/results/advisor-
             --section SourceCounters --metrics sass__inst_executed_per_opcode_with_modifier_all \
             --replay-mode application --cache-control none --clock-control none -f -o "$res/adv_ncu_$n" \
             "$B/advisor_pairs" --elements "$n" --reps 3 > "$res/adv_ncu_$n.log" 2>&1 || continue
-        ATOMUTIL_NCU=$ncu run_step "import_ncu_$n" 600 "$P" --import "$res/adv_ncu_$n.ncu-rep" --csv \
+        # the pages the import reads are kept in pages/ (validation/ncu_pages.sh), to score again later
+        ATOMUTIL_NCU=$here/validation/ncu_pages.sh NCU_PAGES_NCU=$ncu NCU_PAGES_DIR=$res/pages \
+            run_step "import_ncu_$n" 600 "$P" --import "$res/adv_ncu_$n.ncu-rep" --csv \
             > "$res/adv_ncu_$n.csv" 2>> "$res/adv_ncu_$n.log" || continue
-        ATOMUTIL_NCU=$ncu "$P" --import "$res/adv_ncu_$n.ncu-rep" > "$res/adv_ncu_$n.txt" 2>> "$res/adv_ncu_$n.log"
+        ATOMUTIL_NCU=$here/validation/ncu_pages.sh NCU_PAGES_DIR=$res/pages \
+            "$P" --import "$res/adv_ncu_$n.ncu-rep" > "$res/adv_ncu_$n.txt" 2>> "$res/adv_ncu_$n.log"
         scored+=("$res/adv_ncu_$n.csv" "$res/pairs.csv")
     done
     [ ${#scored[@]} -gt 0 ] &&

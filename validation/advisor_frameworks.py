@@ -5,6 +5,7 @@ and PyTorch's bincount predicts its cure `native` (32-bit counters), written her
 
 usage: advisor_frameworks.py RESULT_DIR [BUILD_DIR] [--elements N]... [--reps R] [--ncu] [--ops OP,...]
        advisor_frameworks.py --score RESULT_DIR
+       advisor_frameworks.py --rescore RUN OUT_DIR [BUILD_DIR]
 
 Runs each op of validation/advisor/frameworks.py whose framework imports (frameworks.py --list;
 --ops: those named only)
@@ -17,6 +18,8 @@ atomutil-profile (and, for --ncu, the AtomicUnit section) built.  RESULT_DIR rec
   fw_N_OP_INPUT.csv, .log        atomutil-profile --csv of a run, and its output
   fw_N_OP_INPUT.counters.csv     its raw counters (the cubins are not kept)
   fw_ncu_N_OP_INPUT.ncu-rep, .csv  with --ncu: the report and its import
+  pages/fw_ncu_N_OP_INPUT.PAGE.csv  the pages of the report that its import read (raw, opcodes,
+                                 source: validation/ncu_pages.sh), small beside the report
   fw_N.csv, fw_ncu_N.csv         the histogram kernel's launches of every run of size N, the
                                  kernel named OP__INPUT
   pairs.csv                      the pairs (advisor.py's columns): OP_one_rand and OP_skew_rand,
@@ -26,8 +29,11 @@ atomutil-profile (and, for --ncu, the AtomicUnit section) built.  RESULT_DIR rec
   advisor_fw.log, advisor_fw_ncu.log  validation/advisor.py over every size
   env.txt, steps.txt             the GPU and the versions; each step's exit status and seconds
 and prints advisor.py's summary lines (live, then "under ncu:").  --score redoes the last three
-steps from the runs' CSVs already in RESULT_DIR (no GPU).  Exit status 1 if a step failed, 2 on
-a usage error.
+steps from the runs' CSVs already in RESULT_DIR (no GPU).  --rescore imports the kept pages of
+RUN/pages (PAGE.csv or PAGE.csv.xz; RUN a result folder, or a tar file that holds one, its pairs.csv
+beside pages/) again with BUILD_DIR's atomutil-profile, this checkout's model and tables, into
+OUT_DIR, and scores them there (no GPU, no ncu).  Exit status 1 if a step
+failed, 2 on a usage error.
 """
 import csv
 import glob
@@ -36,10 +42,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+PAGES = os.path.join(HERE, "ncu_pages.sh")  # keeps the pages each import of a report exports
 INPUTS = ("one", "skew", "rand")
 KERNELS = {"torch_bincount": "kernelHistogram1D", "torch_weighted": "kernelHistogram1D",
            "torch_histc": "kernelHistogram1D", "cupy_histogram": "DeviceHistogramSweep",
@@ -154,6 +163,47 @@ def score(res, steps):
     return lines
 
 
+def rescore(run, out, build):
+    """The kept pages of run/pages imported again (ncu_pages.sh replays them) into out, and scored;
+    run may be a tar file that holds such a folder."""
+    if os.path.isfile(run):
+        tmp = tempfile.mkdtemp()
+        try:
+            try:
+                with tarfile.open(run) as t:
+                    t.extractall(tmp, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(tmp)
+            except (tarfile.TarError, OSError) as e:
+                print("advisor_frameworks.py: %s: not a tar file of a run (%s)" % (run, e), file=sys.stderr)
+                return 1
+            found = sorted(os.path.dirname(d) for d, _, files in os.walk(tmp)
+                           if os.path.basename(d) == "pages" and any(f.startswith("fw_ncu_") for f in files))
+            return rescore(found[0] if found else tmp, out, build)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    prof = os.path.join(build, "bin", "atomutil-profile")
+    pages = os.path.join(run, "pages")
+    names = sorted({m.group(1) for m in (re.match(r"^(fw_ncu_.*)\.raw\.csv(\.xz)?$", f)
+                                         for f in (os.listdir(pages) if os.path.isdir(pages) else [])) if m})
+    if not os.access(prof, os.X_OK) or not names:
+        print("advisor_frameworks.py: %s" % ("%s is missing (cmake --build %s --target atomutil-profile)" % (prof, build)
+                                             if names else "no kept pages in %s (pages/fw_ncu_*.raw.csv)" % run),
+              file=sys.stderr)
+        return 1
+    os.makedirs(out, exist_ok=True)
+    steps = Steps(out)
+    env = dict(os.environ, ATOMUTIL_NCU=PAGES, NCU_PAGES_DIR=os.path.abspath(pages))
+    env.pop("NCU_PAGES_NCU", None)
+    for name in names:
+        rep = os.path.join(out, name)
+        open(rep + ".ncu-rep", "w").close()  # a name for the import; ncu_pages.sh prints its pages
+        steps.run("import_" + name, 300, [prof, "--import", rep + ".ncu-rep", "--csv"], rep + ".csv", env,
+                  rep + ".log")
+        os.remove(rep + ".ncu-rep")
+    for line in score(out, steps):
+        print(line)
+    return 1 if steps.failed else 0
+
+
 def ncu_sections(ncu):
     p = subprocess.run([os.path.join(HERE, "ncu_sections.sh"), ncu], stdout=subprocess.PIPE, text=True)
     return p.stdout.strip() if p.returncode == 0 else None
@@ -215,13 +265,18 @@ def measure(res, build, sizes, reps, with_ncu, only, steps):
                                                   "regex:" + KERNELS[op], "--cache-control", "none", "--clock-control",
                                                   "none", "-f", "-o", rep] + work + args, rep + ".log"):
                     steps.run("import_ncu_" + name, 300, [prof, "--import", rep + ".ncu-rep", "--csv"], rep + ".csv",
-                              dict(os.environ, ATOMUTIL_NCU=ncu), rep + ".log")
+                              dict(os.environ, ATOMUTIL_NCU=PAGES, NCU_PAGES_NCU=ncu,
+                                   NCU_PAGES_DIR=os.path.join(res, "pages")), rep + ".log")
 
 
 def main(argv):
     if argv[:1] in (["-h"], ["--help"]):
         print(__doc__)
         return 0
+    if argv[:1] == ["--rescore"]:
+        if not 3 <= len(argv) <= 4:
+            usage("--rescore takes RUN OUT_DIR [BUILD_DIR]")
+        return rescore(argv[1], argv[2], argv[3] if len(argv) > 3 else "build")
     if argv[:1] == ["--score"]:
         if len(argv) != 2:
             usage("--score takes RESULT_DIR alone")

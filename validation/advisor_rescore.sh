@@ -10,6 +10,9 @@
 # again (`atomutil-profile --import --csv`, priced by the opcodes of its kept kernel code: the
 # listings in adv*.cubins/ need no disassembler) and validation/advisor.py scores them all, as
 # advisor_all.sh scored the live run.
+# A run made with ADVISOR_NCU kept the pages its imports of the reports read (pages/adv_ncu_N.*.csv,
+# or .csv.xz: validation/ncu_pages.sh): they are imported again through ncu_pages.sh, which gives
+# them back as ncu would (no ncu), and scored after a line "under ncu:".
 # PROFILE_OPTIONS go to every import (e.g. --table FILE).  Prints advisor.py's table and its three
 # summary lines, per run where RUN holds several (a line "== NAME" before each); exit status 1 if
 # an import or the scoring fails.
@@ -29,20 +32,44 @@ if [ -f "$run" ]; then
 else
     dir=$run
 fi
-pairs=$(find "$dir" -name pairs.csv | head -n 1)
+# each run's own pairs.csv, else the first found in RUN, else the one beside RUN
+pairs=$(find "$dir" -name pairs.csv | sort | head -n 1)
 [ -n "$pairs" ] || pairs=$(dirname "$run")/pairs.csv
 [ -f "$pairs" ] || { echo "advisor_rescore: no pairs.csv in or beside $run" >&2; exit 1; }
-# one score per folder of counters files (a run; a tar may hold several)
-mapfile -t runs < <(find "$dir" -name 'adv*.counters.csv' -printf '%h\n' | sort -u)
-[ ${#runs[@]} -gt 0 ] || { echo "advisor_rescore: no adv*.counters.csv in $run" >&2; exit 1; }
+# one score per folder of counters files or of kept ncu pages (a run; a tar may hold several)
+mapfile -t runs < <({
+    find "$dir" -name 'adv*.counters.csv' -printf '%h\n'
+    find "$dir" -path '*/pages/adv_ncu_*.raw.csv*' -printf '%h\n' | sed 's|/pages$||'
+} | sort -u)
+[ ${#runs[@]} -gt 0 ] || { echo "advisor_rescore: no adv*.counters.csv or pages/adv_ncu_*.raw.csv in $run" >&2; exit 1; }
+all_pairs=$pairs
 for r in "${runs[@]}"; do
+    [ ${#runs[@]} -gt 1 ] && echo "== ${r#"$dir"/}"
+    pairs=$all_pairs
+    [ -f "$r/pairs.csv" ] && pairs=$r/pairs.csv
     scored=()
     for c in "$r"/adv*.counters.csv; do
+        [ -f "$c" ] || continue
         out=$tmp/$(basename "$c" .counters.csv).csv
         "$P" -q --csv --import "$c" "$@" > "$out" || { echo "advisor_rescore: importing $c failed" >&2; exit 1; }
         scored+=("$out" "$pairs")
     done
-    [ ${#runs[@]} -gt 1 ] && echo "== ${r#"$dir"/}"
-    python3 "$here/validation/advisor.py" "${scored[@]}" || exit 1
+    [ ${#scored[@]} -eq 0 ] || python3 "$here/validation/advisor.py" "${scored[@]}" || exit 1
+    # the runs under ncu: their kept pages given back by validation/ncu_pages.sh, as ncu would
+    scored=()
+    for pg in "$r"/pages/adv_ncu_*.raw.csv "$r"/pages/adv_ncu_*.raw.csv.xz; do
+        [ -f "$pg" ] || continue
+        name=$(basename "$pg")
+        name=${name%.xz} name=${name%.raw.csv}
+        : > "$tmp/$name.ncu-rep"
+        env -u NCU_PAGES_NCU ATOMUTIL_NCU="$here/validation/ncu_pages.sh" NCU_PAGES_DIR="$r/pages" \
+            "$P" -q --csv --import "$tmp/$name.ncu-rep" "$@" > "$tmp/$name.csv" ||
+            { echo "advisor_rescore: importing the kept pages of $name failed" >&2; exit 1; }
+        scored+=("$tmp/$name.csv" "$pairs")
+    done
+    if [ ${#scored[@]} -gt 0 ]; then
+        echo "under ncu:"
+        python3 "$here/validation/advisor.py" "${scored[@]}" || exit 1
+    fi
     rm -f "$tmp"/adv*.csv
 done

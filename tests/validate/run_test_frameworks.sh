@@ -2,14 +2,16 @@
 # tests/validate: validation/advisor_frameworks.py --score (the framework pairs scored from the
 # runs' CSVs, no GPU) on the recorded ncu imports of frameworks/ (README.md there).
 # Run by CTest (validate.advisor_frameworks):
-#   run_test_frameworks.sh PYTHON3 FRAMEWORKS_PY DATA_DIR WORK_DIR
+#   run_test_frameworks.sh PYTHON3 FRAMEWORKS_PY DATA_DIR WORK_DIR [BUILD_DIR TORCH_PAGES_DIR]
 # Checks the pairs written (two per op, cure hashed, CUB's added work named; the code pair of
 # frameworks/code, one per input, cure native), the merged report
 # (the histogram kernel's launches only, named OP__INPUT), each pair's row and the summary lines as
 # advisor.py gives them; and the errors: a folder that is not there or holds no run (exit 1, one
 # line), a run's CSV without a kernel column (exit 1, one line naming it), usage errors (exit 2).
+# With BUILD_DIR and the recorded pages of PyTorch's bincount: --rescore of a tar of kept pages
+# (no ncu), and of a folder without any (exit 1, one line).
 set -u
-py=$1 fw=$2 data=$3 work=$4
+py=$1 fw=$2 data=$3 work=$4 build=${5:-} torch=${6:-}
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf "$work" && mkdir -p "$work/run" "$work/empty" "$work/bad" || exit 1
@@ -91,5 +93,30 @@ refused 2 "unknown option --fast" "$work/x" --fast
 refused 2 "--elements needs an integer" "$work/x" --elements many
 refused 2 "--ops: unknown op foo" "$work/x" --ops torch_histc,foo
 [ -e "$work/x" ] && fail "a usage error made the result folder"
+
+# --rescore: a run's kept pages (PyTorch's bincount, tests/data/ncu-torch-bincount-h200), in a tar,
+# imported again without ncu (validation/ncu_pages.sh gives them back; a failing ncu on PATH): the
+# loop's 524,288 entries read from the source page, the hashed cure priced
+if [ -n "$build" ] && [ -n "$torch" ]; then
+    mkdir -p "$work/kept/run/pages" "$work/failbin" || exit 1
+    printf '#!/bin/sh\necho ran >> %s/ncu-ran.log\nexit 1\n' "$work" > "$work/failbin/ncu" && chmod +x "$work/failbin/ncu"
+    for pg in raw opcodes source; do
+        cp "$torch/bincount-one-$pg.ncu.csv" "$work/kept/run/pages/fw_ncu_16777216_torch_bincount_one.$pg.csv" || exit 1
+    done
+    tar -czf "$work/kept.tar.gz" -C "$work/kept" run || exit 1
+    PATH=$work/failbin:$PATH "$py" "$fw" --rescore "$work/kept.tar.gz" "$work/re" "$build" > "$work/out-re" 2> "$work/err-re"
+    rc=$?
+    [ $rc -eq 0 ] || fail "--rescore: exit status $rc, stderr: $(cat "$work/err-re")"
+    [ -s "$work/ncu-ran.log" ] && fail "--rescore: ncu ran"
+    "$py" - "$work/re/fw_ncu_16777216.csv" <<'PY' || fail "--rescore: the merged import lacks the loop's entries or the hashed price"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["kernel"] == "torch_bincount__one"]
+sys.exit(not rows or any(r["loop_entries"] != "524288" or not r["whatif_hashed_busy_cycles"] for r in rows))
+PY
+    "$py" "$fw" --rescore "$work/empty" "$work/re2" "$build" > /dev/null 2> "$work/err-re2"
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l < "$work/err-re2")" -eq 1 ] && grep -q "no kept pages in $work/empty" "$work/err-re2" ||
+        fail "--rescore of a folder without pages: exit $rc, stderr: $(cat "$work/err-re2")"
+fi
 [ $fails -eq 0 ] || exit 1
 echo "advisor_frameworks: ok"

@@ -8,6 +8,8 @@
 # tests/cli/advisor_match.py's figures say (the cure 14.6 % slower with the MATCH cost, in range;
 # faster without it: the wrong direction), one "== RUN" block per run; and the one-line errors and
 # exit 1 of a file that is no tar, a folder without counters files and one without pairs.csv.
+# A run under ncu from its kept pages (validation/ncu_pages.sh gives them back, no ncu): its pair
+# priced from the loops' entries of the source page, and missing without that page.
 set -u
 sh_=$1 build=$2 data=$3 table=$4 work=$5
 fails=0
@@ -70,8 +72,60 @@ rc=$?
 cp "$work/pairs.csv" "$work/x/empty/pairs.csv"
 bash "$sh_" "$work/x/empty" "$build" > "$work/out5" 2> "$work/err5"
 rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l < "$work/err5")" -eq 1 ] && grep -q "no adv\*.counters.csv in $work/x/empty" "$work/err5" ||
+[ $rc -eq 1 ] && [ "$(wc -l < "$work/err5")" -eq 1 ] &&
+    grep -q "no adv\*.counters.csv or pages/adv_ncu_\*.raw.csv in $work/x/empty" "$work/err5" ||
     fail "no counters: exit $rc, stderr: $(cat "$work/err5")"
+
+# a run under ncu: the pages its import read (the k-means pair's, tests/data/ncu-cas-entries-h200),
+# the source page compressed, given back by validation/ncu_pages.sh without ncu (a failing ncu on
+# PATH); the pair priced from the loops' entries, as the import of the report prices it
+mkdir -p "$work/ncu/pages" "$work/failbin" || exit 1
+printf '#!/bin/sh\necho "ncu ran" >> %s/ncu-ran.log\nexit 1\n' "$work" > "$work/failbin/ncu" && chmod +x "$work/failbin/ncu"
+cas=$(dirname "$data")/ncu-cas-entries-h200
+for pg in raw opcodes source; do
+    cp "$cas/kmeans-pair-$pg.ncu.csv" "$work/ncu/pages/adv_ncu_2097152.$pg.csv" || exit 1
+done
+if command -v xz > /dev/null; then xz "$work/ncu/pages/adv_ncu_2097152.source.csv" || exit 1; fi
+cat > "$work/ncu/pairs.csv" <<'CSV'
+pair,set,cure,base_kernel,variant_kernel,adds_work
+kmeans_one_lane,data-only,one_pass,adv_kmeans_one_lane,adv_kmeans_one_lane__v,none
+CSV
+PATH=$work/failbin:$PATH bash "$sh_" "$work/ncu" "$build" > "$work/out7" 2> "$work/err7"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$work/err7" ] || fail "ncu pages: exit status $rc, stderr: $(cat "$work/err7")"
+[ -s "$work/ncu-ran.log" ] && fail "ncu pages: ncu ran"
+grep -qx 'under ncu:' "$work/out7" || fail "ncu pages: no 'under ncu:' block"
+grep -q '^advisor: all pairs 1 .* missing 0$' "$work/out7" ||
+    fail "ncu pages: the pair was not priced (no entries?): $(grep '^advisor: all' "$work/out7")"
+# the recording side: ncu_pages.sh runs the ncu it is given (a stand-in printing the recorded pages),
+# passes its output through whole and keeps it, the source page cut to the three columns the import
+# reads; a page ncu fails on is not kept, and its status comes back
+pages=$(dirname "$sh_")/ncu_pages.sh
+printf '#!/bin/sh\ncase "$*" in\n*"--page source"*) cat "%s";;\n*"--print-metric-instances"*) cat "%s";;\n*"--page raw"*) cat "%s";;\nesac\n' \
+    "$cas/kmeans-pair-source.ncu.csv" "$cas/kmeans-pair-opcodes.ncu.csv" "$cas/kmeans-pair-raw.ncu.csv" > "$work/standin"
+chmod +x "$work/standin"
+for pg in raw opcodes source; do
+    case $pg in
+    raw) args="--page raw" ;;
+    opcodes) args="--page raw --print-metric-instances details --metrics m" ;;
+    source) args="--page source --print-source sass" ;;
+    esac
+    # shellcheck disable=SC2086 # args are words
+    NCU_PAGES_NCU=$work/standin NCU_PAGES_DIR=$work/rec sh "$pages" --import "$work/x/r.ncu-rep" --csv $args > "$work/rec-$pg.out" ||
+        fail "record $pg: exit status $?"
+    cmp -s "$work/rec-$pg.out" "$cas/kmeans-pair-$pg.ncu.csv" || fail "record $pg: ncu's output not passed through whole"
+    [ -f "$work/rec/r.$pg.csv" ] || fail "record $pg: not kept as r.$pg.csv"
+done
+cmp -s "$work/rec/r.raw.csv" "$cas/kmeans-pair-raw.ncu.csv" || fail "record: the raw page not kept whole"
+python3 -c 'import csv, sys; sys.exit(any(len(r) != 3 for r in csv.reader(open(sys.argv[1]))))' "$work/rec/r.source.csv" ||
+    fail "record: the source page not cut to three columns"
+NCU_PAGES_NCU=$work/failbin/ncu NCU_PAGES_DIR=$work/rec sh "$pages" --import "$work/x/q.ncu-rep" --csv --page raw > /dev/null 2>&1 &&
+    fail "record: a failing ncu's status not passed on"
+[ -e "$work/rec/q.raw.csv" ] && fail "record: a page ncu failed on was kept"
+rm "$work/ncu/pages/"*source*
+PATH=$work/failbin:$PATH bash "$sh_" "$work/ncu" "$build" > "$work/out8" 2> "$work/err8"
+grep -q '^advisor: all pairs 1 .* missing 1$' "$work/out8" ||
+    fail "ncu pages without the source page: the pair priced: $(grep '^advisor: all' "$work/out8")"
 
 [ $fails -eq 0 ] && echo "advisor_rescore: all checks passed"
 exit $((fails > 0))
