@@ -39,6 +39,12 @@
 #define AU_MVA_MAX_WARPS    64
 /* A cure that changes B by less than this share changes nothing worth a line. */
 #define AU_CURE_MIN_SHARE   0.005
+/* Attempts of a CAS loop beyond its own lanes' conflicts, per attempt: other warps' CAS on the
+ * word between an attempt's load and its own.  The point of a cure priced by the loop's entries
+ * takes this share more; its range, none to one more attempt per entry.  Set from the advisor's
+ * k-means pairs under ncu, whose conflict-free variants made 1.15 attempts per entry for 1 and
+ * 4.01 for 3.53 (docs/advisor.md, "CAS loops with their entries"). */
+#define AU_LOOP_RACES       0.15
 
 static const char *const cure_names[AU_CURE_COUNT] = {
     "one_pass", "hashed", "replicate_2", "replicate_4", "replicate_8", "replicate_32", "aggregate", "popc", "native",
@@ -136,15 +142,22 @@ static size_t launch_classes(const au_launch *l, const char *family, cls *out)
     return n;
 }
 
-/* S(n, a, c) of a family at the launch's pricing queue length (0 where the table cannot). */
-static double service(const au_table *t, const char *family, const au_launch *l, au_busy_mode busy, double a)
+/* S(n, a, c) of a family at the launch's pricing queue length, with the launch's share of CAS jobs
+ * in the queue, or none (cas_gone: a cure that replaces them all) (0 where the table cannot). */
+static double service_c(const au_table *t, const char *family, const au_launch *l, au_busy_mode busy, double a,
+                        int cas_gone)
 {
     if (!au_table_has_family(t, family))
         return 0;
     double n = au_pricing_n(t, family, l->res.queue_len, busy);
-    double share = l->ctr.jobs > 0 ? fmin(fmax(l->ctr.cas_jobs / l->ctr.jobs, 0), 1) : 0;
+    double share = l->ctr.jobs > 0 && !cas_gone ? fmin(fmax(l->ctr.cas_jobs / l->ctr.jobs, 0), 1) : 0;
     double c = au_family_is_cas_class(family) ? 0 : n * share, s;
     return au_table_interp(t, family, n, fmin(fmax(a, 1), AU_A_MAX), c, &s, NULL) == AU_OK ? s : 0;
+}
+
+static double service(const au_table *t, const char *family, const au_launch *l, au_busy_mode busy, double a)
+{
+    return service_c(t, family, l, busy, a, 0);
 }
 
 /* The passes a job keeps after cure k, for a plain or CAS job of a passes: *lo..*hi, the point
@@ -175,34 +188,81 @@ void au_aggregate_words(double a, double d[3])
     d[1] = fmax(1, ceil(AU_A_MAX / fmax(a, 1) - 1e-9)), d[2] = AU_A_MAX, d[0] = sqrt(d[1] * d[2]);
 }
 
+/* P(the most of `lanes` balls in one of `banks` bins is m) into p[0..lanes]. */
+static void max_load_dist(int lanes, int banks, double *p)
+{
+    double below = 0;
+    for (int m = 0; m <= lanes; ++m) {
+        double at_most = p_max_at_most(lanes, banks, m);
+        p[m] = fmax(at_most - below, 0), below = at_most;
+    }
+}
+
+int au_hashed_loop(int width, double *attempts, double *load_wf, double *cas_passes)
+{
+    double p[AU_A_MAX + 1], most = 0, loads = 0, at = 0;
+    int lanes = width == 32 ? 32 : width == 64 ? 16 : 0; /* lanes that share the banks */
+    if (!lanes)
+        return 0;
+    max_load_dist(lanes, lanes, p);
+    for (int m = 1; m <= lanes; ++m) /* M attempts of a bank's lanes, their loads M, M - 1, ..., 1 */
+        most += m * p[m], loads += m * (m + 1) / 2.0 * p[m];
+    if (width == 32) {
+        *attempts = most, *load_wf = loads / most, *cas_passes = 1;
+        return 1;
+    }
+    /* 64-bit words: two half-warps, each of 16 lanes over 16 bank pairs, the loop's attempts the
+     * most of the two halves', each half's CAS a pass of its own while it has lanes left */
+    double below = 0;
+    for (int m = 0; m <= lanes; ++m) {
+        double upto = below + p[m];
+        at += m * (upto * upto - below * below), below = upto;
+    }
+    *attempts = at, *load_wf = 2 * loads / at, *cas_passes = 2 * most / at;
+    return 1;
+}
+
 /* A CAS-loop class after a pass cure, from its loops' entries (docs/advisor.md, "CAS loops with
- * their entries"): the lanes' own retries go with their conflicts, each entry keeping p attempts
- * (one where a warp's lanes no longer share a word: one_pass, aggregate; the expected most lanes
- * in one of 32 banks where they fall at random: hashed), and up to one more for other warps'
- * races, which the counters do not tell from the lanes' own; never more than the launch's
- * attempts per entry.  Each attempt keeps its class's price, scaled as the table scales its passes.
- * 0 without entries, or for a cure that does not spread a warp's lanes. */
+ * their entries"): the lanes' own retries go with their conflicts, each entry keeping p attempts,
+ * AU_LOOP_RACES more an attempt at the point for other warps' races, which the counters do not tell
+ * from the lanes' own, and up to one more at the upper end; never more than the launch's attempts
+ * per entry.  one_pass, aggregate: a warp's lanes no longer share a word, p = 1, each attempt at
+ * its class's price scaled as the table scales its passes.  hashed: the lanes on distinct words
+ * in random banks, p and each attempt's wavefronts those of au_hashed_loop, priced as the table
+ * prices an attempt of the loop (au_loop_service).  0 without entries, or for a cure that does not
+ * spread a warp's lanes. */
 static int loop_after(const au_table *t, const au_launch *l, au_busy_mode busy, const cls *x, au_cure k, double b[6])
 {
     if (!(x->loop_entries > 0)) /* set by share_entries where the launch has them */
         return 0;
-    double p;
-    switch (k) {
-    case AU_CURE_ONE_PASS:
-    case AU_CURE_AGGREGATE: p = 1; break;
-    case AU_CURE_HASHED: p = AU_RANDOM_MAX_LOAD_32; break;
-    default: return 0;
-    }
     double r = x->jobs / x->loop_entries; /* attempts per entry now */
     if (!(r >= 1))
         return 0; /* fewer attempts than entries: counts of different launches */
-    double a = l->res.a, lo = fmin(p, r), hi = fmin(p + 1, r);
-    double s = x->busy / x->jobs, s0 = service(t, x->family, l, busy, a);
-    double s1 = service(t, x->family, l, busy, k == AU_CURE_HASHED ? fmin(a, AU_RANDOM_MAX_LOAD_32) : 1);
-    if (!(s0 > 0) || !(s1 > 0))
+    double p = 1, s1 = 0, wf;
+    const au_family_def *f = au_family_find(x->family);
+    switch (k) {
+    case AU_CURE_ONE_PASS:
+    case AU_CURE_AGGREGATE: {
+        double s0 = service(t, x->family, l, busy, l->res.a), sp = service(t, x->family, l, busy, 1);
+        s1 = s0 > 0 ? x->busy / x->jobs * sp / s0 : 0;
+        break;
+    }
+    case AU_CURE_HASHED: /* au_hashed_loop's figures (its sums take millions of operations) */
+        if (!f || (f->width != 32 && f->width != 64) || !au_table_has_family(t, x->family))
+            return 0;
+        p = f->width == 32 ? AU_HASHED_LOOP_32_ATTEMPTS : AU_HASHED_LOOP_64_ATTEMPTS;
+        wf = f->width == 32 ? AU_HASHED_LOOP_32_LOAD_WF + f->wf_per_pass * AU_HASHED_LOOP_32_CAS_PASSES
+                            : AU_HASHED_LOOP_64_LOAD_WF + f->wf_per_pass * AU_HASHED_LOOP_64_CAS_PASSES;
+        if (au_loop_service(t, x->family, au_pricing_n(t, x->family, l->res.queue_len, busy), wf, &s1, NULL) != AU_OK)
+            return 0;
+        break;
+    default: return 0;
+    }
+    if (!(s1 > 0))
         return 0;
-    b[0] = b[1] = x->loop_entries * lo * s * s1 / s0, b[2] = x->loop_entries * hi * s * s1 / s0;
-    b[3] = b[4] = lo / r, b[5] = hi / r; /* the retries that are gone leave with their loop bodies */
+    double lo = fmin(p, r), pt = fmin(p * (1 + AU_LOOP_RACES), r), hi = fmin(p + 1, r);
+    b[0] = x->loop_entries * pt * s1, b[1] = x->loop_entries * lo * s1, b[2] = x->loop_entries * hi * s1;
+    b[3] = pt / r, b[4] = lo / r, b[5] = hi / r; /* the retries that are gone leave with their loop bodies */
     return 1;
 }
 
@@ -217,6 +277,22 @@ static int class_after(const au_table *t, const au_launch *l, au_busy_mode busy,
     if (k == AU_CURE_NATIVE) {
         if (x->kind != AU_KIND_CAS_LOOP && x->kind != AU_KIND_CAS)
             return 0;
+        double r = x->loop_entries > 0 ? x->jobs / x->loop_entries : 0;
+        if (r >= 1) {
+            /* with its entries (docs/advisor.md, "CAS loops with their entries"): one native job per
+             * entry, of one pass at least (an increment whose same-word lanes fold, ATOMS.POPC.INC:
+             * the cheaper family) and at most the most lanes in one bank, which the attempts per
+             * entry less the point's races give (each attempt settles one lane per bank); the
+             * point the middle on a log scale */
+            const char *fold = au_table_has_family(t, "popc_inc") ? "popc_inc" : "add";
+            double most = fmin(fmax(r / (1 + AU_LOOP_RACES), 1), AU_A_MAX);
+            double slo = service_c(t, fold, l, busy, 1, 1), shi = service_c(t, "add", l, busy, most, 1);
+            if (!(slo > 0) || !(shi > 0))
+                return 0;
+            b[1] = x->loop_entries * fmin(slo, shi), b[2] = x->loop_entries * shi, b[0] = sqrt(b[1] * b[2]);
+            b[3] = b[4] = b[5] = 1 / r;
+            return 1;
+        }
         /* a CAS loop's attempts, retries of other warps' races included, become native jobs of one
          * pass per lane in a bank: at most one single-pass job per attempt, at least one per 32
          * attempts.  The loops' entries are not counted, so the point is the middle of that range
@@ -415,7 +491,8 @@ static void price_cure(const au_table *t, const au_launch *l, au_busy_mode busy,
             jobs[j] -= on ? x[i].jobs * (1 - b[3 + j]) : 0;
         }
         any |= on && b[0] < x[i].busy * (1 - AU_CURE_MIN_SHARE);
-        if (on && x[i].kind == AU_KIND_CAS_LOOP && k != AU_CURE_NATIVE) { /* priced by its entries */
+        if (on && x[i].kind == AU_KIND_CAS_LOOP && x[i].loop_entries > 0 && x[i].jobs >= x[i].loop_entries) {
+            /* priced by its entries */
             keep = 1;
             entries += x[i].loop_entries;
         }

@@ -8,8 +8,9 @@
 
 static const au_family_def registry[] = {
 #define AU_FAMILY(name, opcode, kind, wf_per_pass, width, pattern, max_a, cgrid, what) \
-    {#name, opcode, AU_KIND_##kind, wf_per_pass, 0, 0, 0},
-#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what) {#name, opcode, AU_KIND_DSMEM, 1, cluster, shift, row},
+    {#name, opcode, AU_KIND_##kind, wf_per_pass, 0, 0, 0, width},
+#define AU_DSMEM_FAMILY(name, opcode, cluster, shift, row, what) \
+    {#name, opcode, AU_KIND_DSMEM, 1, cluster, shift, row, 0},
 #include "atomutil/families.def"
 #undef AU_FAMILY
 #undef AU_DSMEM_FAMILY
@@ -56,7 +57,7 @@ const au_family_def *au_family_resolve(const char *family, au_family_def *buf)
     buf->opcode = NULL;
     buf->kind = au_family_kind_of(family);
     buf->wf_per_pass = au_kind_is_cas_class(buf->kind) ? 2 : 1;
-    buf->cluster = buf->shift = buf->row = 0;
+    buf->cluster = buf->shift = buf->row = buf->width = 0;
     return buf;
 }
 

@@ -3,7 +3,8 @@
  * passes of random lanes, each cure's busy time priced with the table as the launch itself is, the
  * time it leaves, the cure named first, the launches no cure applies to, and CAS loops priced by
  * their entries, and the loads that hit in L2.  A small table built
- * in memory: add S(64, a) = a cycles, popc_inc 0.9 a, cast_spin 3 cycles an attempt.
+ * in memory: add S(64, a) = a cycles, popc_inc 0.9 a, cast_spin 3 cycles an attempt (a wavefront a
+ * cycle: au_loop_service), cast_spin64 the same.
  */
 #include "atomutil/model.h"
 #include "check.h"
@@ -29,6 +30,9 @@ static au_table *make_table(const double *lat)
                 mem_put(t, "popc_inc", n, a, c, 0.9 * a);
             }
             mem_put(t, "cast_spin", n, 1, c, 3);
+            mem_put(t, "cast_spin64", n, 1, c, 3);
+            mem_put(t, "cast_spin64", n, 2, c, 6);
+            mem_put(t, "cast_spin_mine", n, 1, c, 3);
             mem_put(t, "cas", n, 1, c, 2);
         }
     if (au_table_finalize(t) != AU_OK) {
@@ -291,8 +295,61 @@ static void test_native(const au_table *t)
     free(l.adv);
 }
 
+/* A warp's CAS loop over lanes on distinct words in random banks, drawn: each attempt loads the
+ * lanes left (its wavefronts the most distinct words in one bank, 32-bit; per half-warp the most in
+ * one bank pair, 64-bit), and its CAS settles one lane per bank (pair, per half).  Sums over warps
+ * of attempts, load wavefronts and CAS passes. */
+static void draw_loop(int width, int warps, double sum[3])
+{
+    unsigned long long x = 12345u;
+    sum[0] = sum[1] = sum[2] = 0;
+    for (int w = 0; w < warps; ++w) {
+        int bank[32], left[32] = {0}, lanes = 32;
+        for (int i = 0; i < 32; ++i) {                /* distinct words: only the bank (pair) matters */
+            x ^= x >> 12, x ^= x << 25, x ^= x >> 27; /* xorshift64* */
+            bank[i] = (int)(((x * 2685821657736338717ull) >> 40) % (width == 32 ? 32u : 16u)) +
+                      (width == 64 && i >= 16 ? 16 : 0);
+            left[i] = 1;
+        }
+        while (lanes > 0) {
+            int count[32] = {0}, most[2] = {0, 0}, taken[32] = {0};
+            for (int i = 0; i < 32; ++i)
+                if (left[i])
+                    ++count[bank[i]];
+            for (int b = 0; b < 32; ++b) {
+                int h = width == 64 && b >= 16;
+                most[h] = count[b] > most[h] ? count[b] : most[h];
+            }
+            sum[0] += 1, sum[1] += most[0] + most[1], sum[2] += (most[0] > 0) + (most[1] > 0);
+            for (int i = 0; i < 32; ++i)
+                if (left[i] && !taken[bank[i]])
+                    taken[bank[i]] = 1, left[i] = 0, --lanes;
+        }
+    }
+}
+
+static void test_hashed_loop(void)
+{
+    double at, ld, cp, drawn[3];
+    CHECK_EQ_INT(au_hashed_loop(48, &at, &ld, &cp), 0);
+    for (int width = 32; width <= 64; width += 32) {
+        CHECK_EQ_INT(au_hashed_loop(width, &at, &ld, &cp), 1);
+        /* the constants the advisor prices with */
+        CHECK_NEAR(at, width == 32 ? AU_HASHED_LOOP_32_ATTEMPTS : AU_HASHED_LOOP_64_ATTEMPTS, 1e-12);
+        CHECK_NEAR(ld, width == 32 ? AU_HASHED_LOOP_32_LOAD_WF : AU_HASHED_LOOP_64_LOAD_WF, 1e-12);
+        CHECK_NEAR(cp, width == 32 ? AU_HASHED_LOOP_32_CAS_PASSES : AU_HASHED_LOOP_64_CAS_PASSES, 1e-12);
+        /* the process they describe, drawn for 20,000 warps: within 1 % */
+        draw_loop(width, 20000, drawn);
+        CHECK_NEAR(drawn[0] / 20000, at, 0.01 * at);
+        CHECK_NEAR(drawn[1] / drawn[0], ld, 0.01 * ld);
+        CHECK_NEAR(drawn[2] / drawn[0], cp, 0.01 * cp);
+    }
+    CHECK_NEAR(AU_HASHED_LOOP_32_ATTEMPTS, AU_RANDOM_MAX_LOAD_32, 1e-12);
+}
+
 /* CAS-loop attempts (3 cycles each) with their loops' entries counted (10 attempts per entry): the
- * pass cures keep one attempt per entry (hashed: 3.53), and up to one more for other warps' races */
+ * pass cures keep one attempt per entry (hashed: 3.53), 0.15 more an attempt at the point and up
+ * to one more at the upper end for other warps' races */
 static void test_loop_entries(const au_table *t)
 {
     au_launch l = launch(1, 10000, 1);
@@ -304,17 +361,56 @@ static void test_loop_entries(const au_table *t)
         return;
     const au_whatif *w = &l.adv->w[AU_CURE_ONE_PASS];
     CHECK(w->applies && l.adv->w[AU_CURE_AGGREGATE].applies);
-    CHECK_NEAR(w->busy, 300, 1e-6); /* 100 entries per SM, one attempt of 3 cycles each */
+    CHECK_NEAR(w->busy, 345, 1e-6); /* 100 entries per SM, 1.15 attempts of 3 cycles each */
     CHECK_NEAR(w->busy_lo, 300, 1e-6);
     CHECK_NEAR(w->busy_hi, 600, 1e-6);
-    CHECK_NEAR(l.adv->w[AU_CURE_AGGREGATE].busy, 300, 1e-6);
-    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy, 300 * AU_RANDOM_MAX_LOAD_32, 1e-6);
-    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy_hi, 300 * (AU_RANDOM_MAX_LOAD_32 + 1), 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_AGGREGATE].busy, 345, 1e-6);
+    /* hashed: 3.53 attempts an entry, each of 2.35 load wavefronts and one CAS pass of 2, a cycle a
+     * wavefront (the loop's price in the table, not the attempt's price now) */
+    const double wf32 = AU_HASHED_LOOP_32_LOAD_WF + 2;
+    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy, 100 * AU_HASHED_LOOP_32_ATTEMPTS * 1.15 * wf32, 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy_lo, 100 * AU_HASHED_LOOP_32_ATTEMPTS * wf32, 1e-6);
+    CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy_hi, 100 * (AU_HASHED_LOOP_32_ATTEMPTS + 1) * wf32, 1e-6);
     CHECK(!l.adv->w[AU_CURE_REPLICATE_4].applies && !l.adv->w[AU_CURE_POPC].applies);
+    /* native: one job per entry, of one pass folded (popc_inc, 0.9 cycles) to the most lanes in one
+     * bank, the attempts per entry less the races (10 / 1.15 passes of add, a cycle each) */
+    const au_whatif *nv = &l.adv->w[AU_CURE_NATIVE];
+    CHECK(nv->applies);
+    CHECK_NEAR(nv->busy_lo, 100 * 0.9, 1e-6);
+    CHECK_NEAR(nv->busy_hi, 100 * 10 / 1.15, 1e-6);
+    CHECK_NEAR(nv->busy, sqrt(nv->busy_lo * nv->busy_hi), 1e-6);
     /* one warp, U = 0.3: the retries leave with their share of the rest, so the time falls with the
-     * attempts (T / 10); the upper end keeps the rest whole, at most T */
-    CHECK_NEAR(w->active, 1000, 1e-6);
+     * attempts (T / 10, 1.15 attempts an entry); the upper end keeps the rest whole, at most T */
+    CHECK_NEAR(w->active, 1150, 1e-6);
     CHECK(w->active_lo <= w->active && w->active_hi > 2 * w->active && w->active_hi <= 10000 * 1.03 + 1e-9);
+    /* native with entries: the retries gone, the rest of the kernel's work stays whole at the upper
+     * end, as for the pass cures */
+    CHECK(nv->active_lo <= nv->active && nv->active < nv->active_hi && nv->active_hi <= 10000 * 1.03 + 1e-9);
+    free(l.adv);
+    /* a 64-bit loop: hashed at the 64-bit figures, 3.45 attempts of 3.80 load wavefronts and 1.78
+     * CAS passes of 2 */
+    l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 132e3 / 10;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin64", &thr, AU_BUSY_SATURATED), AU_OK);
+    if (l.adv) {
+        const double wf64 = AU_HASHED_LOOP_64_LOAD_WF + 2 * AU_HASHED_LOOP_64_CAS_PASSES;
+        CHECK_NEAR(l.adv->w[AU_CURE_HASHED].busy, 100 * AU_HASHED_LOOP_64_ATTEMPTS * 1.15 * wf64, 1e-6);
+    }
+    free(l.adv);
+    /* a loop family the registry does not hold (its width unknown): no hashed price */
+    l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 132e3 / 10;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin_mine", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(!l.adv || !l.adv->w[AU_CURE_HASHED].applies);
+    free(l.adv);
+    /* 1.1 attempts per entry: the point's races keep them all, nothing to buy from a pass cure */
+    l = launch(1, 10000, 1);
+    l.ctr.loop_entries = 132e3 / 1.1;
+    l.ctr.have |= AU_C_LOOP_ENTRIES;
+    CHECK_EQ_INT(au_launch_eval(&l, t, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
+    CHECK(l.adv && !l.adv->w[AU_CURE_ONE_PASS].applies && !l.adv->w[AU_CURE_HASHED].applies);
     free(l.adv);
     /* more entries than attempts (counts of different launches): no pass cure */
     l = launch(1, 10000, 1);
@@ -382,13 +478,13 @@ static void test_entry_loads(const au_table *t, const au_table *tl)
         CHECK(v->active <= v->active_hi / 1.03 + 1e-6 && v->active > 2000);
     }
     free(l.adv);
-    /* no load counters: no wait per entry, the point as before */
+    /* no load counters: no wait per entry, the point as before (1.15 attempts an entry) */
     l = launch(1, 10000, 1);
     l.ctr.loop_entries = 132e3 / 10;
     l.ctr.have |= AU_C_LOOP_ENTRIES;
     CHECK_EQ_INT(au_launch_eval(&l, tl, "cast_spin", &thr, AU_BUSY_SATURATED), AU_OK);
     if (l.adv)
-        CHECK_NEAR(l.adv->w[AU_CURE_ONE_PASS].active, 1000, 1e-6);
+        CHECK_NEAR(l.adv->w[AU_CURE_ONE_PASS].active, 1150, 1e-6);
     free(l.adv);
 }
 
@@ -438,6 +534,7 @@ int main(void)
     test_l2_visits(t);
     test_nothing_to_cure(t);
     test_native(t);
+    test_hashed_loop();
     test_loop_entries(t);
     CHECK(tl != NULL);
     if (tl) {

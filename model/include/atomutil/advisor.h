@@ -36,6 +36,22 @@ double au_random_max_load(int lanes, int banks);
  * (a constant: the sum takes a million operations, too many to repeat per launch) */
 #define AU_RANDOM_MAX_LOAD_32 3.532940993304805
 
+/* A CAS loop of the compiler's (ATOMS.CAST.SPIN) whose warps' lanes fall on distinct words in
+ * random banks, without other warps' races (docs/advisor.md, "CAS loops with their entries"): each
+ * attempt settles one lane per bank in one pass of its CAS, so a warp with at most M lanes in one
+ * bank makes M attempts, whose loads take M, M - 1, ..., 1 wavefronts.  64-bit words: each
+ * half-warp settles one lane per bank pair (16 lanes over 16), with loads and a CAS pass of its
+ * own while it has lanes left.  Expected *attempts per entry, the load's wavefronts per attempt
+ * and the CAS's passes per attempt, for words of width bits (32 or 64; else 0). */
+int au_hashed_loop(int width, double *attempts, double *load_wf, double *cas_passes);
+/* au_hashed_loop's figures (constants for the same reason as AU_RANDOM_MAX_LOAD_32) */
+#define AU_HASHED_LOOP_32_ATTEMPTS   3.532940993304805
+#define AU_HASHED_LOOP_32_LOAD_WF    2.345320957274436
+#define AU_HASHED_LOOP_32_CAS_PASSES 1.0
+#define AU_HASHED_LOOP_64_ATTEMPTS   3.453389875636610
+#define AU_HASHED_LOOP_64_LOAD_WF    3.796330955530523
+#define AU_HASHED_LOOP_64_CAS_PASSES 1.782739226191139
+
 /* One cure priced for one launch.  Cycles are per SM (as au_result's), times in the launch's
  * duration unit (ns) where it has one, else 0. */
 typedef struct au_whatif {

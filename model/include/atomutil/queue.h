@@ -233,6 +233,8 @@ typedef struct au_family_def {
     int cluster;     /* dsmem families: blocks per cluster (0 for the others) */
     int shift;       /* dsmem families: target rank = (own rank + shift) % cluster */
     int row;         /* dsmem families: 1 = every warp's words in one 128-byte row */
+    int width;       /* bits of the word it works on (32, 64); 0 where not known (dsmem, a name
+                        the registry does not hold) */
 } au_family_def;
 /* The registry's entries, in families.def's order; *count receives their number. */
 const au_family_def *au_families(size_t *count);
