@@ -13,9 +13,11 @@ entries and attempts per entry (jobs / loop_entries, where the report has the en
 source counters), the CAS's wavefronts per attempt (wavefronts / jobs), the loop's shared load's
 (shared_wavefronts - wavefronts over the shared loads: every attempt has one, docs/model.md "CAS
 loops"), and the busy cycles per job.  Per pair: its cure, the predicted and measured busy cycles
-and pred/meas, the predicted time over the measured (time p/m); for a hashed pair also the two factors of meas/pred, attempts (measured per entry
-over the point's 3.53) and price (the variant's busy per attempt over the baseline's, which the
-point keeps).
+and pred/meas, the predicted time over the measured (time p/m); for a hashed pair also the two
+factors of meas/pred: attempts (the variant's measured per entry over the point's: the spread
+loop's 3.53, 32-bit, or 3.45, 64-bit, and 0.15 more an attempt for other warps' races, at most the
+baseline's) and w/at (the variant's shared wavefronts per attempt over the spread loop's: 4.35 or
+7.36; docs/advisor.md, "CAS loops with their entries").
 """
 import csv
 import io
@@ -23,7 +25,11 @@ import lzma
 import statistics
 import sys
 
-POINT = 3.53  # AU_RANDOM_MAX_LOAD_32: the hashed point's attempts per entry
+# au_hashed_loop's figures (model/include/atomutil/advisor.h): attempts per entry, and the shared
+# wavefronts of an attempt (its load's and its CAS's, two a pass), by the loop's width
+SPREAD = {32: (3.532940993304805, 2.345320957274436 + 2 * 1.0),
+          64: (3.453389875636610, 3.796330955530523 + 2 * 1.782739226191139)}
+RACES = 0.15  # AU_LOOP_RACES
 
 
 def rows(path):
@@ -58,12 +64,13 @@ def main(argv):
         for name, rs in sorted(by.items()):
             j, e = med(rs, "jobs"), med(rs, "loop_entries")
             w, sw, ld = med(rs, "wavefronts"), med(rs, "shared_wavefronts"), med(rs, "shared_ld_inst")
-            k[name] = {"r": j / e, "busy_at": med(rs, "busy_cycles") / med(rs, "jobs_per_sm")}
+            k[name] = {"r": j / e, "busy_at": med(rs, "busy_cycles") / med(rs, "jobs_per_sm"), "w_at": sw / j,
+                       "width": 64 if "cast_spin64" in rs[0].get("opcode_classes", "") else 32}
             print("%-28s %10.1f %6.2f %9.0f %9.2f %8.3f %8.3f %8.3f %8.5f" % (
                 name, med(rs, "jobs_per_sm"), med(rs, "a_passes_per_job"), e, j / e, w / j,
                 (sw - w) / ld if ld else float("nan"), sw / j, k[name]["busy_at"]))
         print("%-30s %-8s %10s %10s %9s %9s %9s %8s" % ("pair", "cure", "pred busy", "meas busy", "pred/meas",
-                                                        "time p/m", "attempts", "price"))
+                                                        "time p/m", "attempts", "w/at"))
         for p in rows(pairs):
             b, v = p["base_kernel"], p["variant_kernel"]
             if b not in by or v not in by:
@@ -72,8 +79,9 @@ def main(argv):
             t = med(by[b], "whatif_%s_time_ns" % p["cure"]) / med(by[v], "duration_ns")
             line = "%-30s %-8s %10.1f %10.1f %9.4f %9.3f" % (p["pair"], p["cure"], pred, meas, pred / meas, t)
             if p["cure"] == "hashed":
-                att = min(k[v]["r"], k[b]["r"]) / min(POINT, k[b]["r"])
-                line += " %9.2f %8.2f" % (att, k[v]["busy_at"] / k[b]["busy_at"])
+                at, wf = SPREAD[k[b]["width"]]
+                att = min(k[v]["r"], k[b]["r"]) / min(at * (1 + RACES), k[b]["r"])
+                line += " %9.2f %8.2f" % (att, k[v]["w_at"] / wf)
             print(line)
     return 0
 

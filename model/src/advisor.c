@@ -42,8 +42,8 @@
 /* Attempts of a CAS loop beyond its own lanes' conflicts, per attempt: other warps' CAS on the
  * word between an attempt's load and its own.  The point of a cure priced by the loop's entries
  * takes this share more; its range, none to one more attempt per entry.  Set from the advisor's
- * k-means pairs under ncu, whose conflict-free variants made 1.15 attempts per entry for 1 and
- * 4.01 for 3.53 (docs/advisor.md, "CAS loops with their entries"). */
+ * k-means pairs under ncu, whose conflict-free variants made 1.06-1.16 attempts per entry for 1
+ * and 4.02-4.18 for 3.53 (docs/advisor.md, "CAS loops with their entries"). */
 #define AU_LOOP_RACES       0.15
 
 static const char *const cure_names[AU_CURE_COUNT] = {
