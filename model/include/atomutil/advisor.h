@@ -45,7 +45,7 @@ double au_random_max_load(int lanes, int banks);
  * and the CAS's passes per attempt, for words of width bits (32 or 64; else 0). */
 int au_hashed_loop(int width, double *attempts, double *load_wf, double *cas_passes);
 /* au_hashed_loop's figures (constants for the same reason as AU_RANDOM_MAX_LOAD_32) */
-#define AU_HASHED_LOOP_32_ATTEMPTS   3.532940993304805
+#define AU_HASHED_LOOP_32_ATTEMPTS   AU_RANDOM_MAX_LOAD_32
 #define AU_HASHED_LOOP_32_LOAD_WF    2.345320957274436
 #define AU_HASHED_LOOP_32_CAS_PASSES 1.0
 #define AU_HASHED_LOOP_64_ATTEMPTS   3.453389875636610
